@@ -1,0 +1,5 @@
+import sys
+
+from forumbot.cli import main
+
+sys.exit(main())

@@ -1,0 +1,69 @@
+"""The ``forumbot`` command line. Each subcommand lives in forumbot/commands/ and returns an exit code.
+
+Settings come from flags, then the game file, then packaged defaults.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from forumbot import __version__
+from forumbot.errors import BoardError, ConfigError, ForumbotError
+
+COMMAND_MODULES = (
+    "forumbot.commands.reader",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="forumbot",
+        description="The judge's assistant for 版杀 games on Discuz! boards.",
+    )
+    parser.add_argument("--version", action="version", version=f"forumbot {__version__}")
+    parser.add_argument(
+        "--game",
+        "-g",
+        metavar="FILE",
+        help="the game file (TOML); default: ./forumbot.toml when it exists",
+    )
+    parser.add_argument(
+        "--store",
+        metavar="URL",
+        help="SQLAlchemy URL or SQLite path of the store (overrides the game file)",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name == name:
+                continue
+            raise
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except ConfigError as exc:
+        print(f"forumbot: configuration error: {exc}", file=sys.stderr)
+        return 2
+    except BoardError as exc:
+        print(f"forumbot: {exc}", file=sys.stderr)
+        return 3
+    except ForumbotError as exc:
+        print(f"forumbot: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("forumbot: interrupted; the store keeps everything read so far", file=sys.stderr)
+        return 130

@@ -1,0 +1,1 @@
+"""Subcommands of the ``forumbot`` command. Each module has ``register(subparsers)``."""

@@ -1,0 +1,454 @@
+"""The game file: one TOML file describing a game a judge team runs on one board.
+
+It says where the game is played (board, threads per day), who plays (the roster of role accounts),
+under which rule set, and when (the timetable). Secret roles are NOT here: they live in the store
+(``forumbot setup``), so the game file can be shared with every judge and even published.
+
+Every problem names the field and the fix (GameFileError). Times in the file are wall-clock times in
+the game's time zone ("2026-06-04 13:00"); they are converted to UTC here, once.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, time, timedelta
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from forumbot.board import DEFAULT_TZ, DEFAULT_USER_AGENT, BoardConfig, SourceKind
+from forumbot.errors import ConfigError, GameFileError
+
+DEFAULT_GAME_FILE = "forumbot.toml"
+DEFAULT_STORE = "forumbot.db"
+
+# Rule set ids this file accepts, with the aliases a judge may type. The engine's registry is the
+# authority on what each one means; this table only lets us reject a typo with a helpful message
+# before anything else runs.
+RULESET_ALIASES: dict[str, str] = {
+    "R001": "R001",
+    "001": "R001",
+    "鬼毒": "R001",
+    "12人鬼毒": "R001",
+    "R000-GP": "R000-GP",
+    "鬼匪毒药": "R000-GP",
+    "R000-G1": "R000-G1",
+    "守护神": "R000-G1",
+    "R000-G2": "R000-G2",
+    "双守护": "R000-G2",
+    "R004": "R004",
+    "004": "R004",
+    "杀人游戏": "R004",
+}
+
+
+def canonical_ruleset(name: str) -> str:
+    key = name.strip()
+    for alias, rid in RULESET_ALIASES.items():
+        if key.upper() == alias.upper():
+            return rid
+    known = ", ".join(sorted(set(RULESET_ALIASES.values())))
+    raise GameFileError(f"unknown rule set {name!r}", field="game.ruleset", fix=f"use one of {known}")
+
+
+@dataclass(frozen=True)
+class ProxyVoteEntry:
+    """A vote the judge posts for a player who cannot log in (代投)."""
+
+    player: str
+    target: str  # a player name, or "弃权"
+    at: datetime  # UTC: when the player asked the judge
+    entered_by: str = ""
+
+
+@dataclass(frozen=True)
+class DayConfig:
+    """One game day: its threads and its timetable, all times UTC."""
+
+    day: int
+    vote_tid: int | None
+    discussion_tid: int | None
+    opens: datetime  # the round's case post: votes before it do not count (AMB-24)
+    closes: datetime  # the vote closes (exclusive)
+    void_cutoff: datetime  # R001: a void counts up to and including this minute
+    change_cutoff: datetime  # R004: a change counts only strictly before this
+    night_deadline: datetime  # the next night's submissions are due
+    discussion_opens: datetime  # attendance window start (previous close, or the case post on day 1)
+    accelerated: bool = False
+    proxy_votes: tuple[ProxyVoteEntry, ...] = ()
+
+
+@dataclass(frozen=True)
+class Game:
+    name: str
+    ruleset: str
+    board: BoardConfig
+    roster: tuple[str, ...]
+    days: tuple[DayConfig, ...]
+    store_url: str
+    judges: tuple[str, ...] = ()
+    timezone: str = DEFAULT_TZ
+    path: Path | None = None
+    flags: Mapping[str, Any] = field(default_factory=dict)
+    attendance: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def tz(self) -> ZoneInfo:
+        return ZoneInfo(self.timezone)
+
+    def day(self, n: int) -> DayConfig:
+        for d in self.days:
+            if d.day == n:
+                return d
+        have = ", ".join(str(d.day) for d in self.days) or "none"
+        from forumbot.errors import UsageError
+
+        raise UsageError(f"day {n} is not in the game file (days configured: {have}); add a [[days]] entry")
+
+    def watched_tids(self) -> list[int]:
+        seen: list[int] = []
+        for d in self.days:
+            for tid in (d.discussion_tid, d.vote_tid):
+                if tid is not None and tid not in seen:
+                    seen.append(tid)
+        return seen
+
+    def local(self, when: datetime) -> datetime:
+        return when.astimezone(self.tz)
+
+
+# --------------------------------------------------------------------------- parsing helpers
+
+
+def _need(table: Mapping[str, Any], key: str, where: str, fix: str) -> Any:
+    if key not in table:
+        raise GameFileError(f"missing {key!r}", field=f"{where}.{key}", fix=fix)
+    return table[key]
+
+
+def parse_local_time(value: Any, tz: ZoneInfo, field_name: str) -> datetime:
+    """A wall-clock time in the game's zone ("2026-06-04 13:00", a TOML datetime) → aware UTC."""
+    if isinstance(value, datetime):
+        dt = value
+    elif isinstance(value, str):
+        text = value.strip().replace("T", " ").replace("/", "-")
+        dt = None
+        for fmt in ("%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S"):
+            try:
+                dt = datetime.strptime(text, fmt)
+                break
+            except ValueError:
+                continue
+        if dt is None:
+            raise GameFileError(
+                f"cannot read the time {value!r}", field=field_name, fix='write it as "2026-06-04 13:00"'
+            )
+    else:
+        raise GameFileError(
+            f"expected a time, got {value!r}", field=field_name, fix='write it as "2026-06-04 13:00"'
+        )
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=tz)
+    return dt.astimezone(UTC)
+
+
+def _parse_clock(value: Any, field_name: str) -> time:
+    if isinstance(value, time):
+        return value
+    try:
+        hh, mm = str(value).strip().split(":")
+        return time(int(hh), int(mm))
+    except (ValueError, TypeError) as exc:
+        raise GameFileError(f"cannot read the clock time {value!r}", field=field_name, fix='e.g. "13:00"') from exc
+
+
+def _parse_date(value: Any, field_name: str) -> date:
+    if isinstance(value, date) and not isinstance(value, datetime):
+        return value
+    try:
+        return date.fromisoformat(str(value).strip())
+    except ValueError as exc:
+        raise GameFileError(f"cannot read the date {value!r}", field=field_name, fix='e.g. "2026-06-03"') from exc
+
+
+def _at(d: date, t: time, tz: ZoneInfo) -> datetime:
+    return datetime.combine(d, t, tzinfo=tz).astimezone(UTC)
+
+
+def _check_names(names: Iterable[str], roster: set[str], field_name: str) -> None:
+    for name in names:
+        if name not in roster:
+            raise GameFileError(
+                f"{name!r} is not in the roster",
+                field=field_name,
+                fix="use a role account listed in [players].roster (names match exactly)",
+            )
+
+
+# --------------------------------------------------------------------------- timetable
+
+
+@dataclass(frozen=True)
+class Timetable:
+    """Defaults from which each day's times are derived when a [[days]] entry does not give them."""
+
+    ruleset: str
+    first_night: date | None
+    night_deadline: time
+    vote_close: time
+    void_cutoff_minutes: int
+    change_cutoff_minutes: int
+    case_post_delay_minutes: int
+    r004_night_hours: int
+    r004_day_length: int
+    r004_weekend_extra: bool
+
+    @classmethod
+    def from_table(cls, ruleset: str, t: Mapping[str, Any]) -> Timetable:
+        r004 = ruleset == "R004"
+        return cls(
+            ruleset=ruleset,
+            first_night=_parse_date(t["first_night"], "timetable.first_night") if "first_night" in t else None,
+            night_deadline=_parse_clock(t.get("night_deadline", "17:00"), "timetable.night_deadline"),
+            vote_close=_parse_clock(t.get("vote_close", "21:00" if r004 else "13:00"), "timetable.vote_close"),
+            void_cutoff_minutes=int(t.get("void_cutoff_minutes", 30)),
+            change_cutoff_minutes=int(t.get("change_cutoff_minutes", 60)),
+            case_post_delay_minutes=int(t.get("case_post_delay_minutes", 20)),
+            r004_night_hours=int(t.get("night_hours", 2)),
+            r004_day_length=int(t.get("day_length", 2)),
+            r004_weekend_extra=bool(t.get("weekend_extra_day", True)),
+        )
+
+    def default_opens(self, day: int, tz: ZoneInfo, where: str) -> datetime:
+        """R001: round r's case post follows night r's deadline (day r at 17:00) by about 20 min."""
+        if self.first_night is None:
+            raise GameFileError(
+                "no opening time for this day",
+                field=f"{where}.opens",
+                fix='give opens = "YYYY-MM-DD HH:MM" (the case post), or [timetable].first_night',
+            )
+        night = self.first_night + timedelta(days=day - 1)
+        return _at(night, self.night_deadline, tz) + timedelta(minutes=self.case_post_delay_minutes)
+
+    def default_close(self, opens: datetime, tz: ZoneInfo) -> datetime:
+        local_open = opens.astimezone(tz).date()
+        if self.ruleset != "R004":
+            return _at(local_open + timedelta(days=1), self.vote_close, tz)
+        # R004: two calendar days, one more when they include a weekend, closing 21:00 (AMB-85).
+        last = local_open + timedelta(days=self.r004_day_length - 1)
+        if self.r004_weekend_extra and any(
+            (local_open + timedelta(days=i)).weekday() >= 5 for i in range(self.r004_day_length)
+        ):
+            last += timedelta(days=1)
+        return _at(last, self.vote_close, tz)
+
+    def default_night_deadline(self, closes: datetime, tz: ZoneInfo) -> datetime:
+        if self.ruleset == "R004":
+            return closes + timedelta(hours=self.r004_night_hours)
+        return _at(closes.astimezone(tz).date(), self.night_deadline, tz)
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def load_game(path: str | Path) -> Game:
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except FileNotFoundError as exc:
+        raise ConfigError(
+            f"game file {str(p)!r} not found",
+            field="--game",
+            fix="pass --game FILE, or create forumbot.toml (see README: The game file)",
+        ) from exc
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise GameFileError(f"{p} is not valid UTF-8 TOML: {exc}", field="(file)", fix="fix the syntax") from exc
+    return game_from_dict(data, path=p)
+
+
+def game_from_dict(data: Mapping[str, Any], *, path: Path | None = None) -> Game:
+    g = data.get("game", {})
+    name = str(g.get("name", "版杀"))
+    ruleset = canonical_ruleset(str(_need(g, "ruleset", "game", 'e.g. ruleset = "R001"')))
+    tzname = str(g.get("timezone", DEFAULT_TZ))
+    try:
+        tz = ZoneInfo(tzname)
+    except Exception as exc:
+        raise GameFileError(f"unknown time zone {tzname!r}", field="game.timezone", fix="e.g. Asia/Shanghai") from exc
+
+    b = _need(data, "board", "(file)", "add a [board] table with url = ...")
+    try:
+        source = SourceKind(str(b.get("source", "pc")))
+    except ValueError as exc:
+        raise GameFileError(
+            f"unknown source {b.get('source')!r}", field="board.source", fix="one of api, pc, touch"
+        ) from exc
+    cookie = b.get("cookie_file")
+    try:
+        board = BoardConfig(
+            url=str(_need(b, "url", "board", 'e.g. url = "https://bbs.example.com/"')),
+            source=source,
+            fid=int(b["fid"]) if "fid" in b else None,
+            username=b.get("username"),
+            password=BoardConfig.password_from_env(b.get("password_env")),
+            login_via=str(b.get("login_via", "web")),
+            min_interval=float(b.get("min_interval", 2.0)),
+            timeout=float(b.get("timeout", 20.0)),
+            retries=int(b.get("retries", 3)),
+            user_agent=str(b.get("user_agent", DEFAULT_USER_AGENT)),
+            cookie_file=Path(cookie).expanduser() if cookie else None,
+            timezone=tzname,
+            posts_per_page=int(b.get("posts_per_page", 10)),
+        )
+    except ConfigError as exc:
+        raise GameFileError(str(exc), field=exc.field) from exc
+    if "password" in b:
+        raise GameFileError(
+            "a password in the game file would be shared with everyone who gets the file",
+            field="board.password",
+            fix="put it in an environment variable and name it: password_env = \"FORUMBOT_PASSWORD\"",
+        )
+
+    players = _need(data, "players", "(file)", "add [players] with roster = [...]")
+    roster_raw = _need(players, "roster", "players", 'roster = ["name1", "name2", ...]')
+    roster = tuple(str(x).strip() for x in roster_raw)
+    dupes = sorted({x for x in roster if roster.count(x) > 1})
+    if dupes:
+        raise GameFileError(f"{dupes[0]!r} is listed twice", field="players.roster", fix="list each role once")
+    if not roster:
+        raise GameFileError("the roster is empty", field="players.roster", fix="list the role accounts")
+    judges = tuple(str(x) for x in g.get("judges", ()))
+    clash = [j for j in judges if j in roster]
+    if clash:
+        raise GameFileError(
+            f"{clash[0]!r} is both a judge and a player", field="game.judges", fix="a judge cannot play"
+        )
+
+    tt = Timetable.from_table(ruleset, data.get("timetable", {}))
+    days_raw = data.get("days", [])
+    if not isinstance(days_raw, list):
+        raise GameFileError("days must be an array of tables", field="days", fix="write [[days]] entries")
+    roster_set = set(roster)
+    days: list[DayConfig] = []
+    prev_close: datetime | None = None
+    for i, d in enumerate(days_raw):
+        where = f"days[{i}]"
+        n = int(_need(d, "day", where, "day = 1"))
+        where = f"days[day={n}]"
+        opens = (
+            parse_local_time(d["opens"], tz, f"{where}.opens")
+            if "opens" in d
+            else tt.default_opens(n, tz, where)
+        )
+        closes = (
+            parse_local_time(d["close"], tz, f"{where}.close") if "close" in d else tt.default_close(opens, tz)
+        )
+        void_cutoff = (
+            parse_local_time(d["void_cutoff"], tz, f"{where}.void_cutoff")
+            if "void_cutoff" in d
+            else closes - timedelta(minutes=tt.void_cutoff_minutes)
+        )
+        change_cutoff = (
+            parse_local_time(d["change_cutoff"], tz, f"{where}.change_cutoff")
+            if "change_cutoff" in d
+            else closes - timedelta(minutes=tt.change_cutoff_minutes)
+        )
+        night = (
+            parse_local_time(d["night_deadline"], tz, f"{where}.night_deadline")
+            if "night_deadline" in d
+            else tt.default_night_deadline(closes, tz)
+        )
+        if not opens < closes:
+            raise GameFileError(
+                f"the vote closes ({_fmt(closes, tz)}) before it opens ({_fmt(opens, tz)})",
+                field=f"{where}.close",
+                fix="close must come after opens",
+            )
+        if not opens <= void_cutoff <= closes:
+            raise GameFileError(
+                "void_cutoff is outside the vote window", field=f"{where}.void_cutoff", fix="opens ≤ void_cutoff ≤ close"
+            )
+        if not opens <= change_cutoff <= closes:
+            raise GameFileError(
+                "change_cutoff is outside the vote window",
+                field=f"{where}.change_cutoff",
+                fix="opens ≤ change_cutoff ≤ close",
+            )
+        if night < closes:
+            raise GameFileError(
+                "the night deadline comes before the vote closes",
+                field=f"{where}.night_deadline",
+                fix="the next night follows the vote",
+            )
+        if prev_close is not None and opens < prev_close:
+            raise GameFileError(
+                f"day {n} opens before day {days[-1].day} closes",
+                field=f"{where}.opens",
+                fix="days must follow each other in order",
+            )
+        if days and n != days[-1].day + 1:
+            raise GameFileError(
+                f"day {n} follows day {days[-1].day}", field=f"{where}.day", fix="number the days 1, 2, 3, ..."
+            )
+        proxies: list[ProxyVoteEntry] = []
+        for j, pv in enumerate(d.get("proxy_votes", [])):
+            pw = f"{where}.proxy_votes[{j}]"
+            player = str(_need(pv, "player", pw, 'player = "name"'))
+            target = str(_need(pv, "target", pw, 'target = "name" (or "弃权")'))
+            _check_names([player], roster_set, f"{pw}.player")
+            if target != "弃权":
+                _check_names([target], roster_set, f"{pw}.target")
+            at = parse_local_time(_need(pv, "at", pw, 'at = "2026-06-04 10:00"'), tz, f"{pw}.at")
+            proxies.append(ProxyVoteEntry(player, target, at, str(pv.get("entered_by", ""))))
+        vote_tid = d.get("vote", d.get("vote_tid"))
+        disc_tid = d.get("discussion", d.get("discussion_tid"))
+        if vote_tid is None:
+            raise GameFileError("no vote thread for this day", field=f"{where}.vote", fix="vote = TID of [投票]")
+        days.append(
+            DayConfig(
+                day=n,
+                vote_tid=int(vote_tid),
+                discussion_tid=int(disc_tid) if disc_tid is not None else None,
+                opens=opens,
+                closes=closes,
+                void_cutoff=void_cutoff,
+                change_cutoff=change_cutoff,
+                night_deadline=night,
+                discussion_opens=prev_close if prev_close is not None else opens,
+                accelerated=bool(d.get("accelerated", False)),
+                proxy_votes=tuple(proxies),
+            )
+        )
+        prev_close = closes
+
+    store = str(g.get("store", DEFAULT_STORE))
+    if path is not None and "://" not in store and not Path(store).is_absolute():
+        store = str((path.parent / store).resolve())
+    return Game(
+        name=name,
+        ruleset=ruleset,
+        board=board,
+        roster=roster,
+        days=tuple(days),
+        store_url=store,
+        judges=judges,
+        timezone=tzname,
+        path=path,
+        flags=dict(data.get("flags", {})),
+        attendance=dict(data.get("attendance", {})),
+    )
+
+
+def _fmt(dt: datetime, tz: ZoneInfo) -> str:
+    return dt.astimezone(tz).strftime("%Y-%m-%d %H:%M")
+
+
+def find_game_file(explicit: str | None) -> Path | None:
+    if explicit:
+        return Path(explicit)
+    default = Path(DEFAULT_GAME_FILE)
+    return default if default.exists() else None

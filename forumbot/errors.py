@@ -1,0 +1,136 @@
+"""The errors forumbot raises, and what a judge can do about each.
+
+Our side (a judge can fix it here)::
+
+    ForumbotError
+    ├── ConfigError            a wrong or missing setting; names the field and the fix
+    │   └── GameFileError      a game file that does not describe a playable game
+    ├── UsageError             a command used wrongly (an unknown pid, a day not configured)
+    └── StoreError             the store cannot be opened or written
+
+The board's side (what the board answered; each carries the URL and the board's own words)::
+
+    ForumbotError
+    └── BoardError(url, board_message)
+        ├── NetworkError       no answer after the retries (connection refused, timeout)
+        ├── UnparseablePage    a page that is none of the pages we know (broken, truncated)
+        ├── ThreadNotFound     抱歉，指定的主题不存在或已被删除或正在被审核
+        ├── ForumNotFound      抱歉，指定的版块不存在
+        ├── NoPermission       阅读权限 / 没有权限 (logged in, still not allowed)
+        ├── LoginRequired      您尚未登录 / the login page instead of the thread
+        ├── LoginFailed        wrong password, locked IP (never retried automatically)
+        ├── CaptchaRequired    the board asks for a seccode/secqaa: a human must log in
+        ├── CCDefence          频繁刷新 / reload page / arithmetic question
+        ├── AntiTheftPage      obfuscated JS instead of the page
+        ├── BoardSystemError   Discuz! System Error, HTTP 5xx after the retries
+        ├── ApiClosed          mobile_is_closed / module_not_exists (fall back to PC pages)
+        └── FloodControl       两次发表间隔少于 N 秒 (carries the wait)
+
+Parsers raise only BoardError subclasses; the client raises those plus NetworkError; nothing else
+escapes to the command line, which prints the message and exits non-zero.
+"""
+
+from __future__ import annotations
+
+
+class ForumbotError(Exception):
+    """Base of every error forumbot raises on purpose."""
+
+
+class ConfigError(ForumbotError):
+    """A setting is wrong. The message names the setting and how to fix it."""
+
+    def __init__(self, message: str, *, field: str | None = None, fix: str | None = None) -> None:
+        self.field = field
+        self.fix = fix
+        parts = [message]
+        if field:
+            parts.insert(0, f"[{field}]")
+        if fix:
+            parts.append(f"Fix: {fix}")
+        super().__init__(" ".join(parts))
+
+
+class GameFileError(ConfigError):
+    """The game file (TOML) does not describe a playable game."""
+
+
+class UsageError(ForumbotError):
+    """A command was used wrongly (unknown pid, day not configured, ...)."""
+
+
+class StoreError(ForumbotError):
+    """The store cannot be opened, migrated or written."""
+
+
+class BoardError(ForumbotError):
+    """Something the board sent (or failed to send). Always names the URL and the board's words."""
+
+    what = "the board refused the request"
+
+    def __init__(self, url: str, board_message: str = "", detail: str = "") -> None:
+        self.url = url
+        self.board_message = board_message.strip()
+        self.detail = detail
+        msg = f"{self.what}: {url}"
+        if self.board_message:
+            msg += f" — the board says: {self.board_message}"
+        if detail:
+            msg += f" ({detail})"
+        super().__init__(msg)
+
+
+class NetworkError(BoardError):
+    what = "no answer from the board"
+
+
+class UnparseablePage(BoardError):
+    what = "cannot read this page"
+
+
+class ThreadNotFound(BoardError):
+    what = "thread not found (deleted, moved or awaiting moderation)"
+
+
+class ForumNotFound(BoardError):
+    what = "forum not found"
+
+
+class NoPermission(BoardError):
+    what = "no permission to read this"
+
+
+class LoginRequired(BoardError):
+    what = "login required: set a username and password for this board"
+
+
+class LoginFailed(BoardError):
+    what = "login failed (not retried: Discuz! locks the IP after 5 failures)"
+
+
+class CaptchaRequired(BoardError):
+    what = "the board asks for a captcha: log in once in a browser, then retry"
+
+
+class CCDefence(BoardError):
+    what = "the board's anti-flood (CC) defence answered; slow down the poll interval"
+
+
+class AntiTheftPage(BoardError):
+    what = "the board served an anti-theft script page instead of the thread"
+
+
+class BoardSystemError(BoardError):
+    what = "the board had a system error"
+
+
+class ApiClosed(BoardError):
+    what = "the board's mobile API is closed or missing"
+
+
+class FloodControl(BoardError):
+    what = "the board's flood control refused the post"
+
+    def __init__(self, url: str, board_message: str = "", detail: str = "", wait_seconds: int = 15) -> None:
+        self.wait_seconds = wait_seconds
+        super().__init__(url, board_message, detail)

@@ -1,0 +1,134 @@
+"""Typed records the page parsers produce. Every parser (PC, touch, API) returns these shapes.
+
+Times are timezone-aware datetimes in UTC. A view that shows only a relative or minute-precision time
+gives an interval: ``posted_at`` is the earliest instant consistent with the page, ``posted_until`` the
+latest (equal when the page shows the second). Judges compare deadlines against ``posted_at`` when
+exact and flag posts whose interval straddles a deadline.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+
+
+class PostState(StrEnum):
+    """What the board shows in place of (or around) a post's body."""
+
+    NORMAL = "normal"
+    BANNED = "banned"  # 作者被禁止或删除 内容自动屏蔽
+    BLOCKED = "blocked"  # 该帖被管理员或版主屏蔽
+    AUTHOR_ONLY = "author_only"  # 此帖仅作者可见
+    PENDING = "pending"  # 待审核 (awaiting moderation)
+    HIDDEN = "hidden"  # [hide] 回复可见 / 本帖为密码帖: part of the content is withheld
+    DELETED = "deleted"  # store only: forumbot saw the post once, and it is gone now
+
+
+class TimeSource(StrEnum):
+    API = "api"  # dbdateline: exact to the second
+    TITLE = "title"  # span title next to a relative form: exact to the second (or minute)
+    TEXT = "text"  # plain absolute text: second or minute precision
+    RELATIVE = "relative"  # 3 分钟前 / 昨天 12:00 resolved against the response's Date header
+
+
+class Source(StrEnum):
+    PC = "pc"
+    TOUCH = "touch"
+    API = "api"
+
+
+@dataclass(frozen=True, slots=True)
+class QuoteRef:
+    """A quote block inside a post: whom it quotes. ``pid`` is None when the block has no findpost link."""
+
+    pid: int | None
+    author: str
+    text: str = ""  # the quoted excerpt as shown (at most 100 chars / 3 lines on Discuz!)
+
+
+@dataclass(frozen=True, slots=True)
+class EditMarker:
+    """``本帖最后由 EDITOR 于 TIME 编辑``: only the latest edit, and absent for quick or admin edits."""
+
+    by: str
+    at: datetime | None  # UTC; minute precision on Discuz!
+    raw: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Post:
+    pid: int
+    tid: int | None
+    author: str  # "" for an anonymous post
+    uid: int | None  # None when the view does not link the author (anonymous, deleted user)
+    floor: int | None  # the real position in the thread (楼主 = 1); None when the view cannot tell
+    posted_at: datetime  # UTC, earliest instant consistent with the page
+    posted_until: datetime  # UTC, latest instant consistent with the page
+    time_source: TimeSource
+    text: str  # body text: quotes, smileys' markup, jammer noise and the edit marker removed
+    html: str = ""  # the body's inner HTML as served (kept for review and re-parsing)
+    quotes: tuple[QuoteRef, ...] = ()
+    mentions: tuple[str, ...] = ()  # @name links in the body
+    edit: EditMarker | None = None
+    state: PostState = PostState.NORMAL
+    first: bool = False  # the thread's opening post
+    title: str = ""  # optional per-post subject (h2)
+    floor_exact: bool = True  # False in views that renumber floors (only-this-author)
+
+    @property
+    def quoted_pids(self) -> tuple[int, ...]:
+        return tuple(q.pid for q in self.quotes if q.pid is not None)
+
+    @property
+    def time_exact(self) -> bool:
+        return self.posted_at == self.posted_until
+
+
+@dataclass(frozen=True, slots=True)
+class ThreadInfo:
+    tid: int
+    fid: int | None
+    title: str
+    page: int
+    pages: int
+    replies: int | None = None
+    formhash: str | None = None
+    viewer_uid: int | None = None  # 0 for a guest
+    charset: str = "utf-8"
+
+
+@dataclass(frozen=True, slots=True)
+class ThreadPage:
+    """One page of a thread. ``problems`` collects what could not be read, post by post (never raised)."""
+
+    thread: ThreadInfo
+    posts: tuple[Post, ...]
+    source: Source
+    url: str = ""
+    author_filter: int | None = None  # authorid=UID view
+    problems: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ForumThread:
+    """A row of a forum's thread list: enough to know whether a watched thread has changed."""
+
+    tid: int
+    subject: str
+    replies: int
+    last_post_at: datetime | None = None  # UTC
+    last_poster: str = ""
+    author: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ForumPage:
+    fid: int
+    name: str
+    page: int
+    pages: int
+    threads: tuple[ForumThread, ...] = field(default_factory=tuple)
+    formhash: str | None = None
+    source: Source = Source.PC
+    url: str = ""

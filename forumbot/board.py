@@ -13,7 +13,7 @@ from forumbot.errors import ConfigError
 DEFAULT_TZ = "Asia/Shanghai"
 DEFAULT_USER_AGENT = (
     "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
-    "Chrome/126.0 Safari/537.36 forumbot-judge-assistant/0.1 (+contact: see the judge's profile)"
+    "Chrome/126.0 Safari/537.36 forum-judge-assistant/0.1 (版杀 judge's assistant; ask the judges)"
 )
 
 
@@ -51,12 +51,14 @@ class BoardConfig:
             )
         if not self.url.endswith("/"):
             object.__setattr__(self, "url", self.url + "/")
-        bad = [w for w in ("bot", "spider", "crawl", "slurp") if w in self.user_agent.lower()]
+        # Discuz!'s checkrobot(): "http://" or bot/crawl/spider/slurp marks a robot, and robots get
+        # pages without floor numbers. Contact details therefore go in words, not as a URL.
+        bad = [w for w in ("bot", "spider", "crawl", "slurp", "http://") if w in self.user_agent.lower()]
         if bad:
             raise ConfigError(
-                f"user_agent contains {bad[0]!r}: Discuz! hides floor numbers from robots",
+                f"user_agent contains {bad[0]!r}: Discuz! treats such clients as robots and hides floor numbers",
                 field="board.user_agent",
-                fix="use a browser-like User-Agent with a contact, without bot/spider/crawl/slurp",
+                fix="use a browser-like User-Agent with a contact in words, without bot/spider/crawl/slurp/http://",
             )
         if self.min_interval < 0 or self.timeout <= 0:
             raise ConfigError(

@@ -305,7 +305,7 @@ def game_from_dict(data: Mapping[str, Any], *, path: Path | None = None) -> Game
             posts_per_page=int(b.get("posts_per_page", 10)),
         )
     except ConfigError as exc:
-        raise GameFileError(str(exc), field=exc.field) from exc
+        raise GameFileError(exc.message, field=exc.field, fix=exc.fix) from exc
     if "password" in b:
         raise GameFileError(
             "a password in the game file would be shared with everyone who gets the file",

@@ -43,6 +43,7 @@ class ConfigError(ForumbotError):
     def __init__(self, message: str, *, field: str | None = None, fix: str | None = None) -> None:
         self.field = field
         self.fix = fix
+        self.message = message
         parts = [message]
         if field:
             parts.insert(0, f"[{field}]")

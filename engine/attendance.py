@@ -1,0 +1,248 @@
+"""Discussion attendance: which posts are *valid* (有效发言), and how many each player made in a round.
+
+R001 §四.2.1 drowns a player with fewer than 2 valid discussion posts in each of two consecutive rounds,
+but never says what a valid post is (AMB-20). The default here: a post by a roster player inside the
+round window with at least two meaningful characters once quotes, smileys, markup, whitespace and
+punctuation are gone; a bare bump ("顶", "+1", "1", "dd" ...), a smiley-only or a quote-only post does
+not count. Everything is configurable through :class:`AttendanceRules`, and every post gets a verdict
+with its reason so the judge can overrule it.
+
+The round window (AMB-24): previous close ≤ t < this close; round 1 starts at its case post.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+
+from engine.flags_day import DayFlags
+
+__all__ = [
+    "DEFAULT_BUMP_WORDS",
+    "AttendanceResult",
+    "AttendanceRules",
+    "DiscussionPost",
+    "PostAttendance",
+    "PostAttendanceStatus",
+    "RoundWindow",
+    "count_valid_posts",
+    "judge_discussion_post",
+    "meaningful_text",
+    "round_window",
+]
+
+DEFAULT_BUMP_WORDS: frozenset[str] = frozenset(
+    {"顶", "up", "dd", "ding", "1", "沙发", "板凳", "地板", "前排", "路过", "签到", "mark", "插眼", "围观", "打卡"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class AttendanceRules:
+    """What makes a discussion post valid (AMB-20). All defaults are the proposal."""
+
+    min_meaningful_chars: int = 2
+    count_bumps: bool = False
+    count_quote_only: bool = False
+    count_smiley_only: bool = False
+    bump_words: frozenset[str] = DEFAULT_BUMP_WORDS
+    min_posts: int = 2  # R001: fewer than this in two consecutive rounds ⇒ drowned
+
+    @classmethod
+    def from_flags(cls, flags: DayFlags) -> AttendanceRules:
+        return cls(
+            min_meaningful_chars=flags.attendance_min_meaningful_chars,
+            count_bumps=flags.attendance_count_bumps,
+            min_posts=flags.r001_min_discussion_posts,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class DiscussionPost:
+    """One post of the discussion thread, as the page parser read it (``text`` without quote blocks)."""
+
+    pid: int
+    author: str
+    at: datetime
+    text: str
+    has_quote: bool = False
+    smiley_only: bool = False  # the page showed only smiley images (their markup is not in ``text``)
+    floor: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.at.tzinfo is None or self.at.utcoffset() is None:
+            raise ValueError(f"discussion post pid={self.pid}: time {self.at!r} must be timezone-aware")
+
+
+class PostAttendanceStatus(StrEnum):
+    VALID = "valid"
+    TOO_SHORT = "too_short"
+    BUMP = "bump"
+    QUOTE_ONLY = "quote_only"
+    SMILEY_ONLY = "smiley_only"
+    EMPTY = "empty"
+    OUTSIDE_WINDOW = "outside_window"
+    NOT_A_PLAYER = "not_a_player"
+
+
+@dataclass(frozen=True, slots=True)
+class PostAttendance:
+    pid: int
+    author: str
+    at: datetime
+    status: PostAttendanceStatus
+    reason: str  # one line, Chinese
+
+    @property
+    def valid(self) -> bool:
+        return self.status is PostAttendanceStatus.VALID
+
+
+@dataclass(frozen=True, slots=True)
+class RoundWindow:
+    """start ≤ t < end."""
+
+    start: datetime
+    end: datetime
+
+    def __post_init__(self) -> None:
+        for name, t in (("start", self.start), ("end", self.end)):
+            if t.tzinfo is None or t.utcoffset() is None:
+                raise ValueError(f"round window {name} {t!r} must be timezone-aware")
+        if self.end <= self.start:
+            raise ValueError(f"round window ends ({self.end}) before it starts ({self.start})")
+
+    def __contains__(self, t: object) -> bool:
+        return isinstance(t, datetime) and self.start <= t < self.end
+
+
+def round_window(close: datetime, *, previous_close: datetime | None = None, case_post_at: datetime | None = None
+                 ) -> RoundWindow:
+    """The discussion window of a round (AMB-24): from the previous close, or for round 1 the case post."""
+    start = previous_close if previous_close is not None else case_post_at
+    if start is None:
+        raise ValueError("round_window needs previous_close (round ≥ 2) or case_post_at (round 1)")
+    return RoundWindow(start, close)
+
+
+@dataclass(frozen=True, slots=True)
+class AttendanceResult:
+    counts: Mapping[str, int]  # every roster player, zero included
+    posts: tuple[PostAttendance, ...]  # one per input post, input order
+    min_posts: int = 2
+
+    def deficient(self, players: Iterable[str] | None = None) -> frozenset[str]:
+        """Players (default: all counted) with fewer valid posts than the minimum."""
+        names = self.counts.keys() if players is None else players
+        return frozenset(p for p in names if self.counts.get(p, 0) < self.min_posts)
+
+
+# --- text ----------------------------------------------------------------------------------------------
+
+_QUOTE_BLOCK = re.compile(r"\[quote(?:=[^\]]*)?\](?:(?!\[quote)[\s\S])*?\[/quote\]", re.IGNORECASE)
+_IMG = re.compile(r"\[(img|attach|media|flash|audio)[^\]]*\][\s\S]*?\[/\1\]", re.IGNORECASE)
+_BBCODE_TAG = re.compile(r"\[/?[a-z*]+(?:=[^\]]*)?\]", re.IGNORECASE)
+_EDIT_MARK = re.compile(r"本帖最后由\s*\S+\s*于\s*[\d\-/: ]+\s*编辑")
+_SMILEY = re.compile(
+    r"\{:\d+_\d+:\}"  # {:3_44:}
+    r"|\[em:?\d+:?\]|\[em\][\s\S]*?\[/em\]"
+    r"|:(?:lol|loveliness|funk|curse|dizzy|shutup|sleepy|hug|victory|time|kiss|handshake|call):?"
+    r"|:'\(|:[)(DoP$@LQ]|;P",
+)
+
+
+def _strip_quotes(text: str) -> str:
+    prev = None
+    while prev != text:
+        prev = text
+        text = _QUOTE_BLOCK.sub("", text)
+    return re.sub(r"\[/?quote(?:=[^\]]*)?\]", "", text, flags=re.IGNORECASE)
+
+
+def meaningful_text(text: str) -> str:
+    """Letters and digits left after removing quotes, images, smileys, markup, the edit marker, punctuation."""
+    t = _strip_quotes(text)
+    t = _IMG.sub("", t)
+    t = _SMILEY.sub("", t)
+    t = _BBCODE_TAG.sub("", t)
+    t = _EDIT_MARK.sub("", t)
+    return "".join(ch for ch in t if unicodedata.category(ch)[0] in "LN")
+
+
+def _only_bumps(s: str, words: Collection[str]) -> bool:
+    """True when ``s`` is one or more bump words run together ("顶顶顶", "up up", "111")."""
+    if not s:
+        return False
+    lowered = [w.casefold() for w in words if w]
+    ok = [False] * (len(s) + 1)
+    ok[0] = True
+    for i in range(len(s)):
+        if not ok[i]:
+            continue
+        for w in lowered:
+            if s.startswith(w, i):
+                ok[i + len(w)] = True
+    return ok[len(s)]
+
+
+def judge_discussion_post(post: DiscussionPost, rules: AttendanceRules = AttendanceRules()) -> PostAttendance:
+    """Is this post valid for attendance, ignoring who wrote it and when? (See :func:`count_valid_posts`.)"""
+
+    def verdict(status: PostAttendanceStatus, reason: str) -> PostAttendance:
+        return PostAttendance(post.pid, post.author, post.at, status, reason)
+
+    quote_free = _strip_quotes(post.text)
+    had_smiley = bool(_SMILEY.search(quote_free)) or post.smiley_only
+    core = meaningful_text(post.text).casefold()
+    if not core:
+        if post.has_quote or quote_free.strip() != post.text.strip():
+            if rules.count_quote_only:
+                return verdict(PostAttendanceStatus.VALID, "仅引用（按设置计为有效发言）")
+            return verdict(PostAttendanceStatus.QUOTE_ONLY, "仅引用他人发言，无自己的内容，不计有效发言")
+        if had_smiley:
+            if rules.count_smiley_only:
+                return verdict(PostAttendanceStatus.VALID, "仅表情（按设置计为有效发言）")
+            return verdict(PostAttendanceStatus.SMILEY_ONLY, "仅表情，不计有效发言")
+        return verdict(PostAttendanceStatus.EMPTY, "无实际内容，不计有效发言")
+    if not rules.count_bumps and _only_bumps(core, rules.bump_words):
+        return verdict(PostAttendanceStatus.BUMP, f"灌水/顶帖（{core[:10]}），不计有效发言")
+    if len(core) < rules.min_meaningful_chars:
+        return verdict(
+            PostAttendanceStatus.TOO_SHORT,
+            f"有效字数 {len(core)} 少于 {rules.min_meaningful_chars}，不计有效发言",
+        )
+    return verdict(PostAttendanceStatus.VALID, "有效发言")
+
+
+def count_valid_posts(
+    posts: Iterable[DiscussionPost],
+    roster: Collection[str],
+    window: RoundWindow,
+    rules: AttendanceRules = AttendanceRules(),
+) -> AttendanceResult:
+    """Valid discussion posts per roster player inside ``window``, with a verdict for every post.
+
+    Posts by non-players and posts outside the window get a verdict and count for nobody. Only
+    role-account posts count (R001 §四.9): the caller passes role names as ``roster``.
+    """
+    counts: dict[str, int] = dict.fromkeys(roster, 0)
+    out: list[PostAttendance] = []
+    for post in posts:
+        if post.author not in counts:
+            out.append(PostAttendance(post.pid, post.author, post.at, PostAttendanceStatus.NOT_A_PLAYER,
+                                      "非本局玩家（角色账号），不计"))
+            continue
+        if post.at not in window:
+            where = "早于本轮开始" if post.at < window.start else "晚于本轮截止"
+            out.append(PostAttendance(post.pid, post.author, post.at, PostAttendanceStatus.OUTSIDE_WINDOW,
+                                      f"{where}，不计入本轮"))
+            continue
+        v = judge_discussion_post(post, rules)
+        if v.valid:
+            counts[post.author] += 1
+        out.append(v)
+    return AttendanceResult(counts=counts, posts=tuple(out), min_posts=rules.min_posts)
+

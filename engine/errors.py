@@ -1,0 +1,53 @@
+"""The errors the rules engine raises, and what a judge can do about each.
+
+::
+
+    EngineError                  base of every error the engine raises on purpose
+    ├── IllegalActionError       a submission or judge action breaks a rule; ``rule`` names it
+    │   └── GameOverError        the game has already ended (``outcome`` says how)
+    ├── UnknownRuleSetError      no rule set is registered under that name (lists the known ones)
+    ├── SetupError               a roster or preset that cannot make a game (wrong size, duplicates)
+    ├── PresetError              preset data (TOML text) that does not describe presets
+    └── StateError               a state or serialised dict that is inconsistent or from elsewhere
+
+Every message names the player, the night or day and the rule, in words a judge can act on, e.g.
+``guardian cannot protect 'Amy' twice (night 3)``. The engine never prints, logs or retries.
+"""
+
+from __future__ import annotations
+
+
+class EngineError(Exception):
+    """Base of every error the rules engine raises on purpose."""
+
+
+class IllegalActionError(EngineError):
+    """A submission (or a judge action) breaks a rule.
+
+    ``rule`` is a short reference to the rule broken, e.g. ``"R000 守护规则1"`` or ``"AMB-10"``; it is
+    also appended to the message so a judge sees it when the message alone is shown.
+    """
+
+    def __init__(self, message: str, *, rule: str = "") -> None:
+        self.rule = rule
+        super().__init__(f"{message} [{rule}]" if rule else message)
+
+
+class GameOverError(IllegalActionError):
+    """An action was submitted after the game ended."""
+
+
+class UnknownRuleSetError(EngineError, LookupError):
+    """No rule set is registered under the name asked for."""
+
+
+class SetupError(EngineError, ValueError):
+    """A roster, composition or preset choice that cannot make a game."""
+
+
+class PresetError(EngineError, ValueError):
+    """Preset data (the TOML text of data/rulesets/*.toml) that does not describe presets."""
+
+
+class StateError(EngineError, ValueError):
+    """A state (or a serialised state) that is inconsistent, or belongs to another version."""

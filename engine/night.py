@@ -1,0 +1,163 @@
+"""Night submissions and their resolution: the entry points the CLI calls.
+
+Checking is separate from applying (like python-chess's ``is_legal`` / ``push``):
+
+* :func:`check` raises :class:`~engine.errors.IllegalActionError` naming the rule an action breaks;
+* :func:`submit` checks and returns the :class:`~engine.actions.Night` with the submission added
+  (a later submission in the same slot replaces an earlier one; a late one never replaces an on-time one);
+* :func:`resolve_night` trusts the night it is given and returns a
+  :class:`~engine.events.Resolution` (new state, ordered events, who went out);
+* :func:`legal_targets` lists the names an action may name now (for menus, tests and simulations).
+
+Late submissions are data (``late=True``): the caller compares the post time with the deadline; the
+engine has no clock. R001: a late kill ⇒ 今晚平安夜 (and no possession, AMB-18); a late check is
+不予受理; a guardian's missing/late protection is a voluntary skip. R004: a late action is given up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from engine.actions import (
+    Arrow,
+    Assassinate,
+    Check,
+    Fireworks,
+    Heal,
+    Hug,
+    Kidnap,
+    Kill,
+    KillHostages,
+    Night,
+    NightAction,
+    Protect,
+    Snipe,
+    Spy,
+    Submission,
+)
+from engine.errors import GameOverError, IllegalActionError
+from engine.events import Resolution
+from engine.night_r001 import resolve_extra_check as _r001_extra_check
+from engine.roles import ROLE_TABLES, ActionKind
+from engine.rulesets import get_ruleset
+from engine.state import GameState, Phase
+
+
+def new_night(state: GameState) -> Night:
+    """An empty Night for the state's current round."""
+    return Night(state.round)
+
+
+def check(state: GameState, action: NightAction, *, night: Night | None = None) -> None:
+    """Raise IllegalActionError (with ``.rule``) if ``action`` may not be submitted now.
+
+    ``night`` (the submissions so far) is needed for rules across submissions (R004: no 绑架 on a
+    撕票 night).
+    """
+    if state.outcome is not None:
+        raise GameOverError(f"the game is over ({state.outcome.text}); no more submissions")
+    if state.phase is not Phase.NIGHT:
+        raise IllegalActionError(
+            f"night {state.round + 1} submissions open when day {state.round} is closed (close_day)",
+            rule="timetable",
+        )
+    if night is not None and night.round != state.round:
+        raise IllegalActionError(f"these submissions are for night {night.round}, but it is night {state.round}")
+    table = ROLE_TABLES[state.family]
+    if not any(action.kind in table[p.role].night_actions for p in state.players):
+        raise IllegalActionError(
+            f"no role in this {state.ruleset_id} game can submit {action.kind.value}", rule=state.ruleset_id
+        )
+    get_ruleset(state.ruleset_id).check_action(state, action, night)
+
+
+def is_legal(state: GameState, action: NightAction, *, night: Night | None = None) -> bool:
+    try:
+        check(state, action, night=night)
+    except IllegalActionError:
+        return False
+    return True
+
+
+def submit(state: GameState, night: Night, action: NightAction, *, late: bool = False) -> Night:
+    """Check ``action`` and add it to ``night``. ``late``: posted after the deadline (kept, then forfeited)."""
+    check(state, action, night=night)
+    return night.with_submission(Submission(action, late))
+
+
+def withdraw(night: Night, kind: ActionKind, *, guardian: str | None = None) -> Night:
+    """Remove a submission before the deadline (e.g. a 绑架 the kidnapper replaces by 撕票)."""
+    kept = tuple(
+        s
+        for s in night.submissions
+        if not (s.action.kind is kind and (guardian is None or getattr(s.action, "guardian", None) == guardian))
+    )
+    return replace(night, submissions=kept)
+
+
+def resolve_night(state: GameState, night: Night, *, seed: int | None = None) -> Resolution:
+    """Resolve night ``state.round`` from its submissions, in the rule set's exact order.
+
+    ``seed`` is used only for the random draws the rules leave to the judge (AMB-12's random pledge);
+    without one a seed derived from the rule set and round is used and reported in a JUDGE event.
+    """
+    if state.outcome is not None:
+        raise GameOverError(f"the game is over ({state.outcome.text})")
+    if state.phase is not Phase.NIGHT:
+        raise IllegalActionError(f"night {state.round} is already resolved; close day {state.round} first")
+    if night.round != state.round:
+        raise IllegalActionError(f"these submissions are for night {night.round}, but it is night {state.round}")
+    return get_ruleset(state.ruleset_id).resolve_night(state, night, seed)
+
+
+def resolve_extra_check(state: GameState, target: str, *, late: bool = False) -> Resolution:
+    """The police's extra check after checking the poison (R001 §五 毒药4, AMB-15)."""
+    if state.family != "r001":
+        raise IllegalActionError("extra checks are a ghost/poison rule", rule="R001 §五")
+    return _r001_extra_check(state, target, late=late)
+
+
+def legal_targets(
+    state: GameState, kind: ActionKind, *, actor: str | None = None, night: Night | None = None
+) -> tuple[str, ...]:
+    """Every name a single-target action of ``kind`` may name now (``actor``: the guardian for PROTECT)."""
+    out: list[str] = []
+    for name in state.names():
+        action = _probe(kind, name, actor)
+        if action is not None and is_legal(state, action, night=night):
+            out.append(name)
+    return tuple(out)
+
+
+def _probe(kind: ActionKind, name: str, actor: str | None) -> NightAction | None:
+    builders: dict[ActionKind, Any] = {
+        ActionKind.KILL: lambda: Kill(name),
+        ActionKind.CHECK: lambda: Check(name),
+        ActionKind.PROTECT: lambda: Protect(actor, name) if actor else None,
+        ActionKind.SNIPE: lambda: Snipe(name),
+        ActionKind.FIREWORKS: lambda: Fireworks(name),
+        ActionKind.SPY: lambda: Spy(name),
+        ActionKind.KIDNAP: lambda: Kidnap(name),
+        ActionKind.HEAL: lambda: Heal(name),
+        ActionKind.HUG: lambda: Hug(name),
+        ActionKind.ASSASSINATE: lambda: Assassinate(name),
+        ActionKind.KILL_HOSTAGES: lambda: None,
+        ActionKind.ARROW: lambda: None,
+    }
+    action: NightAction | None = builders[kind]()
+    return action
+
+
+__all__ = [
+    "Arrow",
+    "KillHostages",
+    "check",
+    "is_legal",
+    "legal_targets",
+    "new_night",
+    "resolve_extra_check",
+    "resolve_night",
+    "submit",
+    "withdraw",
+]

@@ -1,0 +1,550 @@
+"""Night rules of R004 (杀人游戏): checking submissions, the out-list (steps 1–7) and the feedback.
+
+Resolution (rules.md §d.3, 总体流程 3–4). The out-list is ordered; adding a role already on it does
+nothing and keeps its recorded cause (注意):
+
+1. 放烟花: the terrorist, then the target unless its identity is 杀手 (not a 指杀: no hug/heal);
+2. 指杀 in the order 撕票 → 狙击 → 暗杀 → 杀人: ① hug target → fails; ② heal target → fails;
+   ③ killers→sniper or sniper→killer → not added, 归队; ④ added with the source as cause;
+3. 救治: an empty heal (not a 指杀 target, not the hug target) counts; at 2 the healed role is added;
+4. 拥抱: the butterfly on the list ⇒ the hug target is added;
+5. 悍匪: the terrorist on the list by double empty heal ⇒ the doctor is added;
+6. 丘比特之箭: exactly one lover on the list, the other alive ⇒ swapped (AMB-65);
+7. eliminate in list order, a win check after each, stop once won (AMB-81).
+
+Then the feedback (out notices with last-words eligibility, 威权, check, spy, 归队, lovers, kidnapping
+AMB-69) and the public day-start post (AMB-88; identities only for the mayor under 警戒, AMB-64).
+"""
+
+from __future__ import annotations
+
+from engine.actions import (
+    Arrow,
+    Assassinate,
+    Check,
+    Fireworks,
+    Heal,
+    Hug,
+    Kidnap,
+    Kill,
+    KillHostages,
+    Night,
+    NightAction,
+    Snipe,
+    Spy,
+)
+from engine.errors import IllegalActionError
+from engine.events import JUDGE, PUBLIC, Audience, EventKind, Resolution, event, to_group, to_player
+from engine.outcome import Outcome
+from engine.roles import R004_ROLES, ActionKind, Cause, GroupId, RoleId
+from engine.state import GameState, Phase, Player
+from engine.working import Work
+
+#: Night skills of killer-camp roles: all void on a 警戒 night (AMB-52).
+KILLER_CAMP_KINDS = frozenset(
+    {ActionKind.KILL, ActionKind.SNIPE, ActionKind.FIREWORKS, ActionKind.SPY, ActionKind.KIDNAP, ActionKind.KILL_HOSTAGES}
+)
+
+#: Who submits each kind (the killers jointly; the police jointly; single holders otherwise).
+ACTOR_ROLE: dict[ActionKind, RoleId] = {
+    ActionKind.KILL: RoleId.KILLER,
+    ActionKind.SNIPE: RoleId.SNIPER,
+    ActionKind.FIREWORKS: RoleId.TERRORIST,
+    ActionKind.SPY: RoleId.SPY,
+    ActionKind.KIDNAP: RoleId.KIDNAPPER,
+    ActionKind.KILL_HOSTAGES: RoleId.KIDNAPPER,
+    ActionKind.CHECK: RoleId.POLICE,
+    ActionKind.HEAL: RoleId.DOCTOR,
+    ActionKind.HUG: RoleId.BUTTERFLY,
+    ActionKind.ASSASSINATE: RoleId.AGENT,
+    ActionKind.ARROW: RoleId.CUPID,
+}
+
+GROUP_ACTIONS = frozenset({ActionKind.KILL, ActionKind.CHECK})
+
+SKILL_ZH: dict[ActionKind, str] = {
+    ActionKind.KILL: "杀人",
+    ActionKind.SNIPE: "狙击",
+    ActionKind.FIREWORKS: "放烟花",
+    ActionKind.SPY: "潜伏",
+    ActionKind.KIDNAP: "绑架",
+    ActionKind.KILL_HOSTAGES: "撕票",
+    ActionKind.CHECK: "查验",
+    ActionKind.HEAL: "救治",
+    ActionKind.HUG: "拥抱",
+    ActionKind.ASSASSINATE: "暗杀",
+    ActionKind.ARROW: "丘比特之箭",
+}
+
+LATE_TEXT = "关门后两小时内未与导演取得联系，视为放弃夜晚行动"
+NOBODY_OUT = "昨夜无人出局"
+GAINED_AUTHORITY = "你获得<威权>"
+
+
+def camp_label(p: Player) -> str:
+    """What the police learn: the camp (杀手阵营 / 平民阵营)."""
+    return R004_ROLES[p.role].check_label
+
+
+def identity_label(p: Player) -> str:
+    """What the spy learns: the exact identity (具体身份)."""
+    return R004_ROLES[p.role].name_zh
+
+
+def _targets(action: NightAction) -> tuple[str, ...]:
+    if isinstance(action, Arrow):
+        return (action.first, action.second)
+    if isinstance(action, KillHostages):
+        return tuple(action.order or ())
+    if isinstance(action, Kill):
+        return (action.victim,) if action.victim is not None else ()
+    target = getattr(action, "target", None)
+    return (target,) if isinstance(target, str) else ()
+
+
+# ---- checking ----------------------------------------------------------------------------------------
+
+
+def check_action(state: GameState, action: NightAction, night: Night | None) -> None:
+    """Raise IllegalActionError if ``action`` breaks an R004 rule (see night.check)."""
+    n = state.round
+    kind = action.kind
+    flags = state.flags
+    if kind not in ACTOR_ROLE:
+        raise IllegalActionError(f"{kind.value} is not a night action of R004", rule="R004")
+    skill = SKILL_ZH[kind]
+    if kind in KILLER_CAMP_KINDS and state.alert_night == n:
+        raise IllegalActionError(
+            f"警戒: no killer-camp skill can be used on night {n} (the mayor went out through a killer-camp "
+            f"skill); {skill} is refused",
+            rule="R004 市长·警戒",
+        )
+    role = ACTOR_ROLE[kind]
+    holders = state.with_role(role)
+    if not holders:
+        raise IllegalActionError(f"this game has no {R004_ROLES[role].name_zh}: nobody can {skill}", rule="R004")
+    living = [h for h in holders if state.is_alive(h)]
+    by = getattr(action, "by", None)
+    if by is not None:
+        bp = state.player(by)
+        if bp.role is not role:
+            raise IllegalActionError(f"{by!r} is not a {R004_ROLES[role].name_zh} and cannot {skill} (night {n})", rule="R004")
+        if not bp.alive:
+            raise IllegalActionError(f"{by!r} is out and cannot {skill} (night {n})", rule="R004 出局")
+    if not living:
+        raise IllegalActionError(
+            f"every {R004_ROLES[role].name_zh} is out: nobody can {skill} (night {n})", rule="R004 出局"
+        )
+    actor = living[0]
+    if isinstance(action, Kill) and (action.pledge is not None or action.possess is not None):
+        raise IllegalActionError("R004 has no pledge or possession", rule="R004")
+    for t in _targets(action):
+        tp = state.player(t)
+        if not tp.alive:
+            raise IllegalActionError(
+                f"{t!r} is out and may not be chosen as a skill target ({skill}, night {n})", rule="R004 出局"
+            )
+    if isinstance(action, Snipe):
+        if state.sniper_rejoined:
+            raise IllegalActionError(f"the sniper has rejoined the killers and lost 狙击 (night {n})", rule="R004 归队")
+        if state.sniper_bullets <= 0:
+            raise IllegalActionError(f"the sniper has no bullets left (night {n})", rule="R004 狙击手")
+    elif isinstance(action, Fireworks):
+        if state.fireworks_used:
+            raise IllegalActionError(f"放烟花 is <限定>: already used (night {n})", rule="R004 恐怖分子")
+        if action.target == actor and not flags.r004_fireworks_may_target_self:
+            raise IllegalActionError(f"the terrorist cannot name himself for 放烟花 (night {n})", rule="AMB-84")
+    elif isinstance(action, Kidnap):
+        if state.hostages_killed:
+            raise IllegalActionError(f"after 撕票 the kidnapper can no longer 绑架 (night {n})", rule="R004 绑匪")
+        if night is not None and night.on_time(ActionKind.KILL_HOSTAGES) is not None:
+            raise IllegalActionError(
+                f"撕票 is submitted for night {n}: no 绑架 that night (withdraw the 撕票 first)", rule="R004 绑匪"
+            )
+    elif isinstance(action, KillHostages):
+        if state.hostages_killed:
+            raise IllegalActionError(f"撕票 is <限定>: already used (night {n})", rule="R004 绑匪")
+        if night is not None and night.on_time(ActionKind.KIDNAP) is not None:
+            raise IllegalActionError(
+                f"a 绑架 is submitted for night {n}; 撕票 forbids it that night (withdraw the 绑架 first)",
+                rule="R004 绑匪",
+            )
+        hostages = [h for h in state.kidnapped if state.is_alive(h)]
+        if not hostages:
+            raise IllegalActionError(f"no kidnapped role is left to kill (撕票, night {n})", rule="R004 绑匪")
+        if action.order is not None and sorted(action.order) != sorted(hostages):
+            raise IllegalActionError(
+                f"撕票 order must list every kidnapped role not out, once: {', '.join(hostages)} (night {n})",
+                rule="R004 绑匪",
+            )
+    elif isinstance(action, Heal):
+        if action.target == actor and not flags.r004_doctor_may_heal_self:
+            raise IllegalActionError(f"the doctor cannot heal himself (night {n})", rule="AMB-63")
+    elif isinstance(action, Hug):
+        if action.target == actor:
+            raise IllegalActionError(f"the butterfly must hug another role (其他角色) (night {n})", rule="R004 花蝴蝶")
+        if action.target in state.hug_targets_used:
+            raise IllegalActionError(
+                f"{action.target!r} has already been hugged: each role can be the hug target only once (night {n})",
+                rule="R004 花蝴蝶",
+            )
+    elif isinstance(action, Assassinate):
+        if state.assassination_used:
+            raise IllegalActionError(f"暗杀 is <限定>: already used (night {n})", rule="R004 特工")
+    elif isinstance(action, Arrow):
+        if state.arrow_used:
+            raise IllegalActionError(f"丘比特之箭 is <限定>: already used (night {n})", rule="R004 丘比特")
+        if action.first == action.second:
+            raise IllegalActionError(f"丘比特之箭 needs two different roles (night {n})", rule="R004 丘比特")
+        if actor in (action.first, action.second) and not flags.r004_cupid_may_choose_self:
+            raise IllegalActionError(f"the cupid cannot name himself (night {n})", rule="AMB-65")
+    elif isinstance(action, Kill | Check | Spy):
+        pass
+
+
+# ---- resolution ----------------------------------------------------------------------------------------
+
+
+class _OutList:
+    """The ordered out-list of one night with recorded causes (注意: re-adding changes nothing)."""
+
+    def __init__(self) -> None:
+        self.order: list[str] = []
+        self.cause: dict[str, Cause] = {}
+
+    def add(self, name: str, cause: Cause) -> None:
+        if name not in self.cause:
+            self.order.append(name)
+            self.cause[name] = cause
+
+    def remove(self, name: str) -> int:
+        i = self.order.index(name)
+        del self.order[i]
+        del self.cause[name]
+        return i
+
+    def insert(self, i: int, name: str, cause: Cause) -> None:
+        if name not in self.cause:
+            self.order.insert(i, name)
+            self.cause[name] = cause
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.cause
+
+
+def resolve(state: GameState, night: Night, seed: int | None) -> Resolution:
+    w = Work(state)
+    n = state.round
+    flags = state.flags
+    alert = state.alert_night == n
+    alive_at_start = {p.name for p in state.players if p.alive}
+    acts: dict[ActionKind, NightAction] = {}
+    for sub in night.submissions:
+        kind = sub.action.kind
+        holders = [h for h in w.holders(ACTOR_ROLE.get(kind, RoleId.CIVILIAN)) if h in alive_at_start]
+        audience: Audience = to_group(GroupId.KILLERS if kind is ActionKind.KILL else GroupId.POLICE)
+        if kind not in GROUP_ACTIONS and holders:
+            audience = to_player(holders[0])
+        if sub.late:
+            w.emit(event(EventKind.FORFEITED, audience, f"{SKILL_ZH.get(kind, kind.value)}：{LATE_TEXT}", late=True))
+            continue
+        if alert and kind in KILLER_CAMP_KINDS:
+            w.emit(event(EventKind.NOTE, JUDGE, f"警戒夜：{SKILL_ZH[kind]} 无效（AMB-52）", amb="AMB-52"))
+            continue
+        if not holders:
+            continue
+        acts[kind] = sub.action
+
+    out = _OutList()
+    kill_targets: set[str] = set()
+    rejoin = False
+
+    def alive(name: str) -> bool:
+        return name in alive_at_start
+
+    # step 1: 放烟花
+    fw = acts.get(ActionKind.FIREWORKS)
+    terrorist = w.holders(RoleId.TERRORIST)
+    if isinstance(fw, Fireworks) and terrorist and not state.fireworks_used:
+        out.add(terrorist[0], Cause.FIREWORKS)
+        if alive(fw.target) and w.role(fw.target) is not RoleId.KILLER:
+            out.add(fw.target, Cause.FIREWORKS)
+        w.set(fireworks_used=True)
+
+    # step 2: 指杀 in source order
+    hug = acts.get(ActionKind.HUG)
+    heal = acts.get(ActionKind.HEAL)
+    hug_target = hug.target if isinstance(hug, Hug) else None
+    heal_target = heal.target if isinstance(heal, Heal) else None
+    shots: list[tuple[Cause, str]] = []
+    kh = acts.get(ActionKind.KILL_HOSTAGES)
+    if isinstance(kh, KillHostages) and not state.hostages_killed:
+        order = list(kh.order) if kh.order else list(state.kidnapped)
+        if not kh.order and flags.r004_default_hostage_order == "reverse":
+            order.reverse()
+        shots += [(Cause.HOSTAGE, h) for h in order if alive(h)]
+        w.set(hostages_killed=True)
+    sn = acts.get(ActionKind.SNIPE)
+    sniper_shot = isinstance(sn, Snipe) and not state.sniper_rejoined and state.sniper_bullets > 0
+    if isinstance(sn, Snipe) and sniper_shot:
+        shots.append((Cause.SNIPE, sn.target))
+    ag = acts.get(ActionKind.ASSASSINATE)
+    if isinstance(ag, Assassinate) and not state.assassination_used:
+        shots.append((Cause.ASSASSINATION, ag.target))
+        w.set(assassination_used=True)
+    kl = acts.get(ActionKind.KILL)
+    if isinstance(kl, Kill) and kl.victim is not None:
+        shots.append((Cause.KILLERS, kl.victim))
+    bullets = state.sniper_bullets
+    for cause, x in shots:
+        if not alive(x):
+            continue
+        kill_targets.add(x)
+        stopped = True
+        if x == hug_target or x == heal_target:  # ① hug, ② heal
+            pass
+        elif (cause is Cause.KILLERS and w.role(x) is RoleId.SNIPER) or (
+            cause is Cause.SNIPE and w.role(x) is RoleId.KILLER
+        ):  # ③ 归队
+            sniper = w.holders(RoleId.SNIPER)[0]
+            if sniper not in out or flags.r004_rejoin_when_sniper_listed:
+                rejoin = True
+        else:  # ④
+            out.add(x, cause)
+            stopped = False
+        if cause is Cause.SNIPE and (flags.r004_blocked_shot_uses_bullet or not stopped):
+            bullets -= 1
+    if rejoin:
+        bullets = 0
+        w.set(sniper_rejoined=True)
+    if bullets != state.sniper_bullets:
+        w.set(sniper_bullets=max(bullets, 0))
+
+    # step 3: 救治
+    doctor = w.holders(RoleId.DOCTOR)
+    if heal_target is not None and alive(heal_target) and doctor:
+        if heal_target not in kill_targets and heal_target != hug_target:
+            key = heal_target if flags.r004_empty_heal_counter == "per_target" else doctor[0]
+            if w.bump("empty_heals", key) >= 2:
+                out.add(heal_target, Cause.DOUBLE_EMPTY_HEAL)
+
+    # step 4: 拥抱
+    butterfly = w.holders(RoleId.BUTTERFLY)
+    if hug_target is not None:
+        w.set(hug_targets_used=(*w.hug_targets_used, hug_target))
+        if butterfly and butterfly[0] in out and alive(hug_target):
+            out.add(hug_target, Cause.HUG)
+
+    # step 5: 悍匪 (a forced skill: blocked on a 警戒 night, AMB-52)
+    if terrorist and out.cause.get(terrorist[0]) is Cause.DOUBLE_EMPTY_HEAL and doctor and alive(doctor[0]):
+        if alert and flags.r004_alert_blocks_forced_skills:
+            w.emit(event(EventKind.NOTE, JUDGE, "警戒夜：悍匪 不发动（AMB-52）", amb="AMB-52"))
+        else:
+            out.add(doctor[0], Cause.HANFEI)
+
+    # step 6: 丘比特之箭
+    arrow = acts.get(ActionKind.ARROW)
+    lovers = state.lovers
+    if isinstance(arrow, Arrow) and not state.arrow_used:
+        w.set(arrow_used=True, lovers=(arrow.first, arrow.second))
+        if flags.r004_arrow_works_same_night:
+            lovers = (arrow.first, arrow.second)
+    if lovers is not None:
+        listed = [x for x in lovers if x in out]
+        if len(listed) == 1:
+            x = listed[0]
+            other = lovers[1] if x == lovers[0] else lovers[0]
+            spared = not (
+                not flags.r004_lover_swap_spares_terrorist
+                and w.role(x) is RoleId.TERRORIST
+                and out.cause[x] is Cause.FIREWORKS
+            )
+            if alive(other) and spared:
+                i = out.remove(x)
+                if flags.r004_lover_substitute_position == "append":
+                    out.add(other, Cause.LOVER)
+                else:
+                    out.insert(i, other, Cause.LOVER)
+                if flags.r004_rerun_hug_after_lover_swap and hug_target is not None and butterfly:
+                    if butterfly[0] in out:
+                        out.add(hug_target, Cause.HUG)
+                    elif out.cause.get(hug_target) is Cause.HUG:
+                        out.remove(hug_target)
+
+    # step 7: eliminate in order, a win check after each
+    eliminated: list[str] = []
+    alerted: str | None = None
+    outcome: Outcome | None = None
+    for x in out.order:
+        if outcome is not None and flags.r004_stop_when_won:
+            break
+        eliminated.append(x)
+        if _eliminate(w, x, out.cause[x], n):
+            alerted = x
+        if outcome is None:
+            outcome = w.outcome_now()
+
+    # feedback 1: out notices (with last-words eligibility) and 威权
+    for x in eliminated:
+        eligible = x in w.lastwords and x not in state.lastwords
+        words = "可以留下遗言" if eligible else "不能留下遗言"
+        w.emit(
+            event(
+                EventKind.OUT_NOTICE,
+                to_player(x),
+                f"今晚出局名单：{'、'.join(eliminated)}。你已出局，{words}。",
+                out=tuple(eliminated),
+                last_words=eligible,
+            )
+        )
+        if w.authority_pending == x:
+            w.emit(
+                event(
+                    EventKind.AUTHORITY,
+                    to_player(x),
+                    "你持有<威权>，出局时须选择一名其他角色获得<威权>（下一讨论日开始前联系导演）",
+                    pending=True,
+                )
+            )
+    # feedback 2: 查验
+    chk = acts.get(ActionKind.CHECK)
+    if isinstance(chk, Check):
+        tp = w.p(chk.target)
+        w.emit(
+            event(
+                EventKind.CHECK_RESULT,
+                to_group(GroupId.POLICE),
+                f"{chk.target}：{camp_label(tp)}",
+                target=chk.target,
+                label=camp_label(tp),
+            )
+        )
+    # feedback 3: 潜伏
+    spy = acts.get(ActionKind.SPY)
+    spies = w.holders(RoleId.SPY)
+    if isinstance(spy, Spy) and spies:
+        tp = w.p(spy.target)
+        w.emit(
+            event(
+                EventKind.SPY_RESULT,
+                to_player(spies[0]),
+                f"{spy.target}：{identity_label(tp)}",
+                target=spy.target,
+                label=identity_label(tp),
+            )
+        )
+    # feedback 4: 归队
+    if rejoin and not state.sniper_rejoined:
+        sniper = w.holders(RoleId.SNIPER)[0]
+        w.emit(
+            event(EventKind.REJOIN, to_player(sniper), "归队：你失去<狙击>，与杀手互知共群，加入杀手频道"),
+            event(EventKind.REJOIN, to_group(GroupId.KILLERS), f"狙击手 {sniper} 归队，加入杀手频道", sniper=sniper),
+        )
+    # feedback 5: 丘比特之箭
+    if isinstance(arrow, Arrow) and not state.arrow_used:
+        w.emit(
+            event(
+                EventKind.LOVERS,
+                to_group(GroupId.LOVERS),
+                f"丘比特之箭：{arrow.first} 与 {arrow.second} 成为情侣，互知共群",
+                lovers=(arrow.first, arrow.second),
+            )
+        )
+    # feedback 5b: 绑架 (AMB-69)
+    kd = acts.get(ActionKind.KIDNAP)
+    if isinstance(kd, Kidnap) and not state.hostages_killed and not isinstance(kh, KillHostages):
+        earlier = tuple(state.kidnapped)
+        if kd.target not in earlier:
+            w.set(kidnapped=(*earlier, kd.target))
+        if flags.r004_kidnap_feedback:
+            others = "、".join(e for e in earlier if e != kd.target) or "（暂无）"
+            w.emit(
+                event(
+                    EventKind.KIDNAPPED,
+                    to_player(kd.target),
+                    f"你被绑架了，与之前被绑架的所有角色互知共群：{others}",
+                    earlier=earlier,
+                    amb="AMB-69",
+                ),
+                event(EventKind.KIDNAPPED, to_group(GroupId.KIDNAPPED), f"{kd.target} 被绑架，加入本频道", target=kd.target),
+            )
+    # 警戒
+    if alerted is not None:
+        w.emit(
+            event(
+                EventKind.ALERT,
+                JUDGE,
+                f"警戒：市长 {alerted} 因杀手阵营技能出局，第 {n + 1} 夜所有杀手阵营角色不能发动技能",
+                mayor=alerted,
+                night=n + 1,
+            )
+        )
+    if state.authority_pending and state.authority_pending not in eliminated:
+        w.emit(
+            event(
+                EventKind.NOTE,
+                JUDGE,
+                f"{state.authority_pending} 尚未交出<威权>：讨论日开始前未联系导演则随机指定（pass_authority）",
+                amb="AMB-61",
+            )
+        )
+
+    # the day-start post
+    listed = list(state.since_day_start) if flags.r004_daystart_includes_day_eliminations else []
+    lines = [_out_line(w, x, alerted) for x in listed]
+    lines += [_out_line(w, x, alerted) for x in eliminated]
+    if not eliminated:
+        lines.append(NOBODY_OUT)
+    revealed = {alerted: "市长"} if alerted else {}
+    w.emit(
+        event(
+            EventKind.DAY_START,
+            PUBLIC,
+            "\n".join(lines),
+            out=tuple(listed + eliminated),
+            night_out=tuple(eliminated),
+            revealed=revealed,
+            round=n,
+        )
+    )
+    w.set(since_day_start=())
+    if outcome is not None:
+        w.end(outcome)
+        from engine.eliminations import game_over_events
+
+        st = w.freeze()
+        return Resolution(st, (*w.events, *game_over_events(st)), tuple(eliminated))
+    w.set(phase=Phase.DAY)
+    return Resolution(w.freeze(), tuple(w.events), tuple(eliminated))
+
+
+def _out_line(w: Work, x: str, alerted: str | None) -> str:
+    if x == alerted:
+        return f"{x} 出局，身份：市长"
+    if w.flags.r004_reveal_identity_on_elimination:
+        return f"{x} 出局，身份：{identity_label(w.p(x))}"
+    return f"{x} 出局"
+
+
+def _eliminate(w: Work, x: str, cause: Cause, n: int) -> bool:
+    """Eliminate one role with R004 bookkeeping. True if this triggers 警戒."""
+    if not w.eliminate(x, cause, n):
+        return False
+    return r004_bookkeeping(w, x, cause, n)
+
+
+def r004_bookkeeping(w: Work, x: str, cause: Cause, n: int) -> bool:
+    """Last-words slot, day-start list, 威权, 警戒 for a role that just went out. True if 警戒."""
+    flags = w.flags
+    red = cause is Cause.RED_CARD
+    if w.lastword_slots_used < w.lastword_slots and (not red or flags.r004_red_card_consumes_lastword_slot):
+        w.set(lastword_slots_used=w.lastword_slots_used + 1)
+        if not red:
+            w.set(lastwords=(*w.lastwords, x))
+    w.set(since_day_start=(*w.since_day_start, x))
+    if w.authority_holder == x:
+        w.set(authority_holder=None, authority_pending=x)
+    if w.role(x) is RoleId.MAYOR and cause.value in flags.r004_alert_causes:
+        w.set(alert_night=n + 1)
+        return True
+    return False

@@ -1,0 +1,213 @@
+"""Building a game: :func:`new_game` from known assignments, :func:`draw_roles` by a seeded lot.
+
+:func:`draw_roles` draws with ``random.Random(seed)`` only (record the seed: the same roster, preset and
+seed always give the same draw). R001/R000-GP: the bandit list is fixed first, then the ghost is drawn
+among the bandits (§五, C-111). R004: 18–35 players from the preset table (AMB-78, AMB-79), 医生/花蝴蝶 as
+the director chooses (AMB-70).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from engine.errors import SetupError
+from engine.flags_night import NightFlags
+from engine.guardians import GUARDIAN_ROLES
+from engine.outcome import evaluate_outcome
+from engine.presets import Composition, PresetTable
+from engine.roles import GROUP_ZH, ROLE_TABLES, GroupId, RoleId, WinSide, role_id
+from engine.rulesets import RuleSet, get_ruleset
+from engine.state import GameState, Player
+
+WARMUP_TEXT = "玩家身份通知完毕，第一回合提交名单截止时间为{deadline}"
+
+
+def _ruleset(rs: RuleSet | str) -> RuleSet:
+    return rs if isinstance(rs, RuleSet) else get_ruleset(rs)
+
+
+def new_game(
+    ruleset: RuleSet | str,
+    assignments: Mapping[str, RoleId | str] | Iterable[tuple[str, RoleId | str]],
+    *,
+    flags: NightFlags | None = None,
+    sniper_bullets: int | None = None,
+    spy_counted: bool | None = None,
+    lastword_slots: int | None = None,
+) -> GameState:
+    """A game at night 1 with the given name → role assignments (seating order = the order given).
+
+    Roles may be ids or Chinese names. R004 extras: ``sniper_bullets`` (X, default 2), ``spy_counted``
+    (default: the flag, else True), ``lastword_slots`` (default: the counted killer-camp roles, L).
+    Raises SetupError for duplicate names or roles the rule set does not use.
+    """
+    rs = _ruleset(ruleset)
+    flags = flags or rs.flags
+    items = list(assignments.items()) if isinstance(assignments, Mapping) else list(assignments)
+    players: list[Player] = []
+    seen: set[str] = set()
+    for name, role in items:
+        if not isinstance(name, str) or not name.strip() or name != name.strip():
+            raise SetupError(f"player names must be non-empty and trimmed, got {name!r}")
+        if name in seen:
+            raise SetupError(f"player {name!r} appears twice")
+        seen.add(name)
+        try:
+            rid = role if isinstance(role, RoleId) and role in ROLE_TABLES[rs.family] else role_id(rs.family, str(role))
+        except KeyError as exc:
+            raise SetupError(str(exc.args[0])) from None
+        if rid not in rs.roles:
+            combined = rid in GUARDIAN_ROLES and flags.guardian_with_ghost_poison
+            if not combined:
+                raise SetupError(
+                    f"{rs.id} does not use the role {ROLE_TABLES[rs.family][rid].name_zh} ({rid.value})"
+                    + (" (guardians with the ghost/poison need guardian_with_ghost_poison, AMB-48)" if rid in GUARDIAN_ROLES else "")
+                )
+        players.append(Player(name, rid))
+    if not players:
+        raise SetupError("a game needs players")
+    kwargs: dict[str, Any] = {}
+    if rs.family == "r004":
+        counted = spy_counted if spy_counted is not None else flags.r004_spy_counted
+        counted = True if counted is None else counted
+        kc = sum(
+            1
+            for p in players
+            if ROLE_TABLES["r004"][p.role].side is WinSide.KILLER_COUNTED and (p.role is not RoleId.SPY or counted)
+        )
+        mayor = next((p.name for p in players if p.role is RoleId.MAYOR), None)
+        has_sniper = any(p.role is RoleId.SNIPER for p in players)
+        kwargs.update(
+            sniper_bullets=(2 if sniper_bullets is None else sniper_bullets) if has_sniper else 0,
+            spy_counted=counted,
+            lastword_slots=kc if lastword_slots is None else lastword_slots,
+            authority_holder=mayor,
+        )
+    return GameState(ruleset_id=rs.id, family=rs.family, players=tuple(players), flags=flags, **kwargs)
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """The result of a draw: the state, each player's private notice, the groups, and the record."""
+
+    state: GameState
+    notices: Mapping[str, str]
+    groups: Mapping[str, tuple[str, ...]]
+    composition: Composition
+    seed: int | str
+    warnings: tuple[str, ...] = ()
+    draw_order: tuple[str, ...] = field(default=())  # the shuffled roster, for the judges' record
+
+    def warmup_post(self, deadline: str) -> str:
+        """R001 §二.2: “玩家身份通知完毕，第一回合提交名单截止时间为6月3日下午5时”."""
+        return WARMUP_TEXT.format(deadline=deadline)
+
+
+def draw_roles(
+    ruleset: RuleSet | str,
+    roster: Sequence[str],
+    *,
+    seed: int | str,
+    preset_table: PresetTable | None = None,
+    composition: Composition | None = None,
+    flags: NightFlags | None = None,
+    variant: str | None = None,
+    missing_role: str | None = None,
+) -> Setup:
+    """Draw roles for ``roster`` with ``random.Random(seed)``.
+
+    Give either ``preset_table`` (parsed from data/rulesets/<id>.toml; the size is ``len(roster)``) or an
+    explicit ``composition``. ``variant`` picks 医生/花蝴蝶 ("doctor"/"butterfly", AMB-70; default the flag);
+    ``missing_role`` the 21-player fix (AMB-78; default the flag). Raises SetupError (AMB-79 sizes too).
+    """
+    rs = _ruleset(ruleset)
+    flags = flags or rs.flags
+    names = list(roster)
+    if len(set(names)) != len(names):
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        raise SetupError(f"the roster names some players twice: {', '.join(dupes)}")
+    if composition is None:
+        if preset_table is None:
+            raise SetupError("draw_roles needs a preset_table (parse_presets) or a composition")
+        if preset_table.ruleset_id != rs.id:
+            raise SetupError(f"the preset table is for {preset_table.ruleset_id}, not {rs.id}")
+        composition = preset_table.composition(
+            len(names), flags=flags, doctor_or_butterfly=variant, missing_role=missing_role
+        )
+    if composition.total != len(names):
+        raise SetupError(f"the composition has {composition.total} roles for {len(names)} players")
+    rng = random.Random(seed)
+    pool = list(names)
+    rng.shuffle(pool)
+    assigned: dict[str, RoleId] = {}
+    i = 0
+    bandits: list[str] = []
+    for rid, count in composition.roles:
+        for name in pool[i : i + count]:
+            assigned[name] = rid
+            if rid is RoleId.BANDIT:
+                bandits.append(name)
+        i += count
+    # §五: the ghost is drawn among the bandits after the bandit list is fixed (C-111).
+    if composition.ghost_from_bandits:
+        if len(bandits) < composition.ghost_from_bandits:
+            raise SetupError("not enough bandits to draw the ghost from")
+        ordered = [n for n in names if n in bandits]
+        for ghost in rng.sample(ordered, composition.ghost_from_bandits):
+            assigned[ghost] = RoleId.GHOST
+    state = new_game(
+        rs,
+        [(n, assigned[n]) for n in names],
+        flags=flags,
+        sniper_bullets=composition.sniper_bullets if rs.family == "r004" else None,
+        spy_counted=composition.spy_counted if flags.r004_spy_counted is None else flags.r004_spy_counted,
+    )
+    warnings = list(composition.warnings)
+    if evaluate_outcome(state) is not None:
+        warnings.append("这一配置在开局时已满足胜负条件")
+    groups = _groups(state)
+    notices = {p.name: _notice(state, p, groups) for p in state.players}
+    return Setup(
+        state=state,
+        notices=MappingProxyType(notices),
+        groups=MappingProxyType(groups),
+        composition=composition,
+        seed=seed,
+        warnings=tuple(warnings),
+        draw_order=tuple(pool),
+    )
+
+
+def _groups(state: GameState) -> dict[str, tuple[str, ...]]:
+    if state.family == "r004":
+        out = {GroupId.KILLERS.value: state.group_members(GroupId.KILLERS), GroupId.POLICE.value: state.group_members(GroupId.POLICE)}
+    else:
+        out = {GroupId.BANDITS.value: state.group_members(GroupId.BANDITS), GroupId.POLICE.value: state.group_members(GroupId.POLICE)}
+    return {k: v for k, v in out.items() if v}
+
+
+def _notice(state: GameState, p: Player, groups: Mapping[str, tuple[str, ...]]) -> str:
+    spec = ROLE_TABLES[state.family][p.role]
+    if state.family == "r004":
+        parts = [f"【身份通知】{p.name}：你的身份是{spec.name_zh}（{spec.camp.value}）。{spec.notice}"]
+        if p.role is RoleId.SNIPER:
+            parts.append(f"本局狙击次数 X={state.sniper_bullets}。")
+        if p.role is RoleId.SPY and not state.spy_counted:
+            parts.append("本局间谍不算轮次。")
+        if p.role is RoleId.MAYOR:
+            parts.append("你持有<威权>。")
+    else:
+        label = "杀手（匪）" if p.role is RoleId.GHOST else spec.name_zh
+        parts = [f"【身份通知】{p.name}：你的身份是{label}。{spec.notice}"]
+        if p.role in (RoleId.BANDIT, RoleId.GHOST) and state.with_role(RoleId.POISON):
+            parts.append("提交杀人名单时需附“生死状”：“如果我们错杀毒药，XX与毒药同死。”")
+        parts.append("每位玩家本局最多申请两次代投。")
+    for group, members in groups.items():
+        if p.name in members:
+            zh = GROUP_ZH[GroupId(group)]
+            parts.append(f"{zh}成员：{'、'.join(members)}。")
+    return "".join(parts)

@@ -1,0 +1,378 @@
+"""Reading commands: ``forumbot poll``, ``forumbot parse`` and ``forumbot posts``.
+
+Why these three: ``poll`` brings the store up to date (politely, see forumbot/poll.py); ``parse``
+shows what forumbot reads from one saved page, offline (for checking a new board's layout or a
+disputed post); ``posts`` shows what the store holds, revisions included, in the board's time zone
+— the evidence a judge cites.
+
+Settings come from flags, then the game file (``--game``, default ./forumbot.toml), then defaults.
+``--board URL`` and ``--thread TID`` work without a game file and override it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import importlib
+import json
+import sys
+from datetime import UTC, datetime
+from enum import Enum
+from pathlib import Path
+from typing import Any
+from urllib.parse import urljoin
+from zoneinfo import ZoneInfo
+
+from forumbot.board import DEFAULT_TZ, BoardConfig, SourceKind
+from forumbot.errors import ConfigError, UsageError
+
+DEFAULT_PARSE_URL = "http://board.invalid/forum.php?mod=viewthread&tid=0&page=1"
+DEFAULT_PARSE_API_URL = "http://board.invalid/api/mobile/index.php?version=4&module=viewthread&tid=0&page=1"
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "poll",
+        help="read new posts (and, with --full, edits and deletions) into the store",
+        description="Poll the watched threads. Idle polls cost one request (the forum's thread list).",
+    )
+    p.add_argument("--full", action="store_true", help="re-read every page: finds edits and deletions")
+    p.add_argument(
+        "--thread",
+        "-t",
+        dest="threads",
+        type=int,
+        action="append",
+        metavar="TID",
+        help="poll only this thread",
+    )
+    p.add_argument("--board", metavar="URL", help="the board's root URL (overrides the game file)")
+    p.add_argument("--fid", type=int, help="the forum holding the threads (one list request per poll)")
+    p.add_argument("--source", choices=[s.value for s in SourceKind], help="api, pc or touch")
+    p.add_argument("--min-interval", type=float, metavar="SECONDS", help="seconds between two requests")
+    p.add_argument("--json", action="store_true", help="print the poll report as JSON")
+    p.set_defaults(func=cmd_poll)
+
+    p = sub.add_parser(
+        "parse",
+        help="parse one saved page and print what forumbot reads from it",
+        description="Parse a saved thread (or forum) page offline. The URL, Date and Content-Type come "
+        "from a sibling FILE.headers when present.",
+    )
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--url", help="the URL the page came from (chooses PC, touch or API parsing)")
+    p.add_argument("--json", action="store_true", help="print the page as one JSON object")
+    p.add_argument("--date", metavar="HTTP-DATE", help="the response's Date (resolves 3 分钟前)")
+    p.add_argument("--tz", default=None, help=f"the viewer's time zone (default {DEFAULT_TZ})")
+    p.set_defaults(func=cmd_parse)
+
+    p = sub.add_parser(
+        "posts",
+        help="list what the store holds for a thread",
+        description="Posts of a thread as stored, times in the board's time zone. --since/--until take "
+        "'YYYY-MM-DD HH:MM[:SS]' in that zone (or ISO 8601 with an offset); both are inclusive.",
+    )
+    p.add_argument("thread", type=int, metavar="THREAD")
+    p.add_argument("--author", help="only this author's posts")
+    p.add_argument("--since", metavar="T")
+    p.add_argument("--until", metavar="T")
+    p.add_argument("--revisions", action="store_true", help="show every revision, not just the current")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--board", metavar="URL", help="the board (default: the game file's, or the only one)")
+    p.add_argument("--tz", default=None, help="time zone for display (default: the game's or board's)")
+    p.set_defaults(func=cmd_posts)
+
+
+# --------------------------------------------------------------------------- settings
+
+
+def _game(args: argparse.Namespace) -> Any | None:
+    """The game file, when one is given or ./forumbot.toml exists (None without one)."""
+    try:
+        config = importlib.import_module("forumbot.config")
+    except ModuleNotFoundError:
+        return None
+    path = config.find_game_file(getattr(args, "game", None))
+    return config.load_game(path) if path is not None else None
+
+
+def _board(args: argparse.Namespace, game: Any | None) -> BoardConfig:
+    base: BoardConfig | None = game.board if game is not None else None
+    if getattr(args, "board", None):
+        url = args.board if args.board.endswith("/") else args.board + "/"
+        if base is None or base.url != url:
+            base = BoardConfig(url=url, timezone=base.timezone if base else DEFAULT_TZ)
+    if base is None:
+        raise ConfigError(
+            "no board to poll",
+            field="--board",
+            fix="pass --board URL, or --game FILE (or create forumbot.toml)",
+        )
+    changes: dict[str, Any] = {}
+    if getattr(args, "fid", None) is not None:
+        changes["fid"] = args.fid
+    if getattr(args, "source", None):
+        changes["source"] = SourceKind(args.source)
+    if getattr(args, "min_interval", None) is not None:
+        changes["min_interval"] = args.min_interval
+    return dataclasses.replace(base, **changes) if changes else base
+
+
+def _store_url(args: argparse.Namespace, game: Any | None) -> str:
+    from forumbot.store import DEFAULT_STORE
+
+    if getattr(args, "store", None):
+        return str(args.store)
+    if game is not None:
+        return str(game.store_url)
+    return DEFAULT_STORE
+
+
+def _tz(name: str | None, game: Any | None, board: BoardConfig | None = None) -> ZoneInfo:
+    zone = name or (game.timezone if game is not None else None) or (board.timezone if board else DEFAULT_TZ)
+    try:
+        return ZoneInfo(zone)
+    except Exception as exc:
+        raise ConfigError(f"unknown time zone {zone!r}", field="--tz", fix="e.g. Asia/Shanghai") from exc
+
+
+def _fmt(dt: datetime | None, tz: ZoneInfo) -> str:
+    return dt.astimezone(tz).strftime("%Y-%m-%d %H:%M:%S") if dt is not None else "-"
+
+
+def jsonable(value: Any) -> Any:
+    """Dataclasses, enums, datetimes, tuples → JSON-ready values."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [jsonable(v) for v in value]
+    if isinstance(value, Path):
+        return str(value)
+    return value
+
+
+# --------------------------------------------------------------------------- poll
+
+
+def cmd_poll(args: argparse.Namespace) -> int:
+    from forumbot.client import BoardClient
+    from forumbot.poll import poll
+    from forumbot.store import open_store
+
+    game = _game(args)
+    board = _board(args, game)
+    tids: list[int] = list(args.threads or (game.watched_tids() if game is not None else []))
+    if not tids:
+        raise UsageError("no thread to poll: pass --thread TID or list the days' threads in the game file")
+    tz = board.tz
+    with open_store(_store_url(args, game)) as store, BoardClient(board) as client:
+        report = poll(client, store, board, tids, full=args.full)
+    if args.json:
+        print(json.dumps(jsonable(report), ensure_ascii=False, indent=1))
+        return 0 if report.ok else 3
+    print(f"poll of {board.url} ({'full' if args.full else 'new posts'}): {report.summary()}")
+    for tid, outcome in sorted(report.threads.items()):
+        line = f"  thread {tid}: {outcome.reason}"
+        if outcome.pages_read:
+            line += f", {outcome.pages_read} page(s) from page {outcome.start_page}"
+        if outcome.new_posts or outcome.new_revisions:
+            line += f", {outcome.new_posts} new, {outcome.new_revisions} revised"
+        if outcome.deleted:
+            line += f", deleted: {', '.join(map(str, outcome.deleted))}"
+        if outcome.error:
+            line += f" — FAILED: {outcome.error.message}"
+        print(line)
+    for ch in report.state_changes:
+        old = ch.old.value if ch.old else "-"
+        print(f"  pid {ch.pid} (thread {ch.tid}): {old} -> {ch.new.value} at {_fmt(ch.at, tz)}")
+    for note in report.notes:
+        print(f"  note: {note}")
+    for err in report.errors:
+        if err.tid is None:
+            print(f"  error: {err.message}", file=sys.stderr)
+    return 0 if report.ok else 3
+
+
+# --------------------------------------------------------------------------- parse
+
+
+@dataclasses.dataclass(frozen=True)
+class SavedHeaders:
+    url: str | None = None
+    status: int = 200
+    date: str | None = None
+    content_type: str | None = None
+
+
+def read_headers_file(path: Path) -> SavedHeaders:
+    """Read a capture's ``.headers`` file: request line, then one block per response (redirects first)."""
+    url: str | None = None
+    status = 200
+    date: str | None = None
+    ctype: str | None = None
+    for raw in path.read_text("utf-8", errors="replace").splitlines():
+        line = raw.strip()
+        if not line:
+            continue
+        if url is None and line.split(" ", 1)[0] in ("GET", "POST"):
+            url = line.split(" ", 1)[1].strip()
+            continue
+        if line.startswith("HTTP "):
+            code = line.split()[1]
+            status = int(code) if code.isdigit() else status
+            date = ctype = None
+            continue
+        name, _, value = line.partition(":")
+        lname = name.strip().lower()
+        if lname == "date":
+            date = value.strip()
+        elif lname == "content-type":
+            ctype = value.strip()
+        elif lname == "location" and url is not None:
+            url = urljoin(url, value.strip())
+    return SavedHeaders(url, status, date, ctype)
+
+
+def cmd_parse(args: argparse.Namespace) -> int:
+    from forumbot import parsers
+
+    path = Path(args.file)
+    try:
+        body = path.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror}") from exc
+    saved = SavedHeaders()
+    hdr = path.with_name(path.name + ".headers")
+    if hdr.is_file():
+        saved = read_headers_file(hdr)
+    is_json = body.lstrip()[:1] == b"{"
+    url = args.url or saved.url or (DEFAULT_PARSE_API_URL if is_json else DEFAULT_PARSE_URL)
+    game = None
+    tz = _tz(args.tz, game)
+    kwargs: dict[str, Any] = {
+        "date_header": args.date or saved.date,
+        "content_type": saved.content_type,
+        "tz": tz,
+        "status": saved.status,
+    }
+    if "forumdisplay" in url:
+        forum = parsers.parse_forum_page(body, url, **kwargs)
+        if args.json:
+            print(json.dumps(jsonable(forum), ensure_ascii=False))
+            return 0
+        print(
+            f"forum {forum.fid} {forum.name!r}: page {forum.page}/{forum.pages}, {len(forum.threads)} threads"
+        )
+        for t in forum.threads:
+            print(f"  {t.tid:>8}  replies {t.replies:>5}  last {_fmt(t.last_post_at, tz)}  {t.subject}")
+        return 0
+    page = parsers.parse_thread_page(body, url, **kwargs)
+    if args.json:
+        to_json = getattr(parsers, "page_to_json", None)
+        data = to_json(page, tz) if to_json is not None else jsonable(page)
+        print(json.dumps(data, ensure_ascii=False))
+        return 0
+    info = page.thread
+    print(
+        f"thread {info.tid} {info.title!r} (fid {info.fid}): "
+        f"page {info.page}/{info.pages}, {page.source} view"
+    )
+    for p in page.posts:
+        when = _fmt(p.posted_at, tz) + ("" if p.time_exact else f" ~ {_fmt(p.posted_until, tz)}")
+        flags = "".join(
+            [
+                "E" if p.edit else "",
+                "Q" if p.quotes else "",
+                "" if p.state.value == "normal" else f"[{p.state.value}]",
+            ]
+        )
+        text = p.text.replace("\n", " / ")
+        print(
+            f"  {p.pid:>8} #{p.floor if p.floor is not None else '?'!s:<4} {when}  "
+            f"{p.author:<12} {flags:<4} {text[:60]}"
+        )
+    for problem in page.problems:
+        print(f"  problem: {problem}")
+    return 0
+
+
+# --------------------------------------------------------------------------- posts
+
+
+def parse_when(text: str, tz: ZoneInfo) -> datetime:
+    """'2026-06-04 13:00[:SS]' in ``tz``, or ISO 8601 (an offset wins over ``tz``); returns UTC."""
+    value = text.strip().replace("/", "-")
+    try:
+        dt = datetime.fromisoformat(value)
+    except ValueError as exc:
+        raise UsageError(f"cannot read the time {text!r}: use 'YYYY-MM-DD HH:MM' (board time)") from exc
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=tz)
+    return dt.astimezone(UTC)
+
+
+def cmd_posts(args: argparse.Namespace) -> int:
+    from forumbot.store import open_store, repo
+
+    game = _game(args)
+    board_url: str | None = None
+    if args.board:
+        board_url = args.board if args.board.endswith("/") else args.board + "/"
+    elif game is not None:
+        board_url = game.board.url
+    tz = _tz(args.tz, game, game.board if game is not None else None)
+    with open_store(_store_url(args, game), create=False) as store:
+        if board_url is None:
+            known = repo.boards(store)
+            if len(known) != 1:
+                raise UsageError(
+                    f"the store holds {len(known)} boards: pass --board URL"
+                    + (f" (one of {', '.join(known)})" if known else "")
+                )
+            board_url = known[0]
+        since = parse_when(args.since, tz) if args.since else None
+        until = parse_when(args.until, tz) if args.until else None
+        posts = repo.thread_posts(store, board_url, args.thread, author=args.author, since=since, until=until)
+        thread = repo.get_thread(store, board_url, args.thread)
+    if args.json:
+        print(json.dumps([_post_json(p, args.revisions) for p in posts], ensure_ascii=False, indent=1))
+        return 0
+    if thread is None:
+        print(f"thread {args.thread}: not in the store (poll it first)")
+        return 1
+    print(
+        f"thread {thread.tid} {thread.title!r}: {len(posts)} post(s) shown, last read "
+        f"{_fmt(thread.last_read, tz)} ({tz.key})"
+    )
+    for p in posts:
+        when = _fmt(p.posted_at, tz) + ("" if p.posted_at == p.posted_until else "~")
+        flags = ("E" if p.edited else "") + (f"[{p.state.value}]" if p.state.value != "normal" else "")
+        floor = p.floor if p.floor is not None else "?"
+        text = p.text.replace("\n", " / ")
+        print(f"{p.pid:>8} #{floor!s:<4} {when}  {p.author:<12} {flags:<6} {text[:70]}")
+        if args.revisions:
+            for r in p.revisions:
+                mark = "*" if r.id == p.current.id else " "
+                edit = f" (marker: {r.edit.raw or r.edit.by})" if r.edit else ""
+                print(
+                    f"{'':>10}{mark}rev {r.number} first seen {_fmt(r.first_seen, tz)}, "
+                    f"last {_fmt(r.last_seen, tz)}, "
+                    f"{r.source}{edit}: {r.text.replace(chr(10), ' / ')[:70]}"
+                )
+            for e in p.events:
+                print(f"{'':>11}{_fmt(e.at, tz)} {e.kind}: {e.note}")
+    return 0
+
+
+def _post_json(p: Any, revisions: bool) -> dict[str, Any]:
+    data = jsonable(p)
+    if not revisions:
+        data.pop("revisions", None)
+        data.pop("events", None)
+    return dict(data)

@@ -1,0 +1,266 @@
+"""The mobile JSON API: ``api/mobile/index.php?version=4&module=viewthread|forumdisplay``.
+
+Quirks (discuz.md, confirmed by the captures): every scalar is a string; empty values may be dropped;
+empty maps come as ``[]``; the JSON is ASCII/UTF-8 whatever ``Charset`` says. ``dbdateline`` is exact.
+v4 has ``position`` (the real floor), renders quotes as ``div.reply_wrap`` with double-escaped links and
+strips the edit marker; v1/v2 lack ``position`` and keep ``div.quote`` and ``<i class="pstatus">``.
+In the only-this-author view ``number`` restarts at 1 and ``thread.replies`` counts that author's posts.
+
+Placeholders replace ``message`` with the bare lang string (mobile plugin ``viewthread.php``):
+``status & 1`` (a post banned by a moderator) shows ``该帖被管理员或版主屏蔽``, an author banned or deleted
+``作者被禁止或删除 内容自动屏蔽``, hidden replies ``此帖仅作者可见``.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from forumbot.errors import UnparseablePage
+from forumbot.parsers.encoding import normalise_charset
+from forumbot.parsers.errorpages import raise_for_api_message
+from forumbot.parsers.htmltext import classify_notice, read_fragment
+from forumbot.parsers.pageinfo import (
+    int_or_none,
+    pages_from_count,
+    query,
+    url_authorid,
+    url_fid,
+    url_page,
+    url_tid,
+)
+from forumbot.parsers.records import (
+    ForumPage,
+    ForumThread,
+    Post,
+    PostState,
+    Source,
+    ThreadInfo,
+    ThreadPage,
+    TimeSource,
+)
+from forumbot.parsers.times import UNKNOWN_TIME, TimeRange, parse_display_time
+
+__all__ = ["load_api_json", "parse_api_forum", "parse_api_thread"]
+
+_SHORT_NOTICE = 24  # a bare placeholder is short; a real post that mentions 待审核 is not hidden
+
+
+def load_api_json(body: bytes, url: str) -> dict[str, Any]:
+    """Decode the API's JSON object. Raises UnparseablePage for anything that is not a JSON object."""
+    text: str | None = None
+    try:
+        data = json.loads(body)
+    except (UnicodeDecodeError, ValueError):
+        try:
+            text = body.decode("gb18030", errors="strict")
+            data = json.loads(text)
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise UnparseablePage(url, "", f"not JSON: {exc}") from exc
+    if not isinstance(data, dict):
+        raise UnparseablePage(url, "", f"JSON {type(data).__name__} where an object was expected")
+    return data
+
+
+def _map(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _items(value: Any) -> list[Mapping[str, Any]]:
+    if isinstance(value, Mapping):
+        value = list(value.values())
+    if not isinstance(value, list):
+        return []
+    return [item for item in value if isinstance(item, Mapping)]
+
+
+def _text(value: Any) -> str:
+    return html.unescape(value) if isinstance(value, str) else ""
+
+
+def _epoch(value: Any) -> datetime | None:
+    seconds = int_or_none(value)
+    if seconds is None or seconds <= 0:
+        return None
+    try:
+        return datetime.fromtimestamp(seconds, UTC)
+    except (OverflowError, OSError, ValueError):
+        return None
+
+
+def parse_api_thread(
+    payload: Mapping[str, Any],
+    url: str,
+    *,
+    now: datetime | None,
+    tz: ZoneInfo,
+    keep_html: bool = True,
+) -> ThreadPage:
+    """Read a viewthread answer. Raises the matching BoardError for ``Message``/``error`` answers."""
+    variables = _map(payload.get("Variables"))
+    postlist = _items(variables.get("postlist"))
+    raise_for_api_message(payload, url, has_content=bool(postlist))
+    if not variables:
+        raise UnparseablePage(url, "", "API answer without Variables")
+    thread = _map(variables.get("thread"))
+    if not thread and not postlist:
+        raise UnparseablePage(url, "", "API answer without thread or postlist")
+
+    author_filter = url_authorid(url)
+    tid = int_or_none(thread.get("tid")) or url_tid(url)
+    problems: list[str] = []
+    posts: list[Post] = []
+    seen: set[int] = set()
+    # username comes from the member table; the API drops empty values, so when other posts carry it, a
+    # post without it is by a deleted user (whose uid no longer names anyone)
+    usernames = any("username" in item for item in postlist)
+    for item in postlist:
+        pid = int_or_none(item.get("pid"))
+        if pid is None:
+            problems.append("post without a pid; skipped")
+            continue
+        if pid in seen:
+            continue
+        seen.add(pid)
+        posts.append(_read_post(item, pid, tid, author_filter, usernames, now, tz, keep_html, problems))
+
+    ppp = int_or_none(variables.get("ppp")) or int_or_none(query(url).get("ppp")) or 10
+    replies = int_or_none(thread.get("replies"))
+    all_replies = int_or_none(thread.get("allreplies"))
+    pages = pages_from_count(replies + 1 if replies is not None else None, ppp) or 1
+    page = min(url_page(url) or 1, pages)
+    info = ThreadInfo(
+        tid=tid or 0,
+        fid=int_or_none(thread.get("fid")) or int_or_none(variables.get("fid")),
+        title=_text(thread.get("subject")),
+        page=page,
+        pages=pages,
+        replies=all_replies if all_replies is not None else replies,
+        formhash=str(variables.get("formhash") or "") or None,
+        viewer_uid=int_or_none(variables.get("member_uid")),
+        charset=normalise_charset(str(payload.get("Charset") or "")) or "utf-8",
+    )
+    if not tid:
+        problems.append("thread: no tid in the answer or the URL")
+    return ThreadPage(
+        thread=info,
+        posts=tuple(posts),
+        source=Source.API,
+        url=url,
+        author_filter=author_filter,
+        problems=tuple(problems),
+    )
+
+
+def _read_post(
+    item: Mapping[str, Any],
+    pid: int,
+    tid: int | None,
+    author_filter: int | None,
+    usernames: bool,
+    now: datetime | None,
+    tz: ZoneInfo,
+    keep_html: bool,
+    problems: list[str],
+) -> Post:
+    authorid = int_or_none(item.get("authorid")) or 0
+    anonymous = str(item.get("anonymous") or "0") not in ("", "0")
+    if anonymous or authorid == 0:
+        author, uid = "", None
+    else:
+        author = _text(item.get("author")) or _text(item.get("username"))
+        uid = authorid if item.get("username") or not usernames else None
+
+    exact = _epoch(item.get("dbdateline"))
+    time_range: TimeRange | None
+    if exact is not None:
+        time_range = TimeRange(exact, exact, TimeSource.API)
+    else:
+        display = _text(item.get("dateline"))
+        time_range = parse_display_time(display, now=now, tz=tz) if display else None
+    if time_range is None:
+        problems.append(f"post {pid}: no time found")
+        time_range = UNKNOWN_TIME
+
+    position = int_or_none(item.get("position"))
+    number = int_or_none(item.get("number"))
+    if position is not None:
+        floor, floor_exact = position, True
+    elif author_filter is None:
+        floor, floor_exact = number, True
+    else:
+        floor, floor_exact = None, False
+
+    body = read_fragment(str(item.get("message") or ""), tz, keep_html=keep_html)
+    state, text = body.state, body.text
+    notice = classify_notice(text) if len(text) <= _SHORT_NOTICE or text.startswith("提示") else None
+    if (
+        notice is not None
+        and state is PostState.NORMAL
+        and (text.startswith("提示") or len(text) <= _SHORT_NOTICE)
+    ):
+        state, text = notice, ""
+    status = int_or_none(item.get("status")) or 0
+    if status > 0 and status & 1 and state in (PostState.NORMAL, PostState.HIDDEN):
+        state = PostState.BLOCKED  # status bit 1: banned by a moderator, shown as 该帖被管理员或版主屏蔽
+
+    return Post(
+        pid=pid,
+        tid=int_or_none(item.get("tid")) or tid,
+        author=author,
+        uid=uid,
+        floor=floor,
+        posted_at=time_range.start,
+        posted_until=time_range.end,
+        time_source=time_range.source,
+        text=text,
+        html=body.html,
+        quotes=body.quotes,
+        mentions=body.mentions,
+        edit=body.edit,
+        state=state,
+        first=str(item.get("first") or "0") == "1",
+        floor_exact=floor_exact,
+    )
+
+
+def parse_api_forum(payload: Mapping[str, Any], url: str) -> ForumPage:
+    """Read a forumdisplay answer: one request says which threads changed (replies, dblastpost)."""
+    variables = _map(payload.get("Variables"))
+    rows = _items(variables.get("forum_threadlist"))
+    raise_for_api_message(payload, url, has_content=bool(rows))
+    forum = _map(variables.get("forum"))
+    if not variables or (not forum and not rows):
+        raise UnparseablePage(url, "", "API answer without forum or forum_threadlist")
+    threads: list[ForumThread] = []
+    for row in rows:
+        tid = int_or_none(row.get("tid"))
+        if tid is None:
+            continue
+        threads.append(
+            ForumThread(
+                tid=tid,
+                subject=_text(row.get("subject")),
+                replies=int_or_none(row.get("replies")) or 0,
+                last_post_at=_epoch(row.get("dblastpost")),
+                last_poster=_text(row.get("lastposter")),
+                author=_text(row.get("author")),
+            )
+        )
+    tpp = int_or_none(variables.get("tpp")) or 20
+    count = int_or_none(forum.get("threadcount")) or int_or_none(forum.get("threads"))
+    page = int_or_none(variables.get("page")) or url_page(url) or 1
+    return ForumPage(
+        fid=int_or_none(forum.get("fid")) or url_fid(url) or 0,
+        name=_text(forum.get("name")),
+        page=page,
+        pages=max(pages_from_count(count, tpp) or 1, page),
+        threads=tuple(threads),
+        formhash=str(variables.get("formhash") or "") or None,
+        source=Source.API,
+        url=url,
+    )

@@ -1,0 +1,325 @@
+"""From a post's body HTML to the text a judge reads votes from.
+
+The same cleaning serves the PC, touch and API views, because all three render the same ``discuzcode``:
+
+- quote blocks (``div.quote > blockquote``, the v4 API's ``div.reply_wrap``) are cut out of the text and
+  kept as :class:`QuoteRef` (the quoted pid from the ``findpost`` link): quoted text belongs to the quoted
+  post, and the quoted pid is how a change of vote points at the original vote;
+- the edit marker ``<i class="pstatus"> 本帖最后由 X 于 T 编辑 </i>`` becomes an :class:`EditMarker`;
+- anti-scraping noise (``<font class="jammer">``, ``<span style="display:none">``), scripts, smileys'
+  images and attachment tips are dropped;
+- placeholders (``div.locked``, touch ``div.quote`` without a blockquote, the API's bare notices) set the
+  :class:`PostState` instead of becoming text;
+- ``<br>`` and block elements become line breaks, the source's own whitespace collapses as a browser
+  would, each line is stripped, runs of blank lines shrink to one;
+- numeric entities that a GBK board double-escaped (``&amp;#25105;`` shows as ``&#25105;``) are
+  unescaped once more.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from zoneinfo import ZoneInfo
+
+import lxml.etree
+
+from forumbot.parsers.encoding import Node, html_fragment, text_of
+from forumbot.parsers.records import EditMarker, PostState, QuoteRef
+from forumbot.parsers.times import parse_absolute
+
+__all__ = [
+    "BodyText",
+    "classify_notice",
+    "inner_html",
+    "normalise_text",
+    "read_body",
+    "read_fragment",
+    "split_edit_marker",
+    "unescape_numeric",
+]
+
+_NL = "\x00"  # a hard line break while assembling; the source's own newlines are just whitespace
+_WS = re.compile(r"[ \t\r\n\f\v\xa0]+")
+_BLANKS = re.compile(r"\n{3,}")
+_NUMERIC = re.compile(r"&#(?:[xX]([0-9a-fA-F]{1,6})|(\d{1,7}));")
+_PID = re.compile(r"(?<![a-zA-Z])pid=(\d+)")
+_UID = re.compile(r"(?<![a-zA-Z])uid=(\d+)")
+_EDIT = re.compile(
+    r"^\s*(?:本帖最后由|本帖最後由)\s*(?P<by>\S.*?)\s*(?:于|於)\s*(?P<at>.+?)\s*(?:编辑|編輯)\s*$"
+    r"|^\s*This post was last edited by\s+(?P<by2>\S+)\s+(?:at|on)\s+(?P<at2>.+?)\s*$",
+    re.IGNORECASE,
+)
+_QUOTE_HEAD = re.compile(
+    r"^\s*(?P<author>.*?)\s*(?:发表于|發表於|posted (?:at|on))\s*(?P<at>.*)$", re.IGNORECASE
+)
+
+_SKIP_TAGS = frozenset({"script", "style", "textarea", "select", "option", "input", "button", "noscript"})
+_BLOCK_TAGS = frozenset(
+    {
+        "div", "p", "li", "ul", "ol", "tr", "table", "tbody", "thead", "tfoot", "blockquote", "h1", "h2",
+        "h3", "h4", "h5", "h6", "dd", "dt", "dl", "pre", "hr", "center", "section", "article", "header",
+        "footer", "form", "fieldset", "caption",
+    }
+)  # fmt: skip
+_CELL_TAGS = frozenset({"td", "th"})
+_TIP_CLASSES = frozenset({"tip", "aimg_tip", "attach_nopermission", "attach_tips", "atips_close", "jammer"})
+
+# Placeholder texts (Discuz! lang keys message_banned, message_single_banned, message_ishidden_hiddenreplies,
+# message_password_exists, post_hide_reply_hidden, moderate_need), simplified and traditional.
+_NOTICES: tuple[tuple[str, PostState], ...] = (
+    ("作者被禁止或删除", PostState.BANNED),
+    ("作者被禁止或刪除", PostState.BANNED),
+    ("内容自动屏蔽", PostState.BANNED),
+    ("該帖被管理員或版主屏蔽", PostState.BLOCKED),
+    ("该帖被管理员或版主屏蔽", PostState.BLOCKED),
+    ("该帖被屏蔽", PostState.BLOCKED),
+    ("仅作者可见", PostState.AUTHOR_ONLY),
+    ("僅作者可見", PostState.AUTHOR_ONLY),
+    ("待审核", PostState.PENDING),
+    ("待審核", PostState.PENDING),
+    ("需要审核", PostState.PENDING),
+    ("审核后", PostState.PENDING),
+    ("密码帖", PostState.HIDDEN),
+    ("密碼帖", PostState.HIDDEN),
+    ("隐藏内容", PostState.HIDDEN),
+    ("隱藏內容", PostState.HIDDEN),
+    ("回复可见", PostState.HIDDEN),
+    ("回复才可以浏览", PostState.HIDDEN),
+)
+_RANK = {
+    PostState.NORMAL: 0,
+    PostState.HIDDEN: 1,
+    PostState.PENDING: 2,
+    PostState.AUTHOR_ONLY: 3,
+    PostState.BLOCKED: 4,
+    PostState.BANNED: 5,
+}
+
+
+def classify_notice(text: str) -> PostState | None:
+    """The post state a board placeholder text stands for, or None when it is not a placeholder."""
+    found: PostState | None = None
+    for needle, state in _NOTICES:
+        if needle in text and (found is None or _RANK[state] > _RANK[found]):
+            found = state
+    return found
+
+
+def unescape_numeric(text: str) -> str:
+    """``&#25105;`` / ``&#x6211;`` → 我: GBK boards send characters outside GBK as numeric entities, and
+    sometimes escape the ampersand once more, so they survive one round of HTML decoding."""
+    if "&#" not in text:
+        return text
+
+    def repl(match: re.Match[str]) -> str:
+        hexa, dec = match.groups()
+        code = int(hexa, 16) if hexa else int(dec)
+        if code == 0 or code > 0x10FFFF or 0xD800 <= code <= 0xDFFF:
+            return match.group(0)
+        return chr(code)
+
+    return _NUMERIC.sub(repl, text)
+
+
+def normalise_text(raw: str) -> str:
+    """Collapse the source's whitespace, turn hard breaks into newlines, strip lines, ≤ 1 blank line."""
+    collapsed = _WS.sub(" ", raw)
+    lines = [line.strip() for line in collapsed.split(_NL)]
+    text = "\n".join(lines).strip("\n")
+    if "\n\n\n" in text:
+        text = _BLANKS.sub("\n\n", text)
+    return unescape_numeric(text)
+
+
+def split_edit_marker(text: str, tz: ZoneInfo) -> EditMarker | None:
+    """Parse ``本帖最后由 X 于 T 编辑`` (or the English template's line); None when it is not one."""
+    match = _EDIT.match(text)
+    if not match:
+        return None
+    by = match.group("by") or match.group("by2") or ""
+    at_text = match.group("at") or match.group("at2") or ""
+    found = parse_absolute(at_text, tz)
+    return EditMarker(by=by.strip(), at=found.start if found else None, raw=text.strip())
+
+
+def inner_html(el: Node) -> str:
+    """The element's content as served (its text and children, without its own tag)."""
+    parts = [html.escape(el.text, quote=False)] if el.text else []
+    parts.extend(lxml.etree.tostring(child, encoding="unicode", method="html") for child in el)
+    return "".join(parts)
+
+
+@dataclass(slots=True)
+class BodyText:
+    """What :func:`read_body` finds in a post body."""
+
+    text: str = ""
+    quotes: tuple[QuoteRef, ...] = ()
+    mentions: tuple[str, ...] = ()
+    edit: EditMarker | None = None
+    state: PostState = PostState.NORMAL
+    html: str = ""
+
+
+def _has_class(el: Node, name: str) -> bool:
+    cls = el.get("class")
+    return bool(cls) and name in cls.split()
+
+
+def _hidden_style(style: str) -> bool:
+    compact = style.replace(" ", "").lower()
+    return "display:none" in compact or "visibility:hidden" in compact
+
+
+class _Reader:
+    """One walk over a body element; collects text pieces and the side information."""
+
+    __slots__ = ("edit", "mentions", "out", "quotes", "skip", "state", "tz")
+
+    def __init__(self, tz: ZoneInfo) -> None:
+        self.tz = tz
+        self.out: list[str] = []
+        self.quotes: list[QuoteRef] = []
+        self.mentions: list[str] = []
+        self.edit: EditMarker | None = None
+        self.state = PostState.NORMAL
+        self.skip: Node | None = None
+
+    def note_state(self, state: PostState | None) -> None:
+        if state is not None and _RANK[state] > _RANK[self.state]:
+            self.state = state
+
+    def walk(self, el: Node) -> None:
+        out = self.out
+        if el.text:
+            out.append(el.text)
+        for child in el:
+            tag = child.tag
+            if isinstance(tag, str):
+                self.element(child, tag)
+            if child.tail:
+                out.append(child.tail)
+
+    def element(self, el: Node, tag: str) -> None:
+        out = self.out
+        if tag == "br":
+            out.append(_NL)
+            return
+        if tag == "img" or tag in _SKIP_TAGS or el is self.skip:
+            return
+        style = el.get("style")
+        if style and _hidden_style(style):
+            return
+        cls = el.get("class")
+        if cls:
+            classes = cls.split()
+            if "jammer" in classes or not _TIP_CLASSES.isdisjoint(classes):
+                return
+            if tag == "i" and "pstatus" in classes:
+                self.edit = self.edit or split_edit_marker(text_of(el), self.tz)
+                return
+            if tag == "div" and ("quote" in classes or "reply_wrap" in classes):
+                self.quote_or_notice(el)
+                return
+            if "locked" in classes:
+                self.note_state(classify_notice(text_of(el)) or PostState.HIDDEN)
+                return
+            if tag == "span" and "xg1" in classes:
+                state = classify_notice(text_of(el))
+                if state is PostState.PENDING:
+                    self.note_state(state)
+                    return
+            if "showhide" in classes:
+                for h4 in el.iterchildren("h4"):
+                    self.skip = h4
+                    break
+        if tag == "blockquote":
+            self.quote_or_notice(el)
+            return
+        if tag == "a":
+            self.mention(el)
+        block = tag in _BLOCK_TAGS
+        if block:
+            out.append(_NL)
+        elif tag in _CELL_TAGS:
+            out.append(" ")
+        self.walk(el)
+        if block:
+            out.append(_NL)
+
+    def mention(self, el: Node) -> None:
+        href = el.get("href") or ""
+        if "uid=" not in href and "username=" not in href:
+            return
+        label = text_of(el).strip()
+        if label.startswith("@") and len(label) > 1:
+            name = label[1:].strip()
+            if name and name not in self.mentions:
+                self.mentions.append(name)
+
+    def quote_or_notice(self, el: Node) -> None:
+        link = None
+        for a in el.iter("a"):
+            href = a.get("href") or ""
+            if "findpost" in href or _PID.search(href):
+                link = a
+                break
+        if link is None and el.tag == "div" and not any(True for _ in el.iter("blockquote")):
+            state = classify_notice(text_of(el))
+            if state is not None:  # touch X3.5 renders placeholders as div.quote
+                self.note_state(state)
+                return
+        self.quotes.append(_read_quote(el, link, self.tz))
+
+
+def _read_quote(el: Node, link: Node | None, tz: ZoneInfo) -> QuoteRef:
+    pid: int | None = None
+    author = ""
+    sub = _Reader(tz)
+    if link is not None:
+        match = _PID.search(html.unescape(link.get("href") or ""))
+        pid = int(match.group(1)) if match else None
+        head = _QUOTE_HEAD.match(_WS.sub(" ", text_of(link)))
+        if head:
+            author = head.group("author").strip()
+            sub.skip = link
+    # div.quote > blockquote: read the blockquote's content (walking the div would take the blockquote
+    # for a nested quote and drop it); div.reply_wrap and a bare blockquote hold the content directly
+    inner = next(el.iterchildren("blockquote"), None) if el.tag != "blockquote" else None
+    sub.walk(inner if inner is not None else el)
+    return QuoteRef(pid=pid, author=author, text=normalise_text("".join(sub.out)))
+
+
+def read_body(el: Node | None, tz: ZoneInfo, *, keep_html: bool = True) -> BodyText:
+    """Read one post body element (``td.t_f``, ``div.message``, or an API message fragment)."""
+    if el is None:
+        return BodyText()
+    reader = _Reader(tz)
+    reader.walk(el)
+    text = normalise_text("".join(reader.out))
+    edit = reader.edit
+    if edit is None and text.startswith(("本帖最后由", "本帖最後由", "This post was last edited")):
+        first, _, rest = text.partition("\n")
+        edit = split_edit_marker(first, tz)
+        if edit is not None:
+            text = rest.strip("\n")
+    return BodyText(
+        text=text,
+        quotes=tuple(reader.quotes),
+        mentions=tuple(reader.mentions),
+        edit=edit,
+        state=reader.state,
+        html=inner_html(el) if keep_html else "",
+    )
+
+
+def read_fragment(markup: str, tz: ZoneInfo, *, keep_html: bool = True) -> BodyText:
+    """Read a body given as an HTML string (the mobile API's ``message``)."""
+    if not markup.strip():
+        return BodyText(html=markup if keep_html else "")
+    body = read_body(html_fragment(markup), tz, keep_html=False)
+    if keep_html:
+        body.html = markup
+    return body

@@ -1,0 +1,162 @@
+"""What a page says about itself (ids, page counts, the viewer) rather than about its posts.
+
+Shared by the PC, touch and forum-list parsers. URL helpers accept both ``forum.php?mod=viewthread&tid=T``
+and the rewritten ``thread-T-P-1.html`` / ``forum-F-P.html`` forms. The header regexes run over the raw
+bytes: every Discuz! charset keeps ASCII as ASCII, and a regex with a literal prefix is far cheaper than
+an XPath scan of the whole document.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from urllib.parse import parse_qsl, urlsplit
+
+from forumbot.parsers.encoding import Node, text_of
+
+__all__ = [
+    "HeaderInfo",
+    "int_or_none",
+    "pages_from_count",
+    "query",
+    "read_header",
+    "read_pager",
+    "url_authorid",
+    "url_fid",
+    "url_page",
+    "url_tid",
+]
+
+_THREAD_REWRITE = re.compile(r"thread-(\d+)-(\d+)-\d+\.html")
+_FORUM_REWRITE = re.compile(r"forum-(\d+)-(\d+)\.html")
+_ARCHIVER = re.compile(r"[?&]tid-(\d+)\.html")
+_FID_TID_JS = re.compile(rb"var fid = parseInt\('(\d+)'\), tid = parseInt\('(\d+)'\)")
+_DISCUZ_UID = re.compile(rb"discuz_uid\s*=\s*'(\d+)'")
+_FORMHASH = re.compile(rb"name=\"formhash\"[^>]{0,40}?value=[\"']([0-9A-Za-z]+)[\"']")
+_FORMHASH_JS = re.compile(rb"formhash\s*[=:]\s*[\"']([0-9A-Za-z]{6,})[\"']")
+_DIGITS = re.compile(r"\d+")
+_TOTAL = re.compile(r"(\d+)")
+
+
+def int_or_none(value: object) -> int | None:
+    """``"12"`` → 12; anything that is not a whole number (None, "", "abc", []) → None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        value = value.strip()
+        if value.isdigit():
+            return int(value)
+        if value.startswith("-") and value[1:].isdigit():
+            return int(value)
+    return None
+
+
+def query(url: str) -> dict[str, str]:
+    """The URL's query parameters (last value wins), keys as given."""
+    try:
+        return dict(parse_qsl(urlsplit(url).query, keep_blank_values=True))
+    except ValueError:
+        return {}
+
+
+def url_tid(url: str) -> int | None:
+    params = query(url)
+    for key in ("tid", "ptid"):
+        found = int_or_none(params.get(key))
+        if found is not None:
+            return found
+    match = _THREAD_REWRITE.search(url) or _ARCHIVER.search(url)
+    return int(match.group(1)) if match else None
+
+
+def url_page(url: str) -> int | None:
+    found = int_or_none(query(url).get("page"))
+    if found is not None:
+        return found
+    match = _THREAD_REWRITE.search(url)
+    if match:
+        return int(match.group(2))
+    match = _FORUM_REWRITE.search(url)
+    return int(match.group(2)) if match else None
+
+
+def url_fid(url: str) -> int | None:
+    found = int_or_none(query(url).get("fid"))
+    if found is not None:
+        return found
+    match = _FORUM_REWRITE.search(url)
+    return int(match.group(1)) if match else None
+
+
+def url_authorid(url: str) -> int | None:
+    found = int_or_none(query(url).get("authorid"))
+    return found if found else None
+
+
+def pages_from_count(items: int | None, per_page: int | None) -> int | None:
+    """Pages needed for ``items`` at ``per_page`` a page (at least 1); None when either is unknown."""
+    if items is None or not per_page or per_page <= 0:
+        return None
+    return max(1, math.ceil(items / per_page))
+
+
+def read_pager(pg: Node | None) -> tuple[int | None, int | None]:
+    """(current page, total pages) from a ``div.pg``; (None, None) without one.
+
+    Total: ``<span title="共 N 页">``, else the ``a.last`` "... N" link, else the highest number shown.
+    Current: the ``<strong>``.
+    """
+    if pg is None:
+        return None, None
+    current = None
+    for strong in pg.iter("strong"):
+        current = int_or_none(text_of(strong))
+        if current is not None:
+            break
+    total = None
+    for span in pg.iter("span"):
+        title = span.get("title") or ""
+        if "页" in title or "頁" in title or "page" in title.lower():
+            match = _TOTAL.search(title)
+            if match:
+                total = int(match.group(1))
+                break
+    if total is None:
+        numbers = [current or 0]
+        for a in pg.iter("a"):
+            digits = _DIGITS.findall(text_of(a))
+            if digits and not (a.get("class") or "").startswith(("nxt", "prev")):
+                numbers.append(int(digits[-1]))
+        total = max(numbers) or None
+    if current is not None and total is not None:
+        total = max(total, current)
+    return current, total
+
+
+class HeaderInfo:
+    """fid/tid from the viewthread JS, the viewer's uid and the formhash, read from the raw bytes."""
+
+    __slots__ = ("fid", "formhash", "tid", "viewer_uid")
+
+    def __init__(
+        self, fid: int | None, tid: int | None, viewer_uid: int | None, formhash: str | None
+    ) -> None:
+        self.fid = fid
+        self.tid = tid
+        self.viewer_uid = viewer_uid
+        self.formhash = formhash
+
+
+def read_header(body: bytes) -> HeaderInfo:
+    fid = tid = uid = None
+    match = _FID_TID_JS.search(body)
+    if match:
+        fid, tid = int(match.group(1)), int(match.group(2))
+    match = _DISCUZ_UID.search(body)
+    if match:
+        uid = int(match.group(1))
+    match = _FORMHASH.search(body) or _FORMHASH_JS.search(body)
+    formhash = match.group(1).decode("ascii") if match else None
+    return HeaderInfo(fid, tid, uid, formhash)

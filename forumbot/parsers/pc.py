@@ -1,0 +1,279 @@
+"""The PC thread page: ``forum.php?mod=viewthread&tid=T&page=P`` (also ``thread-T-P-1.html``).
+
+Every lookup that can be an id lookup is one (``id('postnum52')`` is a hash probe in libxml2, while
+``//div[@id=...]`` walks the whole document); everything else is scoped to one ``div#post_<pid>``.
+
+Markup (Discuz! X3.5 default template, see shared/fixtures STRUCTURE.md)::
+
+    div#postlist > div#post_P [style="display:none" when the author is blacklisted]
+      table#pidP.plhin
+        td.pls  div.pi > div.authi > a[href*=uid=]   (anonymous: div.pi text; deleted user: NAME <em>该用户已被删除</em>)
+        td.plc  a#postnumP > <em>N</em><sup>#</sup> | 楼主/沙发/板凳/地板
+                em#authorpostonP  发表于 <span title="Y-n-j H:i:s">N 分钟前</span> | 发表于 Y-n-j H:i[:s]
+                div.pcb > [div.locked placeholder] [h2 subject] td.t_f#postmessage_P (the body)
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import lxml.etree
+
+from forumbot.parsers.encoding import Node, text_of
+from forumbot.parsers.htmltext import classify_notice, read_body
+from forumbot.parsers.pageinfo import int_or_none, read_header, read_pager, url_authorid, url_page, url_tid
+from forumbot.parsers.records import Post, PostState, Source, ThreadInfo, ThreadPage
+from forumbot.parsers.times import UNKNOWN_TIME, parse_display_time
+
+__all__ = ["FLOOR_LABELS", "parse_floor_label", "parse_pc_thread"]
+
+# Discuz!'s default postno labels (setting "postnocustom"): floors 1-4 carry names instead of numbers.
+FLOOR_LABELS = {"楼主": 1, "樓主": 1, "沙发": 2, "沙發": 2, "板凳": 3, "地板": 4}
+
+_BY_ID = lxml.etree.XPath("id($i)")
+_AUTHOR_LINK = lxml.etree.XPath(".//div[@class='authi']/a[contains(@href,'uid=')]")
+_AUTHOR_NOLINK = lxml.etree.XPath(".//div[contains(@class,'favatar')]/div[@class='pi']")
+_AUTHOR_PLAIN = lxml.etree.XPath(".//div[@class='authi']/a[@class='xw1' or @class='xi2']")
+_PCB = lxml.etree.XPath(".//div[@class='pcb' or @class='pcbs']")
+_PCT = lxml.etree.XPath(".//div[@class='pct']")
+_HEADER_COUNTS = lxml.etree.XPath("./table[1]//span[@class='xi1']")
+_PAGER = lxml.etree.XPath(".//div[@class='pg']")
+_ANY_PAGER = lxml.etree.XPath("//div[@class='pg']")
+_TITLE = lxml.etree.XPath("//title")
+_UID = re.compile(r"(?<![a-zA-Z])uid=(\d+)")
+_FROM_FLOOR = re.compile(r"(?:来自|來自|from)\s*(\d+)")
+_WS = re.compile(r"[\s\xa0]+")
+
+
+def _one(root: Node, ident: str) -> Node | None:
+    found = _BY_ID(root, i=ident)
+    return found[0] if found else None
+
+
+def parse_floor_label(text: str) -> int | None:
+    """``5#`` → 5, ``楼主`` → 1, ``来自 5#`` (a pinned copy) → 5; None for 推荐 or anything unknown."""
+    text = _WS.sub("", text)
+    if not text:
+        return None
+    match = _FROM_FLOOR.search(text)
+    if match:
+        return int(match.group(1))
+    if text in FLOOR_LABELS:
+        return FLOOR_LABELS[text]
+    digits = text.rstrip("#楼樓F")
+    return int(digits) if digits.isdigit() else None
+
+
+def _link_author(a: Node) -> tuple[str, int | None]:
+    match = _UID.search(a.get("href") or "")
+    return _WS.sub(" ", text_of(a)).strip(), int(match.group(1)) if match else None
+
+
+def _box_author(box: Node) -> tuple[str, int | None]:
+    """The left column's ``div.pi`` when it holds no profile link."""
+    for em in box.iter("em"):
+        if "删除" in text_of(em) or "刪除" in text_of(em):
+            name = (box.text or "").strip()
+            if not name:
+                for a in box.iter("a"):
+                    name = (a.text or "").strip()
+                    break
+            return name, None  # deleted user: the name stays, the uid is gone
+    return "", None  # anonymous (匿名) or a guest: no author to credit
+
+
+def _author(root: Node, post_div: Node, pid: int) -> tuple[str, int | None]:
+    favatar = _one(root, f"favatar{pid}")
+    if favatar is not None:  # fast path: favatarP > div.pi > div.authi > a[href*=uid]
+        for pi in favatar.iterchildren("div"):
+            if pi.get("class") != "pi":
+                continue
+            for authi in pi.iterchildren("div"):
+                if authi.get("class") == "authi":
+                    for a in authi.iterchildren("a"):
+                        if "uid=" in (a.get("href") or ""):
+                            return _link_author(a)
+            break
+    links = _AUTHOR_LINK(post_div)
+    if links:
+        return _link_author(links[0])
+    boxes = _AUTHOR_NOLINK(post_div)
+    if boxes:
+        return _box_author(boxes[0])
+    plain = _AUTHOR_PLAIN(post_div)
+    if plain:
+        return _WS.sub(" ", text_of(plain[0])).strip(), None
+    return "", None
+
+
+def _pcb(message: Node | None, post_div: Node) -> Node | None:
+    """The ``div.pcb`` around a body: walk up from ``td.t_f`` (a few steps) instead of searching."""
+    node = message
+    for _ in range(6):
+        if node is None:
+            break
+        node = node.getparent()
+        if node is not None and node.tag == "div" and node.get("class") in ("pcb", "pcbs"):
+            return node
+    found = _PCB(post_div)
+    return found[0] if found else None
+
+
+def parse_pc_thread(
+    root: Node,
+    postlist: Node,
+    body: bytes,
+    url: str,
+    *,
+    charset: str,
+    now: datetime | None,
+    tz: ZoneInfo,
+    keep_html: bool = True,
+) -> ThreadPage:
+    """Read a PC thread page whose ``div#postlist`` is ``postlist``. Never raises for a single bad post:
+    what cannot be read goes to ``problems``."""
+    header = read_header(body)
+    author_filter = url_authorid(url)
+    problems: list[str] = []
+    posts: list[Post] = []
+    seen: dict[int, int] = {}
+    tid = header.tid or url_tid(url)
+    # Floors are renumbered in the only-this-author view, and the ajax viewpid fragment numbers its one
+    # post by its own count (pid 52, floor 8, shows as 10#): neither is the real floor.
+    renumbered = author_filter is not None or "viewpid=" in url
+
+    for div in postlist.iterchildren("div"):
+        ident = div.get("id") or ""
+        if not ident.startswith("post_") or not ident[5:].isdigit():
+            continue
+        pid = int(ident[5:])
+        post = _read_post(root, div, pid, tid, renumbered, now, tz, keep_html, problems)
+        if post is None:
+            continue
+        if pid in seen:  # a pinned reply repeated at the top of page 1: keep the copy with a floor
+            index = seen[pid]
+            if posts[index].floor is None and post.floor is not None:
+                posts[index] = post
+            continue
+        seen[pid] = len(posts)
+        posts.append(post)
+
+    subject_el = _one(root, "thread_subject")
+    if subject_el is not None:
+        title = _WS.sub(" ", text_of(subject_el)).strip()
+    else:
+        titles = _TITLE(root)
+        title = text_of(titles[0]).split(" - ")[0].strip() if titles else ""
+
+    pgt = _one(root, "pgt")
+    pagers = _PAGER(pgt) if pgt is not None else _ANY_PAGER(root)
+    current, total = read_pager(pagers[0] if pagers else None)
+    page = current or (1 if not pagers else url_page(url)) or 1
+    pages = total or page
+
+    replies = None
+    counts = _HEADER_COUNTS(postlist)
+    if len(counts) >= 2:
+        replies = int_or_none(text_of(counts[1]))
+
+    info = ThreadInfo(
+        tid=tid or 0,
+        fid=header.fid,
+        title=title,
+        page=page,
+        pages=pages,
+        replies=replies,
+        formhash=header.formhash,
+        viewer_uid=header.viewer_uid,
+        charset=charset,
+    )
+    if not tid:
+        problems.append("thread: no tid in the page or the URL")
+    return ThreadPage(
+        thread=info,
+        posts=tuple(posts),
+        source=Source.PC,
+        url=url,
+        author_filter=author_filter,
+        problems=tuple(problems),
+    )
+
+
+def _read_post(
+    root: Node,
+    div: Node,
+    pid: int,
+    tid: int | None,
+    renumbered: bool,
+    now: datetime | None,
+    tz: ZoneInfo,
+    keep_html: bool,
+    problems: list[str],
+) -> Post | None:
+    postnum = _one(root, f"postnum{pid}")
+    poston = _one(root, f"authorposton{pid}")
+    message = _one(root, f"postmessage_{pid}")
+    if poston is None and message is None:
+        pct = _PCT(div)
+        note = _WS.sub(" ", text_of(pct[0])).strip() if pct else ""
+        problems.append(f"post {pid}: no author line or body ({note or 'unknown layout'}); skipped")
+        return None
+
+    author, uid = _author(root, div, pid)
+
+    floor: int | None = None
+    first = False
+    if postnum is not None:
+        floor = parse_floor_label(text_of(postnum))
+        first = "findpost" not in (postnum.get("href") or "") and "viewthread" in (postnum.get("href") or "")
+    floor_exact = not renumbered
+    if renumbered:
+        floor = None
+
+    time_range = None
+    if poston is not None:
+        span = poston.find("span")
+        title = span.get("title") if span is not None else None
+        time_range = parse_display_time(text_of(poston), title=title, now=now, tz=tz)
+    if time_range is None:
+        problems.append(f"post {pid}: no time found")
+        time_range = UNKNOWN_TIME
+
+    text = read_body(message, tz, keep_html=keep_html)
+    state = text.state
+    subject = ""
+    pcb = _pcb(message, div)
+    if pcb is not None:
+        for child in pcb.iterchildren("div", "h2"):
+            if child.tag == "h2":
+                subject = _WS.sub(" ", text_of(child)).strip()
+            elif child.get("class") == "locked":
+                found = classify_notice(text_of(child))
+                if found is not None and (
+                    state is PostState.NORMAL or found in (PostState.BANNED, PostState.BLOCKED)
+                ):
+                    state = found
+    if message is None and state is PostState.NORMAL:
+        problems.append(f"post {pid}: no body found")
+
+    return Post(
+        pid=pid,
+        tid=tid,
+        author=author,
+        uid=uid,
+        floor=floor,
+        posted_at=time_range.start,
+        posted_until=time_range.end,
+        time_source=time_range.source,
+        text=text.text,
+        html=text.html,
+        quotes=text.quotes,
+        mentions=text.mentions,
+        edit=text.edit,
+        state=state,
+        first=first or (floor == 1 and floor_exact),
+        title=subject,
+        floor_exact=floor_exact,
+    )

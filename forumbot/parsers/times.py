@@ -1,0 +1,193 @@
+"""Reading the times a Discuz! page shows, as UTC intervals.
+
+A page shows a post's time in one of four ways, from best to worst:
+
+- the mobile API's ``dbdateline``: Unix seconds (exact);
+- the ``title`` of the span around a relative form (``<span title="2026-11-29 21:29:39">2 分钟前</span>``):
+  exact when it shows seconds, else the whole minute;
+- plain text ``2026-6-3 12:34:56`` or ``2026-6-3 12:34`` (date format ``Y-n-j``, seconds only while
+  relative dates are on): the second or the minute;
+- a relative form alone (touch pages): resolved against the response's ``Date`` header, giving the
+  interval of instants that Discuz!'s ``dgmdate(..., 'u')`` would have rendered that way.
+
+Page times are in the viewer's time zone (a guest sees the board's), so absolute forms need ``tz``.
+``dgmdate`` works with the zone's fixed offset at render time; so does :func:`resolve_relative`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from email.utils import parsedate_to_datetime
+from zoneinfo import ZoneInfo
+
+from forumbot.parsers.records import TimeSource
+
+__all__ = [
+    "UNKNOWN_TIME",
+    "TimeRange",
+    "parse_absolute",
+    "parse_display_time",
+    "parse_http_date",
+    "resolve_relative",
+]
+
+DAY = 86400
+
+# Absolute forms: 2026-6-3 12:34[:56], 2026/06/03 12:34, 2026年6月3日 12:34; the time part is optional.
+_ABSOLUTE = re.compile(
+    r"(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*日?"
+    r"(?:\s*(\d{1,2}):(\d{2})(?::(\d{2}))?)?"
+)
+_REL_NOW = re.compile(r"^(?:刚刚|just now)$", re.IGNORECASE)
+_REL_SEC = re.compile(r"^(\d+)\s*秒前$")
+_REL_MIN = re.compile(r"^(\d+)\s*分钟前$")
+_REL_HALF = re.compile(r"^半\s*小时前$")
+_REL_HOUR = re.compile(r"^(\d+)\s*小时前$")
+_REL_DAYTIME = re.compile(r"^(昨天|前天)\s*(\d{1,2}):(\d{2})$")
+_REL_DAYS = re.compile(r"^(\d+)\s*天前$")
+_SPACES = re.compile(r"[\s\xa0]+")
+
+
+@dataclass(frozen=True, slots=True)
+class TimeRange:
+    """The instants (UTC) consistent with what the page shows, and how we know."""
+
+    start: datetime
+    end: datetime
+    source: TimeSource
+
+    @property
+    def exact(self) -> bool:
+        return self.start == self.end
+
+
+# What a post gets when the page shows no usable time: every instant is consistent with it, so any
+# deadline comparison flags it instead of silently accepting or rejecting it.
+UNKNOWN_TIME = TimeRange(
+    datetime(1970, 1, 1, tzinfo=UTC), datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC), TimeSource.RELATIVE
+)
+
+
+def _clean(text: str) -> str:
+    text = _SPACES.sub(" ", text).strip()
+    for prefix in ("发表于", "發表於", "Posted on", "posted on"):
+        if text.startswith(prefix):
+            text = text[len(prefix) :].strip()
+    return text
+
+
+def parse_http_date(value: str | None) -> datetime | None:
+    """An HTTP ``Date`` header as an aware UTC datetime, or None when missing or malformed."""
+    if not value:
+        return None
+    try:
+        parsed = parsedate_to_datetime(value.strip())
+    except (TypeError, ValueError, IndexError):
+        return None
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=UTC)
+    return parsed.astimezone(UTC)
+
+
+def _local(year: int, month: int, day: int, hour: int, minute: int, second: int, tz: ZoneInfo) -> datetime:
+    return datetime(year, month, day, hour, minute, second, tzinfo=tz).astimezone(UTC)
+
+
+def parse_absolute(text: str, tz: ZoneInfo, source: TimeSource = TimeSource.TEXT) -> TimeRange | None:
+    """``2026-6-3 12:34:56`` → that second; ``… 12:34`` → the minute; ``2026-6-3`` → the whole day."""
+    match = _ABSOLUTE.search(text)
+    if not match:
+        return None
+    y, mo, d, h, mi, s = match.groups()
+    try:
+        if h is None:
+            start = _local(int(y), int(mo), int(d), 0, 0, 0, tz)
+            end = _local(int(y), int(mo), int(d), 23, 59, 59, tz)
+        elif s is None:
+            start = _local(int(y), int(mo), int(d), int(h), int(mi), 0, tz)
+            end = start + timedelta(seconds=59)
+        else:
+            start = end = _local(int(y), int(mo), int(d), int(h), int(mi), int(s), tz)
+    except ValueError:  # 2026-2-30, 25:00 ...
+        return None
+    return TimeRange(start, end, source)
+
+
+def _range(lo: int, hi: int) -> TimeRange:
+    return TimeRange(datetime.fromtimestamp(lo, UTC), datetime.fromtimestamp(hi, UTC), TimeSource.RELATIVE)
+
+
+def resolve_relative(text: str, now: datetime, tz: ZoneInfo) -> TimeRange | None:
+    """Invert ``dgmdate(ts, 'u')``: the instants that render as ``text`` when the page is made at ``now``.
+
+    With ``t = now - ts`` and ``today`` the local midnight before ``now``, Discuz! shows (for ts ≥ today)
+    ``刚刚`` (t = 0), ``N 秒前`` (t = N ≤ 60), ``N 分钟前`` (60 < t ≤ 1800, N = t // 60), ``半小时前``
+    (1800 < t ≤ 3600), ``N 小时前`` (t > 3600, N = t // 3600); and for earlier days with
+    d = (today - ts) // 86400 < 7: ``昨天 H:i`` (d = 0), ``前天 H:i`` (d = 1), ``(d+1) 天前``.
+    """
+    text = _clean(text)
+    now_ts = int(now.timestamp())
+    offset = now.astimezone(tz).utcoffset()
+    off = int(offset.total_seconds()) if offset is not None else 0
+    today = now_ts - (now_ts + off) % DAY  # local midnight, as a Unix time
+
+    if _REL_NOW.match(text):
+        return _range(now_ts, now_ts)
+    if m := _REL_SEC.match(text):
+        n = int(m.group(1))
+        return _range(now_ts - n, now_ts - n)
+    if m := _REL_MIN.match(text):
+        n = int(m.group(1))
+        t_lo, t_hi = max(60 * n, 61), min(60 * n + 59, 1800)
+        if t_lo > t_hi:  # not a value Discuz! produces; keep the plain reading
+            t_lo, t_hi = 60 * n, 60 * n + 59
+        return _range(max(now_ts - t_hi, today), now_ts - t_lo)
+    if _REL_HALF.match(text):
+        return _range(max(now_ts - 3600, today), now_ts - 1801)
+    if m := _REL_HOUR.match(text):
+        n = int(m.group(1))
+        t_lo, t_hi = max(3600 * n, 3601), 3600 * (n + 1) - 1
+        return _range(max(now_ts - t_hi, today), now_ts - t_lo)
+    if m := _REL_DAYTIME.match(text):
+        back = 1 if m.group(1) == "昨天" else 2
+        minute = today - back * DAY + int(m.group(2)) * 3600 + int(m.group(3)) * 60
+        lo = max(minute, today - back * DAY + 1)
+        hi = min(minute + 59, today - (back - 1) * DAY - (1 if back == 1 else 0))
+        if lo > hi:
+            lo, hi = minute, minute + 59
+        return _range(lo, hi)
+    if m := _REL_DAYS.match(text):
+        n = int(m.group(1))
+        return _range(today - n * DAY + 1, today - (n - 1) * DAY)
+    return None
+
+
+def parse_display_time(
+    text: str,
+    *,
+    title: str | None = None,
+    now: datetime | None = None,
+    tz: ZoneInfo,
+) -> TimeRange | None:
+    """The best reading of a displayed time: the title, then absolute text, then a relative form.
+
+    Returns None when nothing in ``text``/``title`` is a time, or when a relative form has no ``now``.
+    """
+    if title:
+        found = parse_absolute(title, tz, TimeSource.TITLE)
+        if found:
+            return found
+    cleaned = _clean(text)
+    found = parse_absolute(cleaned, tz, TimeSource.TEXT)
+    if found:
+        return found
+    if now is not None:
+        return resolve_relative(cleaned, now, tz)
+    return None
+
+
+def local_day_start(value: date, tz: ZoneInfo) -> datetime:
+    """Midnight of a local date, in UTC (used by tests and callers that group by board day)."""
+    return datetime(value.year, value.month, value.day, tzinfo=tz).astimezone(UTC)

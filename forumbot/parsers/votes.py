@@ -1,0 +1,508 @@
+"""Reading a vote-thread post's text into a :class:`~engine.ballots.Ballot` (rules.md §a.2, §a.4, AMB-25, AMB-75).
+
+Two grammars:
+
+* ``"r001"`` — free format (“投票格式随意，理由可写可不写，表达清楚即可”). Canonical ``投票:某某``
+  with ``:``/``：``/no colon; a reason after the name and bracketed remarks are ignored; ``弃权`` abstains;
+  ``废票`` is an active void; ``@某某`` works. Looser phrasings (``我投Ken吧``, a bare name) are accepted
+  but flagged ``needs_review``. Two names (``投票：Cal，Ken``) make the ballot ambiguous (a void, AMB-25).
+* ``"r004"`` — strict (``投票对象：X`` + ``投票理由：…``, ``改票对象``/``改票理由`` for a change, one line
+  allowed, full- and half-width punctuation alike). The 理由 label is required (its content may be empty,
+  AMB-75). Anything vote-like that breaks the format is UNREADABLE (an invalid vote that must be corrected).
+
+The text comes quote-stripped from the page parser; ``[quote]`` BBCode, other BBCode tags, the
+“本帖最后由 … 编辑” marker and zero-width characters are stripped here too. Only punctuation width is
+folded: a name written in full-width letters is *not* that name (the engine suggests it instead).
+The reader never raises on any text.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Collection
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Literal
+
+from engine.ballots import Ballot, BallotKind, fold_punctuation, suggest_name
+
+__all__ = ["Grammar", "normalize_vote_text", "read_ballot", "suggest_name"]
+
+Grammar = Literal["r001", "r004"]
+
+# --- normalisation --------------------------------------------------------------------------------------
+
+_QUOTE_BLOCK = re.compile(r"\[quote(?:=[^\]]*)?\](?:(?!\[quote)[\s\S])*?\[/quote\]", re.IGNORECASE)
+_QUOTE_TAG = re.compile(r"\[/?quote(?:=[^\]]*)?\]", re.IGNORECASE)
+_EDIT_MARK_BB = re.compile(r"\[i=s\][^\[]*?编辑\s*\[/i\]", re.IGNORECASE)
+_EDIT_MARK = re.compile(r"本帖最后由\s*\S+\s*于\s*[\d\-/: ]+\s*编辑")
+_DROP_BLOCK = re.compile(r"\[(img|attach|media|flash|audio|hide)[^\]]*\][\s\S]*?\[/\1\]", re.IGNORECASE)
+_BBCODE_TAG = re.compile(
+    r"\[/?(?:b|i|u|s|strike|color|size|font|align|backcolor|float|indent|p|list|\*|url|email|hr|sup|sub|"
+    r"td|tr|table|free|code|qq|postbg|password|i=s)(?:=[^\]]*)?\]",
+    re.IGNORECASE,
+)
+
+
+def normalize_vote_text(text: str) -> str:
+    """Quotes, markup and the edit marker removed; punctuation folded to half-width; lines trimmed."""
+    t = text.replace("\r\n", "\n").replace("\r", "\n")
+    prev = None
+    while prev != t:
+        prev = t
+        t = _QUOTE_BLOCK.sub("", t)
+    t = _QUOTE_TAG.sub("", t)
+    t = _EDIT_MARK_BB.sub("", t)
+    t = _EDIT_MARK.sub("", t)
+    t = _DROP_BLOCK.sub("", t)
+    t = _BBCODE_TAG.sub("", t)
+    t = fold_punctuation(t)
+    lines = [" ".join(line.split()) for line in t.split("\n")]
+    return "\n".join(line for line in lines if line)
+
+
+# --- names ------------------------------------------------------------------------------------------------
+
+
+def _is_word(c: str) -> bool:
+    return c.isascii() and (c.isalnum() or c == "_")
+
+
+_PARTICLES = "吧啦了啊呀哦哈嘛呢哇噢咯喔哟~"
+_SEPARATORS = re.compile(r"(?:\s|[,、/&+|;]|和|或|与|跟|还是|or\b)*", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class _Names:
+    by_key: dict[str, str]  # punctuation-folded name → name as in the roster
+    ordered: tuple[str, ...]  # folded names, longest first
+
+    def exact(self, s: str) -> str | None:
+        return self.by_key.get(s)
+
+    def match_at(self, s: str, pos: int) -> tuple[str, int] | None:
+        """The longest player name starting at ``pos`` with word boundaries on both sides."""
+        if pos > 0 and pos < len(s):
+            before = s[pos - 1]
+        else:
+            before = ""
+        for key in self.ordered:
+            if not s.startswith(key, pos):
+                continue
+            end = pos + len(key)
+            if before and _is_word(before) and _is_word(key[0]):
+                continue
+            if end < len(s) and _is_word(key[-1]) and _is_word(s[end]):
+                continue
+            return self.by_key[key], end
+        return None
+
+    def find_all(self, s: str) -> list[str]:
+        found: list[str] = []
+        i = 0
+        while i < len(s):
+            m = self.match_at(s, i)
+            if m is None:
+                i += 1
+                continue
+            if m[0] not in found:
+                found.append(m[0])
+            i = m[1]
+        return found
+
+
+@lru_cache(maxsize=64)
+def _names(players: tuple[str, ...]) -> _Names:
+    by_key: dict[str, str] = {}
+    for p in players:
+        key = fold_punctuation(p).strip()
+        if key:
+            by_key.setdefault(key, p)
+    return _Names(by_key, tuple(sorted(by_key, key=len, reverse=True)))
+
+
+def _names_for(players: Collection[str]) -> _Names:
+    try:
+        key = tuple(sorted({p for p in players if isinstance(p, str)}))
+    except TypeError:
+        key = ()
+    return _names(key)
+
+
+# --- R001 -------------------------------------------------------------------------------------------------
+
+_R001_KEYWORD = re.compile(
+    r"(?P<kw>改票|投票|票投|投给|(?i:vote)|投)(?P<label>对象|目标|给)?[ ]*(?P<colon>:)?[ ]*"
+)
+_NOT_A_STATEMENT = re.compile(
+    r"^(?:截止|帖|时间|结果|格式|规则|情况|率|数|统计|阶段|期间|环节|前|后|的|吗|了|呢|\?)"
+)
+_NEGATION = re.compile(r"别|不|没|勿|莫|谁|怎么|为什么|为啥")
+_VOID_WORDS = re.compile(r"废票|作废|撤票|撤回(?:投票|我的票)?|取消投票")
+_ABSTAIN_ONLY = re.compile(r"^(?:我)?(?:选择|决定|还是|就)?弃权(?:票)?(?:了|吧|啦)?[.!~]*$")
+_REASON_LABEL = re.compile(r"^[\s,.;:!)\]]*(?:理由|原因)\s*:?\s*")
+_TOKEN = re.compile(r"[^\s,.!?;:()\[\]<>、\"'~]+")
+
+
+@dataclass(frozen=True, slots=True)
+class _Statement:
+    kind: BallotKind
+    target: str | None = None
+    abstain: bool = False
+    ambiguous: bool = False
+    names: tuple[str, ...] = ()
+    reason: str = ""
+    canonical: bool = False  # 投票/改票 with a colon or label, or a name right after 投票
+    review: bool = False
+    note: str = ""
+    line: int = 0
+
+    @property
+    def key(self) -> tuple[object, ...]:
+        return (self.kind is BallotKind.VOID, self.target, self.abstain)
+
+
+def _clean_reason(after: str) -> str:
+    s = _REASON_LABEL.sub("", after)
+    return s.strip(" ,.;:!?()[]~")
+
+
+def _parse_target(
+    rest: str, names: _Names, kind: BallotKind, canonical: bool, line: int
+) -> _Statement | None:
+    r = rest.lstrip(" ([<\"'")
+    if r.startswith("@"):
+        r = r[1:].lstrip()
+    if r.startswith("弃权"):
+        return _Statement(kind, None, True, reason=_clean_reason(r[2:]), canonical=canonical, line=line)
+    if r.startswith(("废票", "作废")):
+        return _Statement(BallotKind.VOID, reason=_clean_reason(r[2:]), canonical=canonical, line=line)
+    m = names.match_at(r, 0)
+    if m is not None:
+        name, end = m
+        chain = [name]
+        pos = end
+        while True:
+            sep = _SEPARATORS.match(r, pos)
+            nxt = names.match_at(r, sep.end() if sep else pos)
+            if nxt is None or nxt[0] in chain:
+                break
+            chain.append(nxt[0])
+            pos = nxt[1]
+        after = r[end:]
+        review, note = False, ""
+        if after and after[0] in _PARTICLES:
+            review, note = True, f"名字后带语气词（{after[0]}）"
+        elif after and not _is_boundary_text(after):
+            review, note = True, "名字后直接接文字，请核对"
+        if len(chain) > 1:
+            return _Statement(
+                kind,
+                "，".join(chain),
+                ambiguous=True,
+                names=tuple(chain),
+                canonical=canonical,
+                review=True,
+                note=f"写了多个名字（{'、'.join(chain)}），目标不明确",
+                line=line,
+            )
+        return _Statement(
+            kind,
+            name,
+            reason=_clean_reason(after.lstrip(_PARTICLES)),
+            canonical=canonical,
+            review=review,
+            note=note,
+            line=line,
+            names=(name,),
+        )
+    if not canonical:
+        return None
+    tm = _TOKEN.match(r)
+    token = tm.group(0) if tm else ""
+    cut = token.find("理由")
+    if cut > 0:
+        token = token[:cut]
+    token = token.rstrip(_PARTICLES) or token
+    if not token:
+        return _Statement(BallotKind.UNREADABLE, canonical=True, review=True, note="投票对象为空", line=line)
+    inside = names.find_all(token)
+    if len(inside) >= 2:
+        return _Statement(
+            kind,
+            token,
+            ambiguous=True,
+            names=tuple(inside),
+            canonical=True,
+            review=True,
+            note=f"写了多个名字（{'、'.join(inside)}），目标不明确",
+            line=line,
+        )
+    return _Statement(
+        kind,
+        token,
+        reason=_clean_reason(r[len(token) :]),
+        canonical=True,
+        line=line,
+        note="" if names.exact(token) else "不是玩家名",
+    )
+
+
+def _is_boundary_text(after: str) -> bool:
+    c = after[0]
+    if c.isspace() or unicodedata.category(c)[0] in "PS":
+        return True
+    return bool(_REASON_LABEL.match(after)) or not ("\u4e00" <= c <= "\u9fff")
+
+
+def _statements(t: str, names: _Names) -> list[_Statement]:
+    out: list[_Statement] = []
+    for i, line in enumerate(t.split("\n")):
+        for m in _R001_KEYWORD.finditer(line):
+            kw = m.group("kw")
+            colon = m.group("colon") is not None or m.group("label") is not None
+            rest = line[m.end() :]
+            kind = BallotKind.CHANGE if kw == "改票" else BallotKind.VOTE
+            if kw in ("投票", "改票") or kw.lower() == "vote":
+                if not colon and _NOT_A_STATEMENT.match(rest):
+                    continue
+                st = _parse_target(rest, names, kind, canonical=True, line=i) if colon else None
+                if st is None and not colon:
+                    st = _parse_target(rest, names, kind, canonical=False, line=i)
+                    if st is None:
+                        tm = _TOKEN.match(rest)
+                        if tm and suggest_name(tm.group(0), names.by_key.values()):
+                            st = _Statement(kind, tm.group(0), canonical=True, line=i, note="不是玩家名")
+                    elif st is not None:
+                        st = _with(st, canonical=True)
+                if st is not None:
+                    out.append(st)
+                continue
+            # 投 / 投给 / 票投: a name (or 弃权/废票) must follow directly; "别投Ken" is not a vote
+            if _NEGATION.search(line[max(0, m.start() - 3) : m.start()]):
+                continue
+            st = _parse_target(rest, names, kind, canonical=False, line=i)
+            if st is not None:
+                out.append(_with(st, review=True, note=st.note or "非标准格式（表达清楚即可），请法官确认"))
+    return out
+
+
+def _with(st: _Statement, **kw: object) -> _Statement:
+    return replace(st, **kw)  # type: ignore[arg-type]
+
+
+def _to_ballot(st: _Statement, **kw: object) -> Ballot:
+    fields: dict[str, object] = {
+        "kind": st.kind,
+        "target": st.target,
+        "abstain": st.abstain,
+        "reason": st.reason,
+        "needs_review": st.review,
+        "note": st.note,
+        "ambiguous": st.ambiguous,
+        "names": st.names,
+    }
+    fields.update(kw)
+    return Ballot(**fields)  # type: ignore[arg-type]
+
+
+def _read_r001(t: str, names: _Names) -> Ballot:
+    if not t:
+        return Ballot(BallotKind.NOT_A_VOTE, note="空帖（或只有引用）")
+    sts = _statements(t, names)
+    canonical = [s for s in sts if s.canonical]
+    chosen = canonical or sts
+    lines_used = {s.line for s in chosen}
+    other_text = "\n".join(line for i, line in enumerate(t.split("\n")) if i not in lines_used)
+    bare = _strip_brackets(other_text)
+    if chosen:
+        first = chosen[0]
+        distinct = []
+        for s in chosen:
+            if s.key not in [d.key for d in distinct]:
+                distinct.append(s)
+        if len(distinct) > 1:
+            if any(s.kind is BallotKind.VOID for s in distinct):
+                void = next(s for s in distinct if s.kind is BallotKind.VOID)
+                return _to_ballot(
+                    void, needs_review=True, note="同一帖既有废票又有投票，按废票处理，请法官确认"
+                )
+            named = [n for s in distinct for n in (s.names or ((s.target,) if s.target else ()))]
+            return Ballot(
+                first.kind,
+                "，".join(dict.fromkeys(str(n) for n in named)) or None,
+                needs_review=True,
+                ambiguous=True,
+                names=tuple(dict.fromkeys(str(n) for n in named)),
+                note="同一帖有多个不同的投票，目标不明确",
+            )
+        if first.kind is not BallotKind.VOID and _VOID_WORDS.search(bare):
+            return Ballot(
+                BallotKind.VOID, needs_review=True, note="同一帖既有废票又有投票，按废票处理，请法官确认"
+            )
+        return _to_ballot(first)
+    # no vote statement: a void, a bare abstention, a bare name, or chat
+    if _VOID_WORDS.search(bare):
+        if "?" in bare or names.find_all(bare):
+            return Ballot(
+                BallotKind.NOT_A_VOTE,
+                needs_review=True,
+                note="提到废票，但像是在评论（有问号或玩家名），请法官确认",
+            )
+        long = len(bare.replace(" ", "")) > 20
+        return Ballot(
+            BallotKind.VOID,
+            needs_review=long,
+            note="主动废票" + ("（帖中还有其他内容，请确认）" if long else ""),
+        )
+    compact = bare.replace(" ", "").replace("\n", "")
+    if _ABSTAIN_ONLY.match(compact):
+        return Ballot(BallotKind.VOTE, abstain=True, note="弃权")
+    if "弃权" in compact:
+        return Ballot(BallotKind.NOT_A_VOTE, needs_review=True, note="提到弃权，但不像投票，请法官确认")
+    core = compact.lstrip("@").rstrip(_PARTICLES + ".!~")
+    name = names.exact(core)
+    if name is not None:
+        return Ballot(
+            BallotKind.VOTE, name, needs_review=True, names=(name,), note="只写了名字，按投票处理，请法官确认"
+        )
+    if "票" in compact and names.find_all(compact):
+        return Ballot(
+            BallotKind.NOT_A_VOTE, needs_review=True, note="提到投票和玩家名，但看不出投给谁，请法官确认"
+        )
+    return Ballot(BallotKind.NOT_A_VOTE, note="非投票内容")
+
+
+_BRACKETS = re.compile(r"\([^()]*\)|\[[^\[\]]*\]|<[^<>]*>|（[^（）]*）")
+
+
+def _strip_brackets(s: str) -> str:
+    prev = None
+    while prev != s:
+        prev = s
+        s = _BRACKETS.sub("", s)
+    return s
+
+
+# --- R004 -------------------------------------------------------------------------------------------------
+
+_R004_LABEL = re.compile(r"(投票|改票)对象")
+
+
+def _r004_target(raw: str, names: _Names) -> tuple[str | None, bool, bool, tuple[str, ...]]:
+    """(target, abstain, ambiguous, names) of the text after 投票对象:."""
+    t = raw.strip()
+    if t.startswith("@"):
+        t = t[1:].strip()
+    if t == "弃权":
+        return None, True, False, ()
+    exact = names.exact(t)
+    if exact is not None:
+        return exact, False, False, (exact,)
+    inside = names.find_all(t)
+    if len(inside) >= 2:
+        return t, False, True, tuple(inside)
+    return t, False, False, tuple(inside)
+
+
+def _read_r004(t: str, names: _Names, require_reason_label: bool) -> Ballot:
+    if not t:
+        return Ballot(BallotKind.NOT_A_VOTE, note="空帖（或只有引用）")
+    kinds = {m.group(1) for m in _R004_LABEL.finditer(t)}
+    if len(kinds) > 1:
+        return Ballot(
+            BallotKind.UNREADABLE, needs_review=True, note="同一帖同时写了投票对象和改票对象，格式错误"
+        )
+    if not kinds:
+        loose = _read_r001(t, names)
+        if loose.kind in (BallotKind.VOTE, BallotKind.CHANGE, BallotKind.VOID, BallotKind.UNREADABLE):
+            what = "弃权须写在“投票对象”中" if loose.abstain else "须按“投票对象：…”“投票理由：…”格式"
+            if loose.kind is BallotKind.VOID:
+                what = "本规则没有废票；改票须按改票格式回复原投票楼层"
+            return Ballot(
+                BallotKind.UNREADABLE,
+                loose.target,
+                loose.abstain,
+                needs_review=loose.needs_review,
+                note=f"格式错误：{what}",
+                ambiguous=loose.ambiguous,
+                names=loose.names,
+            )
+        return Ballot(BallotKind.NOT_A_VOTE, needs_review=loose.needs_review, note=loose.note or "非投票内容")
+    word = kinds.pop()
+    kind = BallotKind.VOTE if word == "投票" else BallotKind.CHANGE
+    m = re.search(rf"{word}对象\s*:\s*(?P<t>.*?)\s*{word}理由\s*:(?P<reason>.*)", t, re.S)
+    pre = ""
+    label_note = ""
+    if m is not None:
+        raw, reason, pre = m.group("t"), m.group("reason").strip(), t[: m.start()].strip()
+    else:
+        m2 = re.search(rf"{word}对象\s*:\s*(?P<t>[^\n]*)", t)
+        if m2 is None:
+            return Ballot(BallotKind.UNREADABLE, needs_review=True, note=f"格式错误：“{word}对象”后缺少冒号")
+        other = "改票" if word == "投票" else "投票"
+        raw = m2.group("t")
+        for stop in (f"{word}理由", "理由"):
+            cut = raw.find(stop)
+            if cut >= 0:
+                raw = raw[:cut]
+        target, abstain, ambiguous, found = _r004_target(raw, names)
+        if re.search(rf"{other}理由\s*:", t):
+            why = f"格式错误：“{word}对象”须配“{word}理由”"
+        elif re.search(rf"{word}理由", t):
+            why = f"格式错误：“{word}理由”后缺少冒号"
+        elif require_reason_label:
+            why = f"格式错误：缺少“{word}理由”标签（AMB-75）"
+        else:
+            why = ""
+        if why:
+            return Ballot(BallotKind.UNREADABLE, target, abstain, note=why, ambiguous=ambiguous, names=found)
+        label_note = f"缺少“{word}理由”标签（按设置接受）"
+        reason, pre = "", t[: m2.start()].strip()
+    if m is not None:
+        target, abstain, ambiguous, found = _r004_target(raw, names)
+    if not abstain and not (target or "").strip():
+        return Ballot(BallotKind.UNREADABLE, None, note=f"格式错误：{word}对象为空")
+    notes = [n for n in (label_note,) if n]
+    review = False
+    if pre:
+        review = True
+        notes.append("格式前有其他文字，请法官确认")
+    if ambiguous:
+        review = True
+        notes.append(f"写了多个名字（{'、'.join(found)}），目标不明确")
+    return Ballot(
+        kind,
+        target,
+        abstain,
+        reason=reason,
+        needs_review=review,
+        note="；".join(notes),
+        ambiguous=ambiguous,
+        names=found,
+    )
+
+
+# --- entry point --------------------------------------------------------------------------------------
+
+
+def read_ballot(
+    text: str, grammar: Grammar, players: Collection[str], *, require_reason_label: bool = True
+) -> Ballot:
+    """Read one post's text (quotes already stripped; stripped again defensively) under ``grammar``.
+
+    ``players`` are the names to recognise (the roster, or the living players). The target is returned
+    as written; whether it is a living player is the day engine's business. ``require_reason_label`` is
+    DayFlags.r004_require_reason_label (AMB-75). Never raises on any text; an unknown grammar raises
+    ValueError.
+    """
+    if grammar not in ("r001", "r004"):
+        raise ValueError(f"unknown vote grammar {grammar!r} (expected 'r001' or 'r004')")
+    if not isinstance(text, str):
+        return Ballot(BallotKind.NOT_A_VOTE, note="无正文")
+    names = _names_for(players)
+    t = normalize_vote_text(text)
+    if grammar == "r001":
+        return _read_r001(t, names)
+    return _read_r004(t, names, require_reason_label)

@@ -1,0 +1,375 @@
+"""Polling: bring the store up to date with the watched threads, asking the board as little as possible.
+
+Why it works this way:
+
+- Boards answer no conditional GET (no ETag/Last-Modified: shared/fixtures MEASURE.md), so the cheap
+  question is the forum's thread list: ONE request tells each watched thread's ``replies`` and last
+  post time. Threads that did not change cost nothing more; an idle poll is one request.
+- A changed thread is read from the last page stored onward: new replies land on the last pages.
+  A page beyond the last comes back as the last page, so the read stops when the board's page number
+  stops growing or reaches the page count.
+- Edits and deletions happen on any page and show in no list, so ``full=True`` re-reads every page of
+  every watched thread; a pid stored earlier but found on no page is marked DELETED, and only after
+  the WHOLE thread was read (a pid moves to another page when earlier posts are deleted).
+- Every page is stored in its own transaction as soon as it is read: a crash, a Ctrl-C or a board
+  error loses at most the page in flight. A BoardError on one thread is logged and reported, and the
+  other threads are still polled. Anything else (a bug, an interrupt) propagates.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from forumbot.board import BoardConfig
+from forumbot.client import BoardClient
+from forumbot.errors import BoardError
+from forumbot.parsers.records import ForumThread, ThreadPage
+from forumbot.store import repo
+from forumbot.store.db import Store
+from forumbot.store.repo import StateChange, StoredThread
+
+MAX_PAGES_PER_THREAD = 1000  # a guard against a board that never reports its last page
+
+
+@dataclass(frozen=True, slots=True)
+class PollError:
+    tid: int | None  # None for the forum list
+    url: str
+    kind: str  # the BoardError subclass name
+    message: str
+
+
+@dataclass
+class ThreadOutcome:
+    tid: int
+    reason: str  # why it was read or skipped: unchanged, new replies, full, first read, ...
+    start_page: int | None = None
+    pages_read: int = 0
+    new_posts: int = 0
+    new_revisions: int = 0
+    deleted: list[int] = field(default_factory=list)
+    complete: bool = False
+    error: PollError | None = None
+
+
+@dataclass
+class PollReport:
+    """What one poll did. ``ok`` is False when any thread (or the forum list) failed."""
+
+    board: str
+    full: bool
+    started_at: datetime
+    finished_at: datetime | None = None
+    requests: int = 0
+    pages_read: int = 0
+    new_posts: int = 0
+    new_revisions: int = 0
+    new_pids: list[int] = field(default_factory=list)
+    revised_pids: list[int] = field(default_factory=list)
+    state_changes: list[StateChange] = field(default_factory=list)
+    errors: list[PollError] = field(default_factory=list)
+    threads: dict[int, ThreadOutcome] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    source: str = ""  # the view used in the end (api, pc, touch)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def summary(self) -> str:
+        parts = [
+            f"{self.requests} request{'s' if self.requests != 1 else ''}",
+            f"{self.pages_read} page{'s' if self.pages_read != 1 else ''} read",
+            f"{self.new_posts} new post{'s' if self.new_posts != 1 else ''}",
+            f"{self.new_revisions} new revision{'s' if self.new_revisions != 1 else ''}",
+            f"{len(self.state_changes)} state change{'s' if len(self.state_changes) != 1 else ''}",
+            f"{len(self.errors)} error{'s' if len(self.errors) != 1 else ''}",
+        ]
+        return ", ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class ProgressEvent:
+    """Sent to a progress hook: ``kind`` is "start" (threads = how many to read), "page", "done"."""
+
+    kind: str
+    tid: int | None = None
+    page: int | None = None
+    pages: int | None = None
+    threads: int = 0
+
+
+ProgressHook = Callable[[ProgressEvent], None]
+
+
+class RichProgress:
+    """A rich progress bar on stderr; silent when stderr is not a terminal (pipes, cron, tests)."""
+
+    def __init__(self) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+        console = Console(stderr=True)
+        self._progress = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            console=console,
+            transient=True,
+            disable=not console.is_terminal,
+        )
+        self._task: int | None = None
+        self._thread_task: int | None = None
+
+    def __call__(self, ev: ProgressEvent) -> None:
+        p = self._progress
+        if ev.kind == "start":
+            p.start()
+            self._task = p.add_task("threads", total=ev.threads)
+        elif ev.kind == "thread" and ev.tid is not None:
+            if self._thread_task is not None:
+                p.remove_task(self._thread_task)
+            self._thread_task = p.add_task(f"thread {ev.tid}", total=None)
+        elif ev.kind == "page":
+            if self._thread_task is not None:
+                p.update(
+                    self._thread_task,
+                    description=f"thread {ev.tid} page {ev.page}/{ev.pages}",
+                    completed=ev.page,
+                    total=ev.pages,
+                )
+        elif ev.kind == "thread_done":
+            if self._task is not None:
+                p.advance(self._task)
+        elif ev.kind == "done":
+            p.stop()
+
+
+def _newer(listed: datetime | None, stored: datetime | None) -> bool:
+    return listed is not None and stored is not None and listed > stored
+
+
+def _start_page(stored: StoredThread, ppp_now: int) -> int:
+    """Where an incremental read resumes, in the current source's pages."""
+    page = stored.resume_page or 1
+    if stored.resume_ppp and stored.resume_ppp != ppp_now:
+        page = (page - 1) * stored.resume_ppp // ppp_now + 1
+    return max(page, 1)
+
+
+def poll(
+    client: BoardClient,
+    store: Store,
+    board: BoardConfig | str | None,
+    watched_tids: Iterable[int],
+    *,
+    full: bool = False,
+    progress: ProgressHook | bool | None = None,
+) -> PollReport:
+    """Poll ``watched_tids`` on ``board`` (default: the client's board) into ``store``.
+
+    ``progress``: None shows a rich bar when stderr is a terminal, False shows nothing, a callable
+    receives :class:`ProgressEvent`. Board errors are reported, not raised; StoreError and anything
+    unexpected propagate (what was stored before stays stored).
+    """
+    cfg = board if isinstance(board, BoardConfig) else client.config
+    key = board if isinstance(board, str) else cfg.key
+    now = client.utcnow
+    report = PollReport(board=key, full=full, started_at=now())
+    req0 = client.requests_made
+    tids: list[int] = list(dict.fromkeys(int(t) for t in watched_tids))
+    hook: ProgressHook | None
+    if progress is None:
+        hook = RichProgress() if sys.stderr.isatty() else None
+    elif progress is True:
+        hook = RichProgress()
+    elif progress is False:
+        hook = None
+    else:
+        hook = progress
+
+    repo.ensure_board(store, key)
+    leftover = client.drain_fetches()  # exchanges made before this poll (a login): log them too
+    if leftover:
+        repo.record_fetches(store, key, leftover)
+    stored = {t.tid: t for t in repo.list_threads(store, key, tids)}
+
+    # One forum-list request per forum tells which threads changed.
+    listing: dict[int, ForumThread] = {}
+    listed_ok = False
+    if not full:
+        fids = [cfg.fid] if cfg.fid else sorted({t.fid for t in stored.values() if t.fid is not None})
+        listed_ok = bool(fids)
+        for fid in fids:
+            try:
+                forum = client.fetch_forum_page(fid)
+            except BoardError as exc:
+                listed_ok = False
+                _log_error(store, key, client, exc, None, report, now)
+                report.notes.append(f"forum {fid} list failed: every watched thread is checked directly")
+                continue
+            repo.record_fetches(store, key, client.drain_fetches())
+            listing.update({t.tid: t for t in forum.threads})
+
+    plan: list[tuple[int, int, str]] = []
+    for tid in tids:
+        st = stored.get(tid)
+        if full:
+            plan.append((tid, 1, "full"))
+            continue
+        if st is None or st.resume_page is None:
+            plan.append((tid, 1, "first read"))
+            continue
+        start = _start_page(st, client.posts_per_page(client.current_source()))
+        ft = listing.get(tid)
+        if ft is None:
+            why = "not in the forum list" if listed_ok else "no forum list"
+            plan.append((tid, start, why))
+            continue
+        if (
+            st.replies is not None
+            and ft.replies == st.replies
+            and not _newer(ft.last_post_at, st.last_post_at)
+        ):
+            report.threads[tid] = ThreadOutcome(tid, "unchanged", complete=True)
+            continue
+        if st.replies is not None and ft.replies < st.replies:
+            report.notes.append(
+                f"thread {tid}: replies went down from {st.replies} to {ft.replies} "
+                "(posts deleted?): run a full poll to find which"
+            )
+        plan.append((tid, start, "new replies" if st.replies is not None else "replies unknown"))
+
+    if hook:
+        hook(ProgressEvent("start", threads=len(plan)))
+    try:
+        for tid, start, why in plan:
+            if hook:
+                hook(ProgressEvent("thread", tid=tid))
+            outcome = _read_thread(
+                client, store, key, tid, start, why, full, listing.get(tid), report, now, hook
+            )
+            report.threads[tid] = outcome
+            if hook:
+                hook(ProgressEvent("thread_done", tid=tid))
+    finally:
+        if hook:
+            hook(ProgressEvent("done"))
+
+    report.finished_at = now()
+    report.requests = client.requests_made - req0
+    report.source = client.current_source()
+    if client.api_disabled is not None and cfg.source == "api":
+        report.notes.append(f"the API failed, PC pages were read instead: {client.api_disabled}")
+    repo.record_poll(
+        store,
+        key,
+        started_at=report.started_at,
+        finished_at=report.finished_at,
+        full=full,
+        tids=tids,
+        requests=report.requests,
+        pages_read=report.pages_read,
+        new_posts=report.new_posts,
+        new_revisions=report.new_revisions,
+        state_changes=len(report.state_changes),
+        errors=len(report.errors),
+        notes=report.notes,
+    )
+    return report
+
+
+def _log_error(
+    store: Store,
+    key: str,
+    client: BoardClient,
+    exc: BoardError,
+    tid: int | None,
+    report: PollReport,
+    now: Callable[[], datetime],
+    page: int | None = None,
+) -> PollError:
+    err = PollError(tid, exc.url, type(exc).__name__, str(exc))
+    repo.record_fetches(
+        store, key, client.drain_fetches(), tid=tid, page=page, error=err.message, at=now(), url=exc.url
+    )
+    report.errors.append(err)
+    return err
+
+
+def _read_thread(
+    client: BoardClient,
+    store: Store,
+    key: str,
+    tid: int,
+    start: int,
+    reason: str,
+    full: bool,
+    listed: ForumThread | None,
+    report: PollReport,
+    now: Callable[[], datetime],
+    hook: ProgressHook | None,
+) -> ThreadOutcome:
+    out = ThreadOutcome(tid, reason, start_page=start)
+    seen: set[int] = set()
+    first_page: ThreadPage | None = None
+    page = start
+    while True:
+        try:
+            tp = client.fetch_thread_page(tid, page)
+        except BoardError as exc:
+            out.error = _log_error(store, key, client, exc, tid, report, now, page)
+            return out
+        if first_page is None:
+            first_page = tp
+        info = tp.thread
+        result = repo.record_thread_page(
+            store,
+            key,
+            tp,
+            seen_at=now(),
+            fetches=client.drain_fetches(),
+            ppp=client.posts_per_page(str(tp.source)),
+            skip_pids=seen,
+        )
+        seen.update(p.pid for p in tp.posts)
+        out.pages_read += 1
+        out.new_posts += len(result.new_posts)
+        out.new_revisions += len(result.new_revisions)
+        report.pages_read += 1
+        report.new_posts += len(result.new_posts)
+        report.new_revisions += len(result.new_revisions)
+        report.new_pids.extend(result.new_posts)
+        report.revised_pids.extend(result.new_revisions)
+        report.state_changes.extend(result.state_changes)
+        if hook:
+            hook(ProgressEvent("page", tid=tid, page=info.page, pages=info.pages))
+        if info.page < page or info.page >= info.pages:
+            break  # the last page (or the board clamped us to it)
+        if out.pages_read >= MAX_PAGES_PER_THREAD:
+            report.notes.append(f"thread {tid}: stopped after {MAX_PAGES_PER_THREAD} pages")
+            return out
+        page = info.page + 1
+
+    out.complete = True
+    at = now()
+    if full and first_page is not None and start == 1:
+        changes = repo.mark_vanished(store, key, tid, seen, at=at)
+        report.state_changes.extend(changes)
+        out.deleted = [c.pid for c in changes]
+    replies = listed.replies if listed is not None else None
+    if replies is None and first_page is not None and first_page.thread.page == 1:
+        replies = first_page.thread.replies
+    repo.update_thread(
+        store,
+        key,
+        tid,
+        replies=replies,
+        last_post_at=listed.last_post_at if listed is not None else None,
+        polled_at=at,
+        full_polled_at=at if full else None,
+    )
+    return out

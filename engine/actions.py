@@ -125,11 +125,37 @@ class Arrow:
     by: str | None = None
 
 
-NightAction = Kill | Check | Protect | Snipe | Fireworks | Spy | Kidnap | KillHostages | Heal | Hug | Assassinate | Arrow
+NightAction = (
+    Kill
+    | Check
+    | Protect
+    | Snipe
+    | Fireworks
+    | Spy
+    | Kidnap
+    | KillHostages
+    | Heal
+    | Hug
+    | Assassinate
+    | Arrow
+)
 
 ACTION_TYPES: Mapping[ActionKind, type[Any]] = {
     cls.kind: cls
-    for cls in (Kill, Check, Protect, Snipe, Fireworks, Spy, Kidnap, KillHostages, Heal, Hug, Assassinate, Arrow)
+    for cls in (
+        Kill,
+        Check,
+        Protect,
+        Snipe,
+        Fireworks,
+        Spy,
+        Kidnap,
+        KillHostages,
+        Heal,
+        Hug,
+        Assassinate,
+        Arrow,
+    )
 }
 
 
@@ -168,7 +194,9 @@ class Night:
 
     def get(self, kind: ActionKind, guardian: str | None = None) -> Submission | None:
         for sub in self.submissions:
-            if sub.action.kind is kind and (guardian is None or getattr(sub.action, "guardian", None) == guardian):
+            if sub.action.kind is kind and (
+                guardian is None or getattr(sub.action, "guardian", None) == guardian
+            ):
                 return sub
         return None
 

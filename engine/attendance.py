@@ -36,7 +36,23 @@ __all__ = [
 ]
 
 DEFAULT_BUMP_WORDS: frozenset[str] = frozenset(
-    {"顶", "up", "dd", "ding", "1", "沙发", "板凳", "地板", "前排", "路过", "签到", "mark", "插眼", "围观", "打卡"}
+    {
+        "顶",
+        "up",
+        "dd",
+        "ding",
+        "1",
+        "沙发",
+        "板凳",
+        "地板",
+        "前排",
+        "路过",
+        "签到",
+        "mark",
+        "插眼",
+        "围观",
+        "打卡",
+    }
 )
 
 
@@ -119,8 +135,9 @@ class RoundWindow:
         return isinstance(t, datetime) and self.start <= t < self.end
 
 
-def round_window(close: datetime, *, previous_close: datetime | None = None, case_post_at: datetime | None = None
-                 ) -> RoundWindow:
+def round_window(
+    close: datetime, *, previous_close: datetime | None = None, case_post_at: datetime | None = None
+) -> RoundWindow:
     """The discussion window of a round (AMB-24): from the previous close, or for round 1 the case post."""
     start = previous_close if previous_close is not None else case_post_at
     if start is None:
@@ -163,7 +180,7 @@ def _strip_quotes(text: str) -> str:
 
 
 def meaningful_text(text: str) -> str:
-    """Letters and digits left after removing quotes, images, smileys, markup, the edit marker, punctuation."""
+    """Letters and digits left once quotes, images, smileys, markup, the edit marker and punctuation go."""
     t = _strip_quotes(text)
     t = _IMG.sub("", t)
     t = _SMILEY.sub("", t)
@@ -232,17 +249,30 @@ def count_valid_posts(
     out: list[PostAttendance] = []
     for post in posts:
         if post.author not in counts:
-            out.append(PostAttendance(post.pid, post.author, post.at, PostAttendanceStatus.NOT_A_PLAYER,
-                                      "非本局玩家（角色账号），不计"))
+            out.append(
+                PostAttendance(
+                    post.pid,
+                    post.author,
+                    post.at,
+                    PostAttendanceStatus.NOT_A_PLAYER,
+                    "非本局玩家（角色账号），不计",
+                )
+            )
             continue
         if post.at not in window:
             where = "早于本轮开始" if post.at < window.start else "晚于本轮截止"
-            out.append(PostAttendance(post.pid, post.author, post.at, PostAttendanceStatus.OUTSIDE_WINDOW,
-                                      f"{where}，不计入本轮"))
+            out.append(
+                PostAttendance(
+                    post.pid,
+                    post.author,
+                    post.at,
+                    PostAttendanceStatus.OUTSIDE_WINDOW,
+                    f"{where}，不计入本轮",
+                )
+            )
             continue
         v = judge_discussion_post(post, rules)
         if v.valid:
             counts[post.author] += 1
         out.append(v)
     return AttendanceResult(counts=counts, posts=tuple(out), min_posts=rules.min_posts)
-

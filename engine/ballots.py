@@ -105,7 +105,7 @@ _PUNCT_TABLE = _build_punct_table()
 
 
 def fold_punctuation(text: str) -> str:
-    """Fold full-width *punctuation* to half-width ("标点符号不区分全半角"); letters and digits stay (AMB-25)."""
+    """Fold full-width *punctuation* to half-width ("标点符号不区分全半角"); letters, digits stay (AMB-25)."""
     return text.translate(_PUNCT_TABLE)
 
 
@@ -119,7 +119,7 @@ def fold_name(name: str) -> str:
 
 
 def within_one_edit(a: str, b: str) -> bool:
-    """True when ``a`` and ``b`` differ by at most one insertion, deletion or substitution (Levenshtein ≤ 1)."""
+    """True when ``a`` and ``b`` are at most one insertion, deletion or substitution apart."""
     if a == b:
         return True
     la, lb = len(a), len(b)

@@ -22,8 +22,9 @@ Every function takes ``day`` (where it matters) and refuses a day that is not th
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
+from functools import partial
 
 from engine.errors import EngineError, GameOverError, IllegalActionError
 from engine.events import JUDGE, PUBLIC, Event, EventKind, Resolution, event, to_player
@@ -42,7 +43,9 @@ PROXY_VOTE_LIMIT_R001 = 2  # R001 §四.1.5: 每位玩家只能申请两次代�
 
 def _require_day(state: GameState, day: int, what: str) -> None:
     if state.outcome is not None:
-        raise GameOverError(f"the game is over ({state.outcome.text}); no {what}", rule="R001 §三 / R004 胜负判定")
+        raise GameOverError(
+            f"the game is over ({state.outcome.text}); no {what}", rule="R001 §三 / R004 胜负判定"
+        )
     if state.phase is not Phase.DAY or state.round != day:
         now = f"{state.phase.value} {state.round}"
         raise IllegalActionError(f"{what} belongs to day {day}, but the game is at {now}", rule="timetable")
@@ -50,7 +53,9 @@ def _require_day(state: GameState, day: int, what: str) -> None:
 
 def _alive_or_raise(state: GameState, name: str, what: str) -> None:
     if not state.player(name).alive:
-        raise IllegalActionError(f"{name!r} is already out and cannot be {what}", rule="R004 出局 / R001 §四.5")
+        raise IllegalActionError(
+            f"{name!r} is already out and cannot be {what}", rule="R004 出局 / R001 §四.5"
+        )
 
 
 # ---- guardians on the day -------------------------------------------------------------------------
@@ -78,7 +83,7 @@ def double_kill_pair(state: GameState, day: int) -> tuple[str, str] | None:
 
 def double_kill_applies(state: GameState, day: int, tied: frozenset[str] | set[str] | None) -> bool:
     """True if ``tied`` (the original count's top tie) is exactly a guardian and his protégé (AMB-40)."""
-    if not tied or state.flags.guardian_double_kill_rule == "never":
+    if not tied or state.flags.guardian_double_kill_rule == "off":
         return False
     return any(frozenset(pair) == frozenset(tied) for pair in double_kill_pairs(state, day))
 
@@ -124,7 +129,9 @@ def _finish(w: Work, outcomes: list[Outcome]) -> Resolution:
     return Resolution(w.freeze(), tuple(w.events), tuple(w.out))
 
 
-def _execution_r001(state: GameState, chosen: str | None, day: int, tied: frozenset[str] | set[str] | None) -> Resolution:
+def _execution_r001(
+    state: GameState, chosen: str | None, day: int, tied: frozenset[str] | set[str] | None
+) -> Resolution:
     w = Work(state)
     outcomes: list[Outcome] = []
 
@@ -136,7 +143,7 @@ def _execution_r001(state: GameState, chosen: str | None, day: int, tied: frozen
         pair = next(
             (p for p in double_kill_pairs(state, day) if tied and frozenset(p) == frozenset(tied)), None
         )
-        if pair is not None and state.flags.guardian_double_kill_rule != "never":
+        if pair is not None and state.flags.guardian_double_kill_rule != "off":
             g, protege = pair
             lp = reveal_label(state.player(protege), state)
             lg = R001_ROLES[state.player(g).role].reveal_label  # executed directly: 守护神/警神/匪神
@@ -146,7 +153,8 @@ def _execution_r001(state: GameState, chosen: str | None, day: int, tied: frozen
                 event(
                     EventKind.DOUBLE_KILL,
                     PUBLIC,
-                    f"双杀票数：守护人与被守护人二者同死\n{protege} 被处决，身份：{lp}\n{g} 被处决，身份：{lg}",
+                    f"双杀票数：守护人与被守护人二者同死\n{protege} 被处决，身份：{lp}\n"
+                    f"{g} 被处决，身份：{lg}",
                     executed=(protege, g),
                     revealed={protege: lp, g: lg},
                     amb="AMB-40",
@@ -158,7 +166,9 @@ def _execution_r001(state: GameState, chosen: str | None, day: int, tied: frozen
         return _finish(w, outcomes)
 
     _alive_or_raise(state, chosen, "executed")
-    protectors = effective_protectors(state, state.protections, chosen) if state.protection_round == day else []
+    protectors = (
+        effective_protectors(state, state.protections, chosen) if state.protection_round == day else []
+    )
     if protectors:
         both_die = state.flags.guardian_same_protege == "protege_dies_too" and len(protectors) >= 2
         names = "、".join(protectors)
@@ -189,7 +199,15 @@ def _execution_r001(state: GameState, chosen: str | None, day: int, tied: frozen
         return _finish(w, outcomes)
     label = reveal_label(state.player(chosen), state)
     die(chosen, Cause.EXECUTED)
-    w.emit(event(EventKind.EXECUTION, PUBLIC, f"{chosen} 被处决，身份：{label}", executed=chosen, revealed={chosen: label}))
+    w.emit(
+        event(
+            EventKind.EXECUTION,
+            PUBLIC,
+            f"{chosen} 被处决，身份：{label}",
+            executed=chosen,
+            revealed={chosen: label},
+        )
+    )
     _police_last_words(w, chosen)
     return _finish(w, outcomes)
 
@@ -213,7 +231,9 @@ def _police_last_words(w: Work, name: str) -> None:
         )
 
 
-def _execution_r004(state: GameState, chosen: str | None, day: int, tied: frozenset[str] | set[str] | None) -> Resolution:
+def _execution_r004(
+    state: GameState, chosen: str | None, day: int, tied: frozenset[str] | set[str] | None
+) -> Resolution:
     w = Work(state)
     if chosen is not None and tied and state.flags.r004_mayor_target_must_be_tied and chosen not in tied:
         w.emit(
@@ -289,16 +309,25 @@ def resolve_drowning(state: GameState, names: Iterable[str], *, day: int) -> Res
 
     A player already executed in this day's resolution is skipped: 同时满足被票杀和淹死情况，按照被票杀宣布.
     """
-    _require_day(state, day, "a drowning")
     if state.family != "r001":
-        raise IllegalActionError("drowning (淹死) is an R001/R000 rule; R004 uses yellow and red cards", rule="R004")
+        raise IllegalActionError(
+            "drowning (淹死) is an R001/R000 rule; R004 uses yellow and red cards", rule="R004"
+        )
+    _require_day(state, day, "a drowning")
     w = Work(state)
     outcomes: list[Outcome] = []
     for name in names:
         p = state.player(name)
         if not w.alive(name):
             if p.cause in (Cause.EXECUTED, Cause.GUARDED_EXECUTION, Cause.DOUBLE_KILL) or name in w.out:
-                w.emit(event(EventKind.NOTE, JUDGE, f"{name} 同时满足被票杀和淹死：按照被票杀宣布", rule="R001 §四.2.5"))
+                w.emit(
+                    event(
+                        EventKind.NOTE,
+                        JUDGE,
+                        f"{name} 同时满足被票杀和淹死：按照被票杀宣布",
+                        rule="R001 §四.2.5",
+                    )
+                )
                 continue
             raise IllegalActionError(f"{name!r} is already dead and cannot drown", rule="R001 §四.2")
         w.eliminate(name, Cause.DROWNED, day)
@@ -312,7 +341,9 @@ def send_off(state: GameState, name: str, *, day: int) -> Resolution:
     if state.outcome is not None:
         raise GameOverError(f"the game is over ({state.outcome.text})")
     if state.round != day:
-        raise IllegalActionError(f"sending off belongs to round {day}, but the game is at round {state.round}")
+        raise IllegalActionError(
+            f"sending off belongs to round {day}, but the game is at round {state.round}"
+        )
     _alive_or_raise(state, name, "sent off")
     w = Work(state)
     outcomes: list[Outcome] = []
@@ -335,9 +366,9 @@ def send_off(state: GameState, name: str, *, day: int) -> Resolution:
 
 def resolve_red_cards(state: GameState, names: Iterable[str], *, day: int) -> Resolution:
     """R004 红牌罚下, executed after the vote: no lover swap, no last words (AMB-77 slot), win check each."""
-    _require_day(state, day, "a red card")
     if state.family != "r004":
         raise IllegalActionError("red cards (红牌) are an R004 rule", rule="R004 替补")
+    _require_day(state, day, "a red card")
     outs = []
     for name in names:
         _alive_or_raise(state, name, "red-carded")
@@ -393,13 +424,13 @@ def resolve_day(
     events += res.events
     out += res.out
     st = res.state
-    steps = []
+    steps: list[Callable[[GameState], Resolution]] = []
     if state.family == "r001":
         drowned = list(drowned)
         if drowned:
             steps.append(lambda s: resolve_drowning(s, drowned, day=day))
         for name in sent_off:
-            steps.append(lambda s, n=name: send_off(s, n, day=day))
+            steps.append(partial(send_off, name=name, day=day))
     else:
         reds = list(red_cards)
         if reds:
@@ -477,7 +508,9 @@ def concede(state: GameState, side: str) -> Resolution:
     if state.outcome is not None:
         raise GameOverError(f"the game is over ({state.outcome.text})")
     if state.family != "r001":
-        raise IllegalActionError("in R004 only the killer camp can surrender (use surrender)", rule="R004 投降")
+        raise IllegalActionError(
+            "in R004 only the killer camp can surrender (use surrender)", rule="R004 投降"
+        )
     if side not in ("bandits", "police"):
         raise IllegalActionError(f"side must be 'bandits' or 'police', not {side!r}", rule="R001 §三.3")
     winner = Winner.POLICE if side == "bandits" else Winner.BANDITS
@@ -502,7 +535,8 @@ def surrender(state: GameState, agreeing: Iterable[str]) -> Resolution:
     missing = [n for n in surrender_group(state) if n not in agreed]
     if missing:
         raise IllegalActionError(
-            f"surrender needs every role of the killers' group, out ones included; missing: {', '.join(missing)}",
+            "surrender needs every role of the killers' group, out ones included; "
+            f"missing: {', '.join(missing)}",
             rule="R004 投降 / AMB-83",
         )
     st = replace(state, outcome=Outcome(Termination.SURRENDER, Winner.CIVILIAN_CAMP), phase=Phase.OVER)
@@ -514,7 +548,9 @@ def end_game(state: GameState, reason: str, winner: Winner | None = None) -> Res
     if state.outcome is not None:
         raise GameOverError(f"the game is over ({state.outcome.text})")
     st = replace(state, outcome=Outcome(Termination.JUDGE_ENDED, winner), phase=Phase.OVER)
-    return Resolution(st, (event(EventKind.NOTE, JUDGE, f"法官宣布提前结束：{reason}"), *game_over_events(st)))
+    return Resolution(
+        st, (event(EventKind.NOTE, JUDGE, f"法官宣布提前结束：{reason}"), *game_over_events(st))
+    )
 
 
 def game_over_events(state: GameState) -> list[Event]:
@@ -559,7 +595,9 @@ def add_strike(state: GameState, name: str, n: int = 1) -> GameState:
 def record_proxy_vote(state: GameState, name: str) -> GameState:
     """A proxy vote (代投) for ``name``; R001 allows two per player per game (§四.1.5, AMB-32)."""
     if not state.player(name).alive:
-        raise IllegalActionError(f"{name!r} is out and cannot vote, by proxy or otherwise", rule="R001 §四.5.1")
+        raise IllegalActionError(
+            f"{name!r} is out and cannot vote, by proxy or otherwise", rule="R001 §四.5.1"
+        )
     used = state.proxy_votes_used_of(name)
     if state.family == "r001" and used >= PROXY_VOTE_LIMIT_R001:
         raise IllegalActionError(

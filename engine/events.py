@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -56,6 +57,7 @@ def to_group(group: GroupId) -> Audience:
     return Audience(AudienceKind.GROUP, group.value)
 
 
+@lru_cache(maxsize=4096)
 def to_player(name: str) -> Audience:
     return Audience(AudienceKind.PLAYER, name)
 

@@ -68,7 +68,9 @@ class DayFlags:
         "always rank the candidates alike.",
     )
     r001_revote_deadline_minutes: int = _flag(
-        60, "AMB-28", "Minutes from the revote call to its deadline (the call is posted right after the close)."
+        60,
+        "AMB-28",
+        "Minutes from the revote call to its deadline (the call is posted right after the close).",
     )
     r001_revote_drowned_excluded: bool = _flag(
         True,
@@ -80,7 +82,9 @@ class DayFlags:
         2, "AMB-32", "Proxy votes (代投) each player may use in the whole game (“每位玩家只能申请两次代投”)."
     )
     r001_min_discussion_posts: int = _flag(
-        2, "AMB-20", "Valid discussion posts a round needs (source: “少于2次”); what is *valid* is AttendanceRules."
+        2,
+        "AMB-20",
+        "Valid discussion posts a round needs (source: “少于2次”); what is *valid* is AttendanceRules.",
     )
     attendance_min_meaningful_chars: int = _flag(
         2,
@@ -104,7 +108,9 @@ class DayFlags:
         "Accept a target equal to a living name after case/width folding (Ｋｅｎ = ken = Ken). Default: "
         "exact match after trimming; only punctuation width is folded; typos void (and are suggested).",
     )
-    self_vote_allowed: bool = _flag(True, "AMB-89", "A player may vote for himself (not forbidden by R001/R004).")
+    self_vote_allowed: bool = _flag(
+        True, "AMB-89", "A player may vote for himself (not forbidden by R001/R004)."
+    )
     # --- R004 ------------------------------------------------------------------------------------------
     r004_mayor_target_must_be_tied: bool = _flag(
         False,
@@ -147,11 +153,13 @@ class DayFlags:
         "The 投票理由/改票理由 label must be present (its content may be empty). Read by the vote parser: "
         "pass it to forumbot.parsers.votes.read_ballot(require_reason_label=...).",
     )
-    r004_edited_vote: EditedVotePolicy = _flag(
-        EditedVotePolicy.INVALID_NO_PENALTY,
-        "AMB-76",
-        "An edited vote or change post: invalid (must be corrected) with no penalty; 'invalid_yellow': a "
-        "yellow card if never corrected; 'valid': edits ignored.",
+    r004_edited_vote: EditedVotePolicy = field(
+        default=EditedVotePolicy.INVALID_NO_PENALTY,
+        metadata={
+            "amb": "AMB-76",
+            "doc": "An edited vote or change post: invalid (must be corrected) with no penalty; "
+            "'invalid_yellow': a yellow card if never corrected; 'valid': edits ignored.",
+        },
     )
     r004_red_card_consumes_lastword_slot: bool = _flag(
         True,
@@ -162,7 +170,9 @@ class DayFlags:
 
     def __post_init__(self) -> None:
         if self.r001_revote_deadline_minutes <= 0:
-            raise ValueError(f"r001_revote_deadline_minutes must be positive, got {self.r001_revote_deadline_minutes}")
+            raise ValueError(
+                f"r001_revote_deadline_minutes must be positive, got {self.r001_revote_deadline_minutes}"
+            )
         if self.r001_proxy_limit_per_game < 0:
             raise ValueError(f"r001_proxy_limit_per_game must be ≥ 0, got {self.r001_proxy_limit_per_game}")
         if self.r004_yellow_to_red is not None and self.r004_yellow_to_red < 1:

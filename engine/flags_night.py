@@ -135,8 +135,8 @@ class NightFlags:
         "top_tie_exactly_guardian_and_protege",
         "AMB-40",
         "双杀票数: an original count whose top tie is exactly the guardian and his protégé kills both "
-        "(no revote, no substitution); or the rule never applies under R001's tie procedure.",
-        ("top_tie_exactly_guardian_and_protege", "never"),
+        "(no revote, no substitution); 'off': the rule never applies under R001's tie procedure.",
+        ("top_tie_exactly_guardian_and_protege", "off"),
     )
     guardian_forced_skip_counts_as_voluntary: bool = _flag(
         False,

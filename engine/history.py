@@ -13,8 +13,16 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from engine import eliminations, night as night_mod
-from engine.actions import Night, NightAction, action_from_dict, action_to_dict, night_from_dict, night_to_dict
+from engine import eliminations
+from engine import night as night_mod
+from engine.actions import (
+    Night,
+    NightAction,
+    action_from_dict,
+    action_to_dict,
+    night_from_dict,
+    night_to_dict,
+)
 from engine.errors import StateError
 from engine.events import Event, Resolution
 from engine.roles import ActionKind
@@ -46,8 +54,16 @@ def _opt_set(v: Any) -> frozenset[str] | None:
 
 
 _OPS: dict[str, _Op] = {
-    "submit": lambda s, n, a: (s, night_mod.submit(s, n, action_from_dict(a["action"]), late=bool(a.get("late"))), ()),
-    "withdraw": lambda s, n, a: (s, night_mod.withdraw(n, ActionKind(a["kind"]), guardian=a.get("guardian")), ()),
+    "submit": lambda s, n, a: (
+        s,
+        night_mod.submit(s, n, action_from_dict(a["action"]), late=bool(a.get("late"))),
+        (),
+    ),
+    "withdraw": lambda s, n, a: (
+        s,
+        night_mod.withdraw(n, ActionKind(a["kind"]), guardian=a.get("guardian")),
+        (),
+    ),
     "resolve_night": lambda s, n, a: _res(night_mod.resolve_night(s, n, seed=a.get("seed"))),
     "resolve_extra_check": lambda s, n, a: _res(
         night_mod.resolve_extra_check(s, a["target"], late=bool(a.get("late"))), n
@@ -59,7 +75,9 @@ _OPS: dict[str, _Op] = {
     "send_off": lambda s, n, a: _res(eliminations.send_off(s, a["name"], day=a["day"]), n),
     "resolve_red_cards": lambda s, n, a: _res(eliminations.resolve_red_cards(s, a["names"], day=a["day"]), n),
     "close_day": lambda s, n, a: _res(eliminations.close_day(s, day=a["day"])),
-    "pass_authority": lambda s, n, a: _res(eliminations.pass_authority(s, a.get("to"), seed=a.get("seed")), n),
+    "pass_authority": lambda s, n, a: _res(
+        eliminations.pass_authority(s, a.get("to"), seed=a.get("seed")), n
+    ),
     "concede": lambda s, n, a: _res(eliminations.concede(s, a["side"]), n),
     "surrender": lambda s, n, a: _res(eliminations.surrender(s, a["agreeing"]), n),
     "end_game": lambda s, n, a: _res(eliminations.end_game(s, a["reason"]), n),
@@ -106,7 +124,9 @@ class Game:
         return self.apply("resolve_night", seed=seed)
 
     def execute(self, chosen: str | None, *, tied: Sequence[str] | None = None) -> tuple[Event, ...]:
-        return self.apply("resolve_execution", chosen=chosen, day=self.state.round, tied=sorted(tied) if tied else None)
+        return self.apply(
+            "resolve_execution", chosen=chosen, day=self.state.round, tied=sorted(tied) if tied else None
+        )
 
     def close_day(self) -> tuple[Event, ...]:
         return self.apply("close_day", day=self.state.round)
@@ -134,7 +154,9 @@ class Game:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Game:
-        game = cls.replay(state_from_dict(data["initial"]), [Step.from_dict(s) for s in data.get("steps", ())])
+        game = cls.replay(
+            state_from_dict(data["initial"]), [Step.from_dict(s) for s in data.get("steps", ())]
+        )
         if "night" in data and night_from_dict(data["night"]) != game.night:
             raise StateError("the saved night does not match the replayed steps")
         return game

@@ -63,7 +63,9 @@ def check(state: GameState, action: NightAction, *, night: Night | None = None) 
             rule="timetable",
         )
     if night is not None and night.round != state.round:
-        raise IllegalActionError(f"these submissions are for night {night.round}, but it is night {state.round}")
+        raise IllegalActionError(
+            f"these submissions are for night {night.round}, but it is night {state.round}"
+        )
     table = ROLE_TABLES[state.family]
     if not any(action.kind in table[p.role].night_actions for p in state.players):
         raise IllegalActionError(
@@ -81,7 +83,10 @@ def is_legal(state: GameState, action: NightAction, *, night: Night | None = Non
 
 
 def submit(state: GameState, night: Night, action: NightAction, *, late: bool = False) -> Night:
-    """Check ``action`` and add it to ``night``. ``late``: posted after the deadline (kept, then forfeited)."""
+    """Check ``action`` and add it to ``night``.
+
+    ``late``: posted after the deadline (kept, then forfeited at resolution).
+    """
     check(state, action, night=night)
     return night.with_submission(Submission(action, late))
 
@@ -91,7 +96,9 @@ def withdraw(night: Night, kind: ActionKind, *, guardian: str | None = None) -> 
     kept = tuple(
         s
         for s in night.submissions
-        if not (s.action.kind is kind and (guardian is None or getattr(s.action, "guardian", None) == guardian))
+        if not (
+            s.action.kind is kind and (guardian is None or getattr(s.action, "guardian", None) == guardian)
+        )
     )
     return replace(night, submissions=kept)
 
@@ -107,7 +114,9 @@ def resolve_night(state: GameState, night: Night, *, seed: int | None = None) ->
     if state.phase is not Phase.NIGHT:
         raise IllegalActionError(f"night {state.round} is already resolved; close day {state.round} first")
     if night.round != state.round:
-        raise IllegalActionError(f"these submissions are for night {night.round}, but it is night {state.round}")
+        raise IllegalActionError(
+            f"these submissions are for night {night.round}, but it is night {state.round}"
+        )
     return get_ruleset(state.ruleset_id).resolve_night(state, night, seed)
 
 

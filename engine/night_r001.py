@@ -99,11 +99,15 @@ def _check_kill(state: GameState, kill: Kill, n: int) -> None:
         raise IllegalActionError(f"no living bandit can submit a kill (night {n})", rule="R001 §二.3")
     if kill.by is not None and kill.by not in living_bandits:
         who = "dead" if state.has(kill.by) and not state.is_alive(kill.by) else "not in the bandit group"
-        raise IllegalActionError(f"{kill.by!r} cannot submit the bandits' kill: {who} (night {n})", rule="R001 §二.3")
+        raise IllegalActionError(
+            f"{kill.by!r} cannot submit the bandits' kill: {who} (night {n})", rule="R001 §二.3"
+        )
     if kill.victim is not None:
         victim = state.player(kill.victim)
         if not victim.alive:
-            raise IllegalActionError(f"the bandits cannot kill {kill.victim!r}: already dead (night {n})", rule="R001 §二.3")
+            raise IllegalActionError(
+                f"the bandits cannot kill {kill.victim!r}: already dead (night {n})", rule="R001 §二.3"
+            )
     if kill.pledge is not None:
         pledge = state.player(kill.pledge)
         if kill.pledge not in living_bandits:
@@ -121,7 +125,9 @@ def _check_possession(state: GameState, kill: Kill, n: int) -> None:
     assert target is not None
     ghost = _ghost(state)
     if ghost is None:
-        raise IllegalActionError(f"{state.ruleset_id} has no ghost bandit: nobody can possess", rule=RULE_POSSESSION)
+        raise IllegalActionError(
+            f"{state.ruleset_id} has no ghost bandit: nobody can possess", rule=RULE_POSSESSION
+        )
     if not ghost.alive:
         raise IllegalActionError(
             f"the ghost {ghost.name!r} is dead: possession only while alive (night {n})", rule=RULE_POSSESSION
@@ -133,11 +139,17 @@ def _check_possession(state: GameState, kill: Kill, n: int) -> None:
         )
     tp = state.player(target)
     if target == ghost.name:
-        raise IllegalActionError(f"the ghost {ghost.name!r} cannot possess himself (night {n})", rule="AMB-10")
+        raise IllegalActionError(
+            f"the ghost {ghost.name!r} cannot possess himself (night {n})", rule="AMB-10"
+        )
     if not tp.alive:
-        raise IllegalActionError(f"the ghost cannot possess {target!r}: already dead (night {n})", rule="AMB-10")
+        raise IllegalActionError(
+            f"the ghost cannot possess {target!r}: already dead (night {n})", rule="AMB-10"
+        )
     if is_bandit(tp):
-        raise IllegalActionError(f"the ghost cannot possess {target!r}: already a bandit (night {n})", rule="AMB-10")
+        raise IllegalActionError(
+            f"the ghost cannot possess {target!r}: already a bandit (night {n})", rule="AMB-10"
+        )
     if target == kill.victim:
         raise IllegalActionError(
             f"the kill and the possession name the same player {target!r}; kills resolve first, so the "
@@ -153,9 +165,13 @@ def _check_check(state: GameState, check: Check, n: int) -> None:
     if check.by is not None:
         by = state.player(check.by)
         if by.role is not RoleId.POLICE:
-            raise IllegalActionError(f"{check.by!r} is not a police officer and cannot check (night {n})", rule="R001 §二.4")
+            raise IllegalActionError(
+                f"{check.by!r} is not a police officer and cannot check (night {n})", rule="R001 §二.4"
+            )
         if not by.alive:
-            raise IllegalActionError(f"police officer {check.by!r} is dead and cannot check (night {n})", rule="R001 §四.7")
+            raise IllegalActionError(
+                f"police officer {check.by!r} is dead and cannot check (night {n})", rule="R001 §四.7"
+            )
     if not police:
         raise IllegalActionError(f"every police officer is dead: no check (night {n})", rule="R001 §四.7")
     state.player(check.target)  # must exist
@@ -164,22 +180,30 @@ def _check_check(state: GameState, check: Check, n: int) -> None:
 def _check_protect(state: GameState, prot: Protect, n: int) -> None:
     g = state.player(prot.guardian)
     if g.role not in GUARDIAN_ROLES:
-        raise IllegalActionError(f"{prot.guardian!r} is not a guardian and cannot protect (night {n})", rule=RULE_GUARDIAN)
+        raise IllegalActionError(
+            f"{prot.guardian!r} is not a guardian and cannot protect (night {n})", rule=RULE_GUARDIAN
+        )
     if not g.alive:
-        raise IllegalActionError(f"guardian {prot.guardian!r} is dead and cannot protect (night {n})", rule=RULE_GUARDIAN)
+        raise IllegalActionError(
+            f"guardian {prot.guardian!r} is dead and cannot protect (night {n})", rule=RULE_GUARDIAN
+        )
     if g.converted and not state.flags.guardian_converted_keeps_duty:
         raise IllegalActionError(
-            f"police-guardian {prot.guardian!r} has lost the protection power (匪神 killed directly) (night {n})",
+            f"police-guardian {prot.guardian!r} has lost the protection power "
+            f"(匪神 killed directly) (night {n})",
             rule="R000-G2 双守护规则6",
         )
     if prot.target is None:
         return
     t = state.player(prot.target)
     if prot.target == prot.guardian:
-        raise IllegalActionError(f"guardian {prot.guardian!r} cannot protect himself (night {n})", rule="R000 守护规则1")
+        raise IllegalActionError(
+            f"guardian {prot.guardian!r} cannot protect himself (night {n})", rule="R000 守护规则1"
+        )
     if not t.alive:
         raise IllegalActionError(
-            f"guardian {prot.guardian!r} cannot protect {prot.target!r}: dead (night {n})", rule="R000 守护规则1"
+            f"guardian {prot.guardian!r} cannot protect {prot.target!r}: dead (night {n})",
+            rule="R000 守护规则1",
         )
     if prot.target in protected_before(state, prot.guardian):
         raise IllegalActionError(
@@ -215,7 +239,14 @@ def resolve(state: GameState, night: Night, seed: int | None) -> Resolution:
     kill = kill_sub.action if kill_sub is not None and not kill_sub.late else None
     assert kill is None or isinstance(kill, Kill)
     if kill_sub is not None and kill_sub.late:
-        w.emit(event(EventKind.FORFEITED, to_group(GroupId.BANDITS), f"杀人名单提交超时：{PEACEFUL_NIGHT}", late=True))
+        w.emit(
+            event(
+                EventKind.FORFEITED,
+                to_group(GroupId.BANDITS),
+                f"杀人名单提交超时：{PEACEFUL_NIGHT}",
+                late=True,
+            )
+        )
     possessed_pledge = False
     kill_took_effect = False
     victim = kill.victim if kill is not None else None
@@ -231,7 +262,12 @@ def resolve(state: GameState, night: Night, seed: int | None) -> Resolution:
     elif kill_sub is not None and kill_sub.late and not flags.gp_late_kill_loses_possession:
         assert isinstance(kill_sub.action, Kill)
         possess = kill_sub.action.possess
-    elif kill_sub is not None and kill_sub.late and isinstance(kill_sub.action, Kill) and kill_sub.action.possess:
+    elif (
+        kill_sub is not None
+        and kill_sub.late
+        and isinstance(kill_sub.action, Kill)
+        and kill_sub.action.possess
+    ):
         w.emit(event(EventKind.NOTE, JUDGE, "杀人名单迟交，本回合附体一并作废（AMB-18）", amb="AMB-18"))
     if possess is not None:
         _step_possession(w, possess, victim, n, die)
@@ -318,7 +354,9 @@ def _step_guardians(w: Work, night: Night, n: int, die: Die) -> dict[str, str]:
             continue
         skips = w.bump("guardian_skips", g.name)
         w.put("guardian_forced_streak", g.name, 0)
-        why = "迟交" if sub is not None and sub.late else ("放弃守护" if sub is not None else "未提交守护名单")
+        why = (
+            "迟交" if sub is not None and sub.late else ("放弃守护" if sub is not None else "未提交守护名单")
+        )
         w.emit(
             event(
                 EventKind.NOTE,
@@ -362,7 +400,8 @@ def _step_kill(
                 event(
                     EventKind.NOTE,
                     JUDGE,
-                    f"守护神 {'、'.join(protectors)} 替 {victim} 被杀：不公布被害真相，可适当编修杀文（AMB-47）",
+                    f"守护神 {'、'.join(protectors)} 替 {victim} 被杀："
+                    "不公布被害真相，可适当编修杀文（AMB-47）",
                     guardians=tuple(protectors),
                     protege=victim,
                     amb="AMB-47",
@@ -415,7 +454,9 @@ def _step_kill(
         for pg in [p for p in w.players if p.role is RoleId.POLICE_GUARDIAN and p.alive and not p.converted]:
             w.set_player(pg.name, converted=True)
             protections.pop(pg.name, None)
-            w.emit(event(EventKind.GUARDIAN_CONVERTED, to_player(pg.name), CONVERTED_NOTICE, rule="R000-G2 6"))
+            w.emit(
+                event(EventKind.GUARDIAN_CONVERTED, to_player(pg.name), CONVERTED_NOTICE, rule="R000-G2 6")
+            )
     return True, False
 
 
@@ -424,7 +465,14 @@ def _step_possession(w: Work, target: str, victim: str | None, n: int, die: Die)
     ghost = _ghost(w)
     if ghost is None or not ghost.alive:
         if ghost is not None:
-            w.emit(event(EventKind.NOTE, JUDGE, f"鬼匪 {ghost.name} 已在杀人结算中死亡：附体不执行（AMB-09）", amb="AMB-09"))
+            w.emit(
+                event(
+                    EventKind.NOTE,
+                    JUDGE,
+                    f"鬼匪 {ghost.name} 已在杀人结算中死亡：附体不执行（AMB-09）",
+                    amb="AMB-09",
+                )
+            )
         return
     if w.possession_used:
         w.emit(event(EventKind.NOTE, JUDGE, f"{POSSESSION_USED}：本次附体无效", amb="R001 §五"))
@@ -449,7 +497,9 @@ def _step_possession(w: Work, target: str, victim: str | None, n: int, die: Die)
     w.set(possession_used=True)
     if tp.role is RoleId.CIVILIAN:
         w.set_player(target, possessed=True)
-        joins = "，并加入匪帮讨论组，自下一回合起参与杀人决定" if flags.gp_possessed_joins_bandit_group else ""
+        joins = (
+            "，并加入匪帮讨论组，自下一回合起参与杀人决定" if flags.gp_possessed_joins_bandit_group else ""
+        )
         w.emit(
             event(
                 EventKind.POSSESSION,
@@ -498,20 +548,19 @@ def _answer_check(w: Work, target: str, n: int, wait: str | None, *, extra: bool
     if wait:
         data["after_last_words_of"] = wait
     w.emit(event(EventKind.CHECK_RESULT, to_group(GroupId.POLICE), f"{target}：{label}", **data))
-    if tp.role is RoleId.POISON and not extra:
-        if tp.alive or flags.gp_possessed_poison_checked_extra:
-            w.emit(event(EventKind.POISON_CHECKED, to_player(target), POISON_CHECKED))
-            w.set(extra_check_round=n)
-            minutes = flags.gp_extra_check_window_minutes
-            w.emit(
-                event(
-                    EventKind.EXTRA_CHECK_GRANTED,
-                    to_group(GroupId.POLICE),
-                    f"毒药被验到：警方本回合可再验一人（{minutes} 分钟内提交）",
-                    window_minutes=minutes,
-                    amb="AMB-15",
-                )
+    if tp.role is RoleId.POISON and not extra and (tp.alive or flags.gp_possessed_poison_checked_extra):
+        w.emit(event(EventKind.POISON_CHECKED, to_player(target), POISON_CHECKED))
+        w.set(extra_check_round=n)
+        minutes = flags.gp_extra_check_window_minutes
+        w.emit(
+            event(
+                EventKind.EXTRA_CHECK_GRANTED,
+                to_group(GroupId.POLICE),
+                f"毒药被验到：警方本回合可再验一人（{minutes} 分钟内提交）",
+                window_minutes=minutes,
+                amb="AMB-15",
             )
+        )
 
 
 def resolve_extra_check(state: GameState, target: str, *, late: bool = False) -> Resolution:

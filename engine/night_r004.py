@@ -35,14 +35,21 @@ from engine.actions import (
 )
 from engine.errors import IllegalActionError
 from engine.events import JUDGE, PUBLIC, Audience, EventKind, Resolution, event, to_group, to_player
-from engine.outcome import Outcome
+from engine.outcome import Outcome, r004_counts, r004_outcome_of
 from engine.roles import R004_ROLES, ActionKind, Cause, GroupId, RoleId
 from engine.state import GameState, Phase, Player
 from engine.working import Work
 
 #: Night skills of killer-camp roles: all void on a 警戒 night (AMB-52).
 KILLER_CAMP_KINDS = frozenset(
-    {ActionKind.KILL, ActionKind.SNIPE, ActionKind.FIREWORKS, ActionKind.SPY, ActionKind.KIDNAP, ActionKind.KILL_HOSTAGES}
+    {
+        ActionKind.KILL,
+        ActionKind.SNIPE,
+        ActionKind.FIREWORKS,
+        ActionKind.SPY,
+        ActionKind.KIDNAP,
+        ActionKind.KILL_HOSTAGES,
+    }
 )
 
 #: Who submits each kind (the killers jointly; the police jointly; single holders otherwise).
@@ -75,6 +82,11 @@ SKILL_ZH: dict[ActionKind, str] = {
     ActionKind.ASSASSINATE: "暗杀",
     ActionKind.ARROW: "丘比特之箭",
 }
+
+_POLICE = to_group(GroupId.POLICE)
+_KILLERS = to_group(GroupId.KILLERS)
+_LOVERS = to_group(GroupId.LOVERS)
+_KIDNAPPED = to_group(GroupId.KIDNAPPED)
 
 LATE_TEXT = "关门后两小时内未与导演取得联系，视为放弃夜晚行动"
 NOBODY_OUT = "昨夜无人出局"
@@ -122,13 +134,17 @@ def check_action(state: GameState, action: NightAction, night: Night | None) -> 
     role = ACTOR_ROLE[kind]
     holders = state.with_role(role)
     if not holders:
-        raise IllegalActionError(f"this game has no {R004_ROLES[role].name_zh}: nobody can {skill}", rule="R004")
+        raise IllegalActionError(
+            f"this game has no {R004_ROLES[role].name_zh}: nobody can {skill}", rule="R004"
+        )
     living = [h for h in holders if state.is_alive(h)]
     by = getattr(action, "by", None)
     if by is not None:
         bp = state.player(by)
         if bp.role is not role:
-            raise IllegalActionError(f"{by!r} is not a {R004_ROLES[role].name_zh} and cannot {skill} (night {n})", rule="R004")
+            raise IllegalActionError(
+                f"{by!r} is not a {R004_ROLES[role].name_zh} and cannot {skill} (night {n})", rule="R004"
+            )
         if not bp.alive:
             raise IllegalActionError(f"{by!r} is out and cannot {skill} (night {n})", rule="R004 出局")
     if not living:
@@ -146,20 +162,27 @@ def check_action(state: GameState, action: NightAction, night: Night | None) -> 
             )
     if isinstance(action, Snipe):
         if state.sniper_rejoined:
-            raise IllegalActionError(f"the sniper has rejoined the killers and lost 狙击 (night {n})", rule="R004 归队")
+            raise IllegalActionError(
+                f"the sniper has rejoined the killers and lost 狙击 (night {n})", rule="R004 归队"
+            )
         if state.sniper_bullets <= 0:
             raise IllegalActionError(f"the sniper has no bullets left (night {n})", rule="R004 狙击手")
     elif isinstance(action, Fireworks):
         if state.fireworks_used:
             raise IllegalActionError(f"放烟花 is <限定>: already used (night {n})", rule="R004 恐怖分子")
         if action.target == actor and not flags.r004_fireworks_may_target_self:
-            raise IllegalActionError(f"the terrorist cannot name himself for 放烟花 (night {n})", rule="AMB-84")
+            raise IllegalActionError(
+                f"the terrorist cannot name himself for 放烟花 (night {n})", rule="AMB-84"
+            )
     elif isinstance(action, Kidnap):
         if state.hostages_killed:
-            raise IllegalActionError(f"after 撕票 the kidnapper can no longer 绑架 (night {n})", rule="R004 绑匪")
+            raise IllegalActionError(
+                f"after 撕票 the kidnapper can no longer 绑架 (night {n})", rule="R004 绑匪"
+            )
         if night is not None and night.on_time(ActionKind.KILL_HOSTAGES) is not None:
             raise IllegalActionError(
-                f"撕票 is submitted for night {n}: no 绑架 that night (withdraw the 撕票 first)", rule="R004 绑匪"
+                f"撕票 is submitted for night {n}: no 绑架 that night (withdraw the 撕票 first)",
+                rule="R004 绑匪",
             )
     elif isinstance(action, KillHostages):
         if state.hostages_killed:
@@ -182,10 +205,13 @@ def check_action(state: GameState, action: NightAction, night: Night | None) -> 
             raise IllegalActionError(f"the doctor cannot heal himself (night {n})", rule="AMB-63")
     elif isinstance(action, Hug):
         if action.target == actor:
-            raise IllegalActionError(f"the butterfly must hug another role (其他角色) (night {n})", rule="R004 花蝴蝶")
+            raise IllegalActionError(
+                f"the butterfly must hug another role (其他角色) (night {n})", rule="R004 花蝴蝶"
+            )
         if action.target in state.hug_targets_used:
             raise IllegalActionError(
-                f"{action.target!r} has already been hugged: each role can be the hug target only once (night {n})",
+                f"{action.target!r} has already been hugged: each role can be the hug target only once "
+                f"(night {n})",
                 rule="R004 花蝴蝶",
             )
     elif isinstance(action, Assassinate):
@@ -198,8 +224,6 @@ def check_action(state: GameState, action: NightAction, night: Night | None) -> 
             raise IllegalActionError(f"丘比特之箭 needs two different roles (night {n})", rule="R004 丘比特")
         if actor in (action.first, action.second) and not flags.r004_cupid_may_choose_self:
             raise IllegalActionError(f"the cupid cannot name himself (night {n})", rule="AMB-65")
-    elif isinstance(action, Kill | Check | Spy):
-        pass
 
 
 # ---- resolution ----------------------------------------------------------------------------------------
@@ -238,15 +262,20 @@ def resolve(state: GameState, night: Night, seed: int | None) -> Resolution:
     flags = state.flags
     alert = state.alert_night == n
     alive_at_start = {p.name for p in state.players if p.alive}
+    by_role = state._by_role  # every holder of each role, alive or not, in seating order
     acts: dict[ActionKind, NightAction] = {}
     for sub in night.submissions:
         kind = sub.action.kind
-        holders = [h for h in w.holders(ACTOR_ROLE.get(kind, RoleId.CIVILIAN)) if h in alive_at_start]
-        audience: Audience = to_group(GroupId.KILLERS if kind is ActionKind.KILL else GroupId.POLICE)
+        holders = [h for h in by_role.get(ACTOR_ROLE.get(kind, RoleId.CIVILIAN), ()) if h in alive_at_start]
+        audience: Audience = _KILLERS if kind is ActionKind.KILL else _POLICE
         if kind not in GROUP_ACTIONS and holders:
             audience = to_player(holders[0])
         if sub.late:
-            w.emit(event(EventKind.FORFEITED, audience, f"{SKILL_ZH.get(kind, kind.value)}：{LATE_TEXT}", late=True))
+            w.emit(
+                event(
+                    EventKind.FORFEITED, audience, f"{SKILL_ZH.get(kind, kind.value)}：{LATE_TEXT}", late=True
+                )
+            )
             continue
         if alert and kind in KILLER_CAMP_KINDS:
             w.emit(event(EventKind.NOTE, JUDGE, f"警戒夜：{SKILL_ZH[kind]} 无效（AMB-52）", amb="AMB-52"))
@@ -264,7 +293,7 @@ def resolve(state: GameState, night: Night, seed: int | None) -> Resolution:
 
     # step 1: 放烟花
     fw = acts.get(ActionKind.FIREWORKS)
-    terrorist = w.holders(RoleId.TERRORIST)
+    terrorist = by_role.get(RoleId.TERRORIST, ())
     if isinstance(fw, Fireworks) and terrorist and not state.fireworks_used:
         out.add(terrorist[0], Cause.FIREWORKS)
         if alive(fw.target) and w.role(fw.target) is not RoleId.KILLER:
@@ -301,12 +330,12 @@ def resolve(state: GameState, night: Night, seed: int | None) -> Resolution:
             continue
         kill_targets.add(x)
         stopped = True
-        if x == hug_target or x == heal_target:  # ① hug, ② heal
+        if x in (hug_target, heal_target):  # ① hug, ② heal
             pass
         elif (cause is Cause.KILLERS and w.role(x) is RoleId.SNIPER) or (
             cause is Cause.SNIPE and w.role(x) is RoleId.KILLER
         ):  # ③ 归队
-            sniper = w.holders(RoleId.SNIPER)[0]
+            sniper = by_role[RoleId.SNIPER][0]
             if sniper not in out or flags.r004_rejoin_when_sniper_listed:
                 rejoin = True
         else:  # ④
@@ -321,15 +350,15 @@ def resolve(state: GameState, night: Night, seed: int | None) -> Resolution:
         w.set(sniper_bullets=max(bullets, 0))
 
     # step 3: 救治
-    doctor = w.holders(RoleId.DOCTOR)
-    if heal_target is not None and alive(heal_target) and doctor:
-        if heal_target not in kill_targets and heal_target != hug_target:
-            key = heal_target if flags.r004_empty_heal_counter == "per_target" else doctor[0]
-            if w.bump("empty_heals", key) >= 2:
-                out.add(heal_target, Cause.DOUBLE_EMPTY_HEAL)
+    doctor = by_role.get(RoleId.DOCTOR, ())
+    empty = heal_target is not None and heal_target not in kill_targets and heal_target != hug_target
+    if empty and heal_target is not None and alive(heal_target) and doctor:
+        key = heal_target if flags.r004_empty_heal_counter == "per_target" else doctor[0]
+        if w.bump("empty_heals", key) >= 2:
+            out.add(heal_target, Cause.DOUBLE_EMPTY_HEAL)
 
     # step 4: 拥抱
-    butterfly = w.holders(RoleId.BUTTERFLY)
+    butterfly = by_role.get(RoleId.BUTTERFLY, ())
     if hug_target is not None:
         w.set(hug_targets_used=(*w.hug_targets_used, hug_target))
         if butterfly and butterfly[0] in out and alive(hug_target):
@@ -375,14 +404,17 @@ def resolve(state: GameState, night: Night, seed: int | None) -> Resolution:
     eliminated: list[str] = []
     alerted: str | None = None
     outcome: Outcome | None = None
+    tally = r004_counts(state) if out.order else None
     for x in out.order:
         if outcome is not None and flags.r004_stop_when_won:
             break
         eliminated.append(x)
         if _eliminate(w, x, out.cause[x], n):
             alerted = x
+        assert tally is not None
+        tally = tally.without(w.p(x).role, state.spy_counted, flags)
         if outcome is None:
-            outcome = w.outcome_now()
+            outcome = r004_outcome_of(tally)
 
     # feedback 1: out notices (with last-words eligibility) and 威权
     for x in eliminated:
@@ -413,7 +445,7 @@ def resolve(state: GameState, night: Night, seed: int | None) -> Resolution:
         w.emit(
             event(
                 EventKind.CHECK_RESULT,
-                to_group(GroupId.POLICE),
+                _POLICE,
                 f"{chk.target}：{camp_label(tp)}",
                 target=chk.target,
                 label=camp_label(tp),
@@ -421,7 +453,7 @@ def resolve(state: GameState, night: Night, seed: int | None) -> Resolution:
         )
     # feedback 3: 潜伏
     spy = acts.get(ActionKind.SPY)
-    spies = w.holders(RoleId.SPY)
+    spies = by_role.get(RoleId.SPY, ())
     if isinstance(spy, Spy) and spies:
         tp = w.p(spy.target)
         w.emit(
@@ -435,17 +467,17 @@ def resolve(state: GameState, night: Night, seed: int | None) -> Resolution:
         )
     # feedback 4: 归队
     if rejoin and not state.sniper_rejoined:
-        sniper = w.holders(RoleId.SNIPER)[0]
+        sniper = by_role[RoleId.SNIPER][0]
         w.emit(
             event(EventKind.REJOIN, to_player(sniper), "归队：你失去<狙击>，与杀手互知共群，加入杀手频道"),
-            event(EventKind.REJOIN, to_group(GroupId.KILLERS), f"狙击手 {sniper} 归队，加入杀手频道", sniper=sniper),
+            event(EventKind.REJOIN, _KILLERS, f"狙击手 {sniper} 归队，加入杀手频道", sniper=sniper),
         )
     # feedback 5: 丘比特之箭
     if isinstance(arrow, Arrow) and not state.arrow_used:
         w.emit(
             event(
                 EventKind.LOVERS,
-                to_group(GroupId.LOVERS),
+                _LOVERS,
                 f"丘比特之箭：{arrow.first} 与 {arrow.second} 成为情侣，互知共群",
                 lovers=(arrow.first, arrow.second),
             )
@@ -466,7 +498,7 @@ def resolve(state: GameState, night: Night, seed: int | None) -> Resolution:
                     earlier=earlier,
                     amb="AMB-69",
                 ),
-                event(EventKind.KIDNAPPED, to_group(GroupId.KIDNAPPED), f"{kd.target} 被绑架，加入本频道", target=kd.target),
+                event(EventKind.KIDNAPPED, _KIDNAPPED, f"{kd.target} 被绑架，加入本频道", target=kd.target),
             )
     # 警戒
     if alerted is not None:
@@ -484,7 +516,8 @@ def resolve(state: GameState, night: Night, seed: int | None) -> Resolution:
             event(
                 EventKind.NOTE,
                 JUDGE,
-                f"{state.authority_pending} 尚未交出<威权>：讨论日开始前未联系导演则随机指定（pass_authority）",
+                f"{state.authority_pending} 尚未交出<威权>："
+                "讨论日开始前未联系导演则随机指定（pass_authority）",
                 amb="AMB-61",
             )
         )

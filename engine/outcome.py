@@ -156,7 +156,9 @@ def r001_outcome(state: Table) -> Outcome | None:
         z = c.poison if flags.r001_condition2_counts_poison else 0
         c2 = c.bandits >= c.police + z + c.civilians - 1
     if a and b:
-        winner = {"draw": None, "police": Winner.POLICE, "bandits": Winner.BANDITS}[flags.r001_simultaneous_a_and_b]
+        winner = {"draw": None, "police": Winner.POLICE, "bandits": Winner.BANDITS}[
+            flags.r001_simultaneous_a_and_b
+        ]
         return Outcome(Termination.BOTH_WIPED_OUT, winner)
     if a:
         return Outcome(Termination.BANDITS_WIPED_OUT, Winner.POLICE)
@@ -179,41 +181,67 @@ class R004Counts:
     plain_in_setup: int
     plain: int  # 平民 alive
 
-
-def r004_counts(state: Table) -> R004Counts:
-    flags = state.flags
-    living = kc_all = kc_counted = g_setup = g = plain_setup = plain = 0
-    for p in state.players:
-        side = _r004_side(state, p.role)
-        if side is WinSide.GOD:
-            g_setup += 1
-        elif side is WinSide.PLAIN:
-            plain_setup += 1
-        if not p.alive:
-            continue
-        living += 1
+    def without(self, role: RoleId, spy_counted: bool, flags: NightFlags) -> R004Counts:
+        """The counts after one living role of ``role`` goes out (the win check after each elimination)."""
+        side = WinSide.KILLER_UNCOUNTED if role is RoleId.SPY and not spy_counted else _R004_SIDE[role]
+        kc_all, kc, g, plain = self.killer_camp, self.counted_killers, self.gods, self.plain
         if side is WinSide.KILLER_COUNTED:
-            kc_counted += 1
-            kc_all += 1
+            kc -= 1
+            kc_all -= 1
         elif side is WinSide.KILLER_UNCOUNTED:
             if flags.r004_cond1_numerator == "all_killer_camp":
-                kc_all += 1
+                kc_all -= 1
         elif side is WinSide.GOD:
-            g += 1
+            g -= 1
         elif side is WinSide.PLAIN:
-            plain += 1
-    return R004Counts(living, kc_all, kc_counted, g_setup, g, plain_setup, plain)
+            plain -= 1
+        return R004Counts(self.living - 1, kc_all, kc, self.gods_in_setup, g, self.plain_in_setup, plain)
 
 
-def _r004_side(state: Table, role: RoleId) -> WinSide:
-    if role is RoleId.SPY and not state.spy_counted:
-        return WinSide.KILLER_UNCOUNTED
-    return R004_ROLES[role].side
+_R004_SIDE: dict[RoleId, WinSide] = {r: s.side for r, s in R004_ROLES.items()}
+
+
+_SIDE_ORDER = (
+    WinSide.KILLER_COUNTED,
+    WinSide.KILLER_UNCOUNTED,
+    WinSide.GOD,
+    WinSide.PLAIN,
+    WinSide.CIVILIAN_SPECIAL,
+)
+_SIDE_IX: dict[RoleId, int] = {r: _SIDE_ORDER.index(side) for r, side in _R004_SIDE.items()}
+
+
+def r004_counts(state: Table) -> R004Counts:
+    """Living and setup counts of the R004 win check (the spy per ``spy_counted``; AMB-80 numerator)."""
+    ix = _SIDE_IX
+    spy = RoleId.SPY
+    spy_uncounted = not state.spy_counted
+    total = [0, 0, 0, 0, 0]
+    alive = [0, 0, 0, 0, 0]
+    for p in state.players:
+        i = 1 if spy_uncounted and p.role is spy else ix[p.role]
+        total[i] += 1
+        if p.alive:
+            alive[i] += 1
+    kc_all = alive[0] + (alive[1] if state.flags.r004_cond1_numerator == "all_killer_camp" else 0)
+    return R004Counts(
+        living=sum(alive),
+        killer_camp=kc_all,
+        counted_killers=alive[0],
+        gods_in_setup=total[2],
+        gods=alive[2],
+        plain_in_setup=total[3],
+        plain=alive[3],
+    )
 
 
 def r004_outcome(state: Table) -> Outcome | None:
     """The R004 conditions on the current living roles (see the module docstring)."""
-    c = r004_counts(state)
+    return r004_outcome_of(r004_counts(state))
+
+
+def r004_outcome_of(c: R004Counts) -> Outcome | None:
+    """The R004 conditions, in the documented order, on counts (see :func:`r004_counts`)."""
     if c.living and 2 * c.killer_camp >= c.living:
         return Outcome(Termination.KILLER_CAMP_HALF, Winner.KILLER_CAMP)
     if c.gods_in_setup and c.gods == 0:

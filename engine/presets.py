@@ -123,7 +123,9 @@ class PresetTable:
     extra: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
 
     def sizes(self) -> tuple[int, ...]:
-        return tuple(n for n in range(self.min_players, self.max_players + 1) if self._source_of(n) is not None)
+        return tuple(
+            n for n in range(self.min_players, self.max_players + 1) if self._source_of(n) is not None
+        )
 
     def _source_of(self, n: int) -> tuple[PresetSpec, int] | None:
         if n in self.presets:
@@ -194,7 +196,11 @@ class PresetTable:
         total = sum(c for _, c in roles)
         if total != n:
             raise PresetError(f"the {n}-player composition adds up to {total}")
-        built = f"{spec.players}+{m}×({', '.join(f'{k}×{v}' for k, v in self.growth.add.items())})" if m and self.growth else str(spec.players)
+        built = (
+            f"{spec.players}+{m}×({', '.join(f'{k}×{v}' for k, v in self.growth.add.items())})"
+            if m and self.growth
+            else str(spec.players)
+        )
         return Composition(
             ruleset_id=self.ruleset_id,
             players=n,

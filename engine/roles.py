@@ -466,13 +466,17 @@ R004_ROLES: Mapping[RoleId, RoleSpec] = MappingProxyType(
     }
 )
 
-ROLE_TABLES: Mapping[str, Mapping[RoleId, RoleSpec]] = MappingProxyType({"r001": R001_ROLES, "r004": R004_ROLES})
+ROLE_TABLES: Mapping[str, Mapping[RoleId, RoleSpec]] = MappingProxyType(
+    {"r001": R001_ROLES, "r004": R004_ROLES}
+)
 
 #: Chinese role names accepted when a composition is written in Chinese (presets, judge input).
 _ZH_TO_ID: dict[str, dict[str, RoleId]] = {
     fam: {spec.name_zh: rid for rid, spec in table.items()} for fam, table in ROLE_TABLES.items()
 }
-_ZH_TO_ID["r001"].update({"匪": RoleId.BANDIT, "匪徒": RoleId.BANDIT, "村民": RoleId.CIVILIAN, "炸弹": RoleId.POISON})
+_ZH_TO_ID["r001"].update(
+    {"匪": RoleId.BANDIT, "匪徒": RoleId.BANDIT, "村民": RoleId.CIVILIAN, "炸弹": RoleId.POISON}
+)
 _ZH_TO_ID["r001"].update({"警方守护神": RoleId.POLICE_GUARDIAN, "匪方守护神": RoleId.BANDIT_GUARDIAN})
 
 

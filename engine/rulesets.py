@@ -181,6 +181,8 @@ def get_ruleset(name: str) -> RuleSet:
 
     Raises UnknownRuleSetError listing the known names.
     """
+    if name in _REGISTRY:  # fast path: an exact id (what a GameState holds)
+        return _REGISTRY[name]
     rid = _ALIASES.get(_key(name))
     if rid is None:
         known = "; ".join(f"{rs.id} ({', '.join(rs.aliases[:4])})" for rs in _REGISTRY.values())

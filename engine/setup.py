@@ -57,7 +57,11 @@ def new_game(
             raise SetupError(f"player {name!r} appears twice")
         seen.add(name)
         try:
-            rid = role if isinstance(role, RoleId) and role in ROLE_TABLES[rs.family] else role_id(rs.family, str(role))
+            rid = (
+                role
+                if isinstance(role, RoleId) and role in ROLE_TABLES[rs.family]
+                else role_id(rs.family, str(role))
+            )
         except KeyError as exc:
             raise SetupError(str(exc.args[0])) from None
         if rid not in rs.roles:
@@ -65,7 +69,11 @@ def new_game(
             if not combined:
                 raise SetupError(
                     f"{rs.id} does not use the role {ROLE_TABLES[rs.family][rid].name_zh} ({rid.value})"
-                    + (" (guardians with the ghost/poison need guardian_with_ghost_poison, AMB-48)" if rid in GUARDIAN_ROLES else "")
+                    + (
+                        " (guardians with the ghost/poison need guardian_with_ghost_poison, AMB-48)"
+                        if rid in GUARDIAN_ROLES
+                        else ""
+                    )
                 )
         players.append(Player(name, rid))
     if not players:
@@ -77,7 +85,8 @@ def new_game(
         kc = sum(
             1
             for p in players
-            if ROLE_TABLES["r004"][p.role].side is WinSide.KILLER_COUNTED and (p.role is not RoleId.SPY or counted)
+            if ROLE_TABLES["r004"][p.role].side is WinSide.KILLER_COUNTED
+            and (p.role is not RoleId.SPY or counted)
         )
         mayor = next((p.name for p in players if p.role is RoleId.MAYOR), None)
         has_sniper = any(p.role is RoleId.SNIPER for p in players)
@@ -184,9 +193,15 @@ def draw_roles(
 
 def _groups(state: GameState) -> dict[str, tuple[str, ...]]:
     if state.family == "r004":
-        out = {GroupId.KILLERS.value: state.group_members(GroupId.KILLERS), GroupId.POLICE.value: state.group_members(GroupId.POLICE)}
+        out = {
+            GroupId.KILLERS.value: state.group_members(GroupId.KILLERS),
+            GroupId.POLICE.value: state.group_members(GroupId.POLICE),
+        }
     else:
-        out = {GroupId.BANDITS.value: state.group_members(GroupId.BANDITS), GroupId.POLICE.value: state.group_members(GroupId.POLICE)}
+        out = {
+            GroupId.BANDITS.value: state.group_members(GroupId.BANDITS),
+            GroupId.POLICE.value: state.group_members(GroupId.POLICE),
+        }
     return {k: v for k, v in out.items() if v}
 
 

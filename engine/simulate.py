@@ -42,7 +42,9 @@ def _try(state: GameState, night: Night, action: NightAction, rng: random.Random
         return night
 
 
-def _pick(state: GameState, rng: random.Random, build: type | None, night: Night, tries: int = 4) -> NightAction | None:
+def _pick(
+    state: GameState, rng: random.Random, build: type | None, night: Night, tries: int = 4
+) -> NightAction | None:
     living = state.living()
     if build is None or not living:
         return None
@@ -51,6 +53,9 @@ def _pick(state: GameState, rng: random.Random, build: type | None, night: Night
         if is_legal(state, action, night=night):
             return action
     return None
+
+
+_RARE: dict[type, float] = {Fireworks: 0.1, Assassinate: 0.15, Snipe: 0.4}
 
 
 def random_night(state: GameState, rng: random.Random, *, act_p: float = 0.8, late_p: float = 0.05) -> Night:
@@ -78,7 +83,7 @@ def random_night(state: GameState, rng: random.Random, *, act_p: float = 0.8, la
     kinds: list[type] = [Kill, Snipe, Fireworks, Spy, Kidnap, Check, Heal, Hug, Assassinate]
     rng.shuffle(kinds)
     for cls in kinds:
-        p = {Fireworks: 0.1, Assassinate: 0.15, Snipe: 0.4}.get(cls, act_p)
+        p = _RARE.get(cls, act_p)
         if rng.random() >= p:
             continue
         act = _pick(state, rng, cls, night)
@@ -98,10 +103,25 @@ def random_day(state: GameState, rng: random.Random, *, seed: int | None = None)
     day = state.round
     living = list(state.living())
     chosen = rng.choice(living) if living and rng.random() < 0.8 else None
+    tied: frozenset[str] | None = None
     drowned: list[str] = []
-    if state.family == "r001" and rng.random() < 0.1 and living:
-        drowned = [rng.choice(living)]
-    res = eliminations.resolve_day(state, day=day, executed=chosen, drowned=drowned)
+    reds: list[str] = []
+    if state.family == "r001":
+        pair = eliminations.double_kill_pair(state, day)
+        if pair is not None and rng.random() < 0.3:
+            chosen, tied = None, frozenset(pair)
+        if rng.random() < 0.1 and living:
+            drowned = [rng.choice(living)]
+    else:
+        if chosen is not None and len(living) >= 3 and rng.random() < 0.2:
+            tied = frozenset(rng.sample(living, 2))  # chosen plays the 威权 holder's target
+        if rng.random() < 0.05 and living:
+            reds = [rng.choice(living)]
+            if reds[0] == chosen:
+                reds = []
+    res = eliminations.resolve_day(
+        state, day=day, executed=chosen, tied=tied, drowned=drowned, red_cards=reds
+    )
     st = res.state
     if st.outcome is None and st.authority_pending:
         res2 = eliminations.pass_authority(st, None, seed=rng.randrange(1 << 30) if seed is None else seed)

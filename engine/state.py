@@ -74,16 +74,24 @@ class GameState:
     extra_check_round: int | None = None  # an extra check is owed for this round (poison checked)
     police_last_words: str | None = None  # police officer executed in the last vote (§四.5.3)
     protection_round: int = 0  # the round ``protections`` belong to
-    protections: Mapping[str, str] = field(default_factory=lambda: EMPTY)  # guardian → protégé (legal submissions of that round)
-    guardian_history: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: EMPTY)  # guardian → everyone he protected
+    protections: Mapping[str, str] = field(
+        default_factory=lambda: EMPTY
+    )  # guardian → protégé (legal submissions of that round)
+    guardian_history: Mapping[str, tuple[str, ...]] = field(
+        default_factory=lambda: EMPTY
+    )  # guardian → everyone he protected
     guardian_skips: Mapping[str, int] = field(default_factory=lambda: EMPTY)  # voluntary skips (AMB-41)
-    guardian_forced_streak: Mapping[str, int] = field(default_factory=lambda: EMPTY)  # consecutive forced skips (AMB-41)
+    guardian_forced_streak: Mapping[str, int] = field(
+        default_factory=lambda: EMPTY
+    )  # consecutive forced skips (AMB-41)
     strikes: Mapping[str, int] = field(default_factory=lambda: EMPTY)  # R001 vote-attendance strikes (淹水)
     proxy_votes_used: Mapping[str, int] = field(default_factory=lambda: EMPTY)
     # ---- r004 family ----
     sniper_bullets: int = 0
     sniper_rejoined: bool = False
-    empty_heals: Mapping[str, int] = field(default_factory=lambda: EMPTY)  # per healed role (or per doctor, AMB-63)
+    empty_heals: Mapping[str, int] = field(
+        default_factory=lambda: EMPTY
+    )  # per healed role (or per doctor, AMB-63)
     hug_targets_used: tuple[str, ...] = ()
     fireworks_used: bool = False
     assassination_used: bool = False
@@ -101,12 +109,23 @@ class GameState:
     yellow_cards: Mapping[str, int] = field(default_factory=lambda: EMPTY)
     since_day_start: tuple[str, ...] = ()  # R004: eliminations since the last day-start post
     _index: Mapping[str, int] = field(default_factory=lambda: EMPTY, init=False, repr=False, compare=False)
+    _by_role: Mapping[RoleId, tuple[str, ...]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         index = {p.name: i for i, p in enumerate(self.players)}
         if len(index) != len(self.players):
             raise StateError("two players share a name")
         object.__setattr__(self, "_index", index)
+        by_role: dict[RoleId, list[str]] = {}
+        for p in self.players:
+            by_role.setdefault(p.role, []).append(p.name)
+        object.__setattr__(self, "_by_role", {r: tuple(v) for r, v in by_role.items()})
+
+    def holders_of(self, role: RoleId) -> tuple[str, ...]:
+        """Every player holding ``role`` (alive or not), in seating order. Roles never change hands."""
+        return self._by_role.get(role, ())
 
     # ---- players ----
     def has(self, name: str) -> bool:
@@ -200,6 +219,25 @@ class GameState:
         if group is GroupId.LOVERS:
             return tuple(self.lovers) if self.lovers else ()
         return self.kidnapped
+
+
+_STATE_SLOTS: tuple[str, ...] = (
+    *(f.name for f in fields(GameState) if not f.name.startswith("_")),
+    "_index",
+    "_by_role",
+)
+
+
+def copy_state(base: GameState, changes: Mapping[str, Any]) -> GameState:
+    """``dataclasses.replace`` for resolutions, fast: the same players (by name), other field values.
+
+    Used inside the engine only; ``changes`` must not rename, add or remove players.
+    """
+    new = object.__new__(GameState)
+    setter = object.__setattr__
+    for name in _STATE_SLOTS:
+        setter(new, name, changes[name] if name in changes else getattr(base, name))
+    return new
 
 
 # ---- serialisation ---------------------------------------------------------------------------------

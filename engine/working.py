@@ -7,20 +7,21 @@ new :class:`GameState` in :meth:`Work.freeze`. Nothing outside a resolution ever
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
 from engine.events import Event
 from engine.outcome import Outcome, evaluate_outcome
 from engine.roles import Cause, RoleId
-from engine.state import GameState, Phase, Player, frozen_map
+from engine.state import GameState, Phase, Player, copy_state, frozen_map
 
 
 class Work:
     def __init__(self, state: GameState) -> None:
         self.base = state
         self.players: list[Player] = list(state.players)
-        self.index: dict[str, int] = {p.name: i for i, p in enumerate(state.players)}
+        self.index: Mapping[str, int] = state._index  # names never change inside a game
         self.changes: dict[str, Any] = {}
         self.events: list[Event] = []
         self.out: list[str] = []  # eliminations made by this resolution, in order
@@ -29,10 +30,11 @@ class Work:
     # ---- reading ----
     def __getattr__(self, name: str) -> Any:
         # Current value of a GameState field (changed or not).
-        changes = self.__dict__.get("changes")
-        if changes is not None and name in changes:
-            return changes[name]
-        return getattr(self.__dict__["base"], name)
+        d = self.__dict__
+        try:
+            return d["changes"][name]
+        except KeyError:
+            return getattr(d["base"], name)
 
     def p(self, name: str) -> Player:
         return self.players[self.index[name]]
@@ -58,11 +60,17 @@ class Work:
         i = self.index[name]
         self.players[i] = replace(self.players[i], **kwargs)
 
+    def _set_out(self, name: str, cause: Cause, round_: int) -> None:
+        i = self.index[name]
+        p = self.players[i]
+        self.players[i] = Player(p.name, p.role, False, cause, round_, p.possessed, p.converted)
+
     def bump(self, field_name: str, key: str, by: int = 1) -> int:
-        current = dict(getattr(self, field_name))
-        current[key] = int(current.get(key, 0)) + by
+        current: dict[str, int] = dict(getattr(self, field_name))
+        value = int(current.get(key, 0)) + by
+        current[key] = value
         self.set(**{field_name: frozen_map(current)})
-        return current[key]
+        return value
 
     def put(self, field_name: str, key: str, value: Any) -> None:
         current = dict(getattr(self, field_name))
@@ -76,7 +84,7 @@ class Work:
         """Mark ``name`` out. False (and nothing changes) if he is already out."""
         if not self.alive(name):
             return False
-        self.set_player(name, alive=False, cause=cause, out_round=round_)
+        self._set_out(name, cause, round_)
         self.set(out_order=(*self.out_order, name))
         self.out.append(name)
         return True
@@ -86,10 +94,11 @@ class Work:
         return evaluate_outcome(self)
 
     def freeze(self, **extra: Any) -> GameState:
+        """The new state. Names never change, so the base's name index is reused (no __post_init__)."""
         changes = dict(self.changes)
         changes.update(extra)
         changes["players"] = tuple(self.players)
-        return replace(self.base, **changes)
+        return copy_state(self.base, changes)
 
     def end(self, outcome: Outcome) -> None:
         self.set(outcome=outcome, phase=Phase.OVER)

@@ -379,7 +379,6 @@ class BoardClient:
         except (LoginFailed, CaptchaRequired) as exc:
             _FAILED_LOGINS[key] = exc
             raise
-        self._relogin_spent = False
         if self.config.cookie_file is not None:
             self.save_cookies(self.config.cookie_file)
 
@@ -457,9 +456,12 @@ class BoardClient:
             )
         raise LoginFailed(url, messagestr or messageval)
 
-    def _ensure_login(self) -> None:
+    def _ensure_login(self) -> bool:
+        """Log in before the first fetch when credentials are set; True when it did just now."""
         if self.has_credentials and not self.logged_in and not self._login_attempted:
             self.login()
+            return True
+        return False
 
     # ------------------------------------------------------------------ cookies
 
@@ -557,13 +559,13 @@ class BoardClient:
 
     def _fetch_parsed(self, url: str, parse: Callable[[FetchedPage], T]) -> T:
         """GET and parse ``url``; one re-login when a login wall answers and credentials exist."""
-        self._ensure_login()
+        fresh = self._ensure_login()  # a login just now: a login wall after it is final
         while True:
             page = self.get(url)
             try:
                 result = self._parse_checked(url, page, parse)
             except LoginRequired:
-                if not self.has_credentials or self._relogin_spent:
+                if not self.has_credentials or self._relogin_spent or fresh:
                     raise
                 self._relogin_spent = True
                 self._drop_auth_cookies()

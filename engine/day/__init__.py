@@ -21,8 +21,8 @@ from engine.day.model import (
     DayInput,
     DayResult,
     DayTimes,
-    DrownRule,
     Drowning,
+    DrownRule,
     Outcome,
     OutcomeKind,
     Override,
@@ -34,8 +34,8 @@ from engine.day.model import (
     RevoteRound,
     TallyLine,
     Verdict,
-    VoterRef,
     VotePost,
+    VoterRef,
     VoteStatus,
 )
 from engine.day.r001 import PEACEFUL, resolve_r001
@@ -96,7 +96,9 @@ def check_proxy(inp: DayInput, proxy: ProxyVote) -> str | None:
         return "投票已截止"
     if inp.procedure == "r001":
         limit = inp.flags.r001_proxy_limit_per_game
-        used = inp.proxy_used.get(proxy.player, 0) + sum(1 for p in inp.proxy_votes if p.player == proxy.player)
+        used = inp.proxy_used.get(proxy.player, 0) + sum(
+            1 for p in inp.proxy_votes if p.player == proxy.player
+        )
         if used >= limit:
             return f"{proxy.player} 的代投次数已用完（每局限{limit}次）"
         return None

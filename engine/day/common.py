@@ -8,7 +8,16 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
 
 from engine.ballots import Ballot, BallotKind, fold_name, suggest_name
-from engine.day.model import Override, ProxyVote, TallyLine, Verdict, VoterRef, VotePost, VoteStatus, fmt_clock
+from engine.day.model import (
+    Override,
+    ProxyVote,
+    TallyLine,
+    Verdict,
+    VotePost,
+    VoterRef,
+    VoteStatus,
+    fmt_clock,
+)
 from engine.flags_day import DayFlags
 
 _FAR = 1 << 62
@@ -69,12 +78,23 @@ def build_entries(
     seen: set[int] = set()
     seq = 0
     for p in posts:
-        o = by_pid.get(p.pid)
-        ballot = o.ballot() if o is not None else p.ballot
-        edited = p.edited and not (o is not None and o.not_edited)
+        ov = by_pid.get(p.pid)
+        ballot = ov.ballot() if ov is not None else p.ballot
+        edited = p.edited and not (ov is not None and ov.not_edited)
         entries.append(
-            Entry(seq, p.pid, p.floor, p.author, p.at, ballot, p.quoted_pids, edited, p.edit_note, p.at_latest,
-                  override=o)
+            Entry(
+                seq,
+                p.pid,
+                p.floor,
+                p.author,
+                p.at,
+                ballot,
+                p.quoted_pids,
+                edited,
+                p.edit_note,
+                p.at_latest,
+                override=ov,
+            )
         )
         seen.add(p.pid)
         seq += 1
@@ -116,14 +136,19 @@ def check_target(
         key = fold_name(written)
         same = [p for p in alive if fold_name(p) == key]
         if len(same) == 1:
-            return TargetCheck(same[0], VoteStatus.COUNTED, f"按全半角/大小写折叠识别为 {same[0]}（设置）",
-                               needs_review=True)
+            return TargetCheck(
+                same[0], VoteStatus.COUNTED, f"按全半角/大小写折叠识别为 {same[0]}（设置）", needs_review=True
+            )
     suggestion = suggest_name(written, alive)
     if written in roster:
         return TargetCheck(None, VoteStatus.VOID_WRONG_NAME, f"{written} 已出局，不能被投")
     hint = f"（是否为 {suggestion}？）" if suggestion else ""
     return TargetCheck(
-        None, VoteStatus.VOID_WRONG_NAME, f"{written} 不是存活玩家{hint}", suggestion, needs_review=bool(suggestion)
+        None,
+        VoteStatus.VOID_WRONG_NAME,
+        f"{written} 不是存活玩家{hint}",
+        suggestion,
+        needs_review=bool(suggestion),
     )
 
 
@@ -146,7 +171,9 @@ def within_inclusive_minute(t: datetime, cutoff: datetime) -> bool:
     return minute_floor(t) <= cutoff
 
 
-def build_tally(votes: Iterable[tuple[str, VoterRef, datetime]], extra: Iterable[TallyLine] = ()) -> tuple[TallyLine, ...]:
+def build_tally(
+    votes: Iterable[tuple[str, VoterRef, datetime]], extra: Iterable[TallyLine] = ()
+) -> tuple[TallyLine, ...]:
     """Lines ordered by count (desc), then by the time of the first vote received."""
     voters: dict[str, list[VoterRef]] = {}
     first: dict[str, tuple[int, datetime | None]] = {}

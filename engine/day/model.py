@@ -148,7 +148,9 @@ class DayTimes:
 
     @property
     def change_deadline(self) -> datetime:
-        return self.change_cutoff if self.change_cutoff is not None else self.closes_at - timedelta(minutes=60)
+        return (
+            self.change_cutoff if self.change_cutoff is not None else self.closes_at - timedelta(minutes=60)
+        )
 
     def accelerated_by(self, t: datetime) -> bool:
         if self.accelerated_at is not None:
@@ -207,7 +209,9 @@ class DayInput:
         if len(set(pids)) != len(pids):
             raise ValueError("DayInput.posts has duplicate pids")
         if self.double_kill_pair is not None and len(self.double_kill_pair) != 2:
-            raise ValueError(f"DayInput.double_kill_pair must name two players, got {sorted(self.double_kill_pair)}")
+            raise ValueError(
+                f"DayInput.double_kill_pair must name two players, got {sorted(self.double_kill_pair)}"
+            )
         for name in ("strikes", "proxy_used", "yellow_cards"):
             object.__setattr__(self, name, _frozen_map(getattr(self, name)))
         if self.discussion_counts is not None:

@@ -11,12 +11,19 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from engine.ballots import BallotKind
-from engine.day.common import Entry, build_entries, build_tally, check_target, straddle_note, within_inclusive_minute
+from engine.day.common import (
+    Entry,
+    build_entries,
+    build_tally,
+    check_target,
+    straddle_note,
+    within_inclusive_minute,
+)
 from engine.day.model import (
     DayInput,
     DayResult,
-    DrownRule,
     Drowning,
+    DrownRule,
     Outcome,
     OutcomeKind,
     PlayerStatus,
@@ -31,6 +38,9 @@ from engine.day.model import (
 )
 
 PEACEFUL = "平安夜，无人票死"
+_NOT_A_REPLY = frozenset(
+    {VoteStatus.AFTER_AS_OF, VoteStatus.PROXY_REFUSED, VoteStatus.LATE, VoteStatus.BEFORE_OPEN}
+)
 _VOID_PREFIX = {
     VoteStatus.VOID_WRONG_NAME: "写错名字算废票：",
     VoteStatus.AMBIGUOUS: "投票对象不明确，按废票处理（AMB-25）：",
@@ -53,7 +63,6 @@ class _State:
     decisive: int  # verdict index
     status: VoteStatus
     target: str | None = None
-    voided_vote: int | None = None  # index of the vote an effective void cancelled
 
 
 def _label(v: Verdict) -> str:
@@ -71,7 +80,11 @@ def resolve_r001(inp: DayInput, as_of: datetime | None = None) -> DayResult:
     void_deadline = times.void_deadline
 
     def void_in_time(t: datetime) -> bool:
-        return within_inclusive_minute(t, void_deadline) if flags.r001_void_cutoff_inclusive else t < void_deadline
+        return (
+            within_inclusive_minute(t, void_deadline)
+            if flags.r001_void_cutoff_inclusive
+            else t < void_deadline
+        )
 
     for e in entries:
         verdicts.append(_judge_entry(e, inp, as_of, state, verdicts, proxy_used, void_in_time))
@@ -85,8 +98,8 @@ def resolve_r001(inp: DayInput, as_of: datetime | None = None) -> DayResult:
         deficient_now: frozenset[str] = frozenset()
     elif attendance_applies:
         deficient_now = frozenset(p for p in living if counts.get(p, 0) < flags.r001_min_discussion_posts)
-    else:
-        deficient_now = inp.previous_round_deficient & frozenset(living)  # the round is not counted: carry over
+    else:  # the round is not counted (AMB-21 flag): the streak carries over unchanged
+        deficient_now = inp.previous_round_deficient & frozenset(living)
     d_disc: set[str] = set()
     if final and counts is not None and attendance_applies and inp.day >= 2:
         d_disc = {p for p in living if p in deficient_now and p in inp.previous_round_deficient}
@@ -112,7 +125,9 @@ def resolve_r001(inp: DayInput, as_of: datetime | None = None) -> DayResult:
             strikes[p] = strikes.get(p, 0) + 1
             struck.add(p)
     d_vote = {p for p in struck if strikes[p] >= 2}
-    drowned_order = [p for p in living if p in d_disc] + [p for p in living if p in d_vote and p not in d_disc]
+    drowned_order = [p for p in living if p in d_disc] + [
+        p for p in living if p in d_vote and p not in d_disc
+    ]
     drowned = set(drowned_order)
 
     # votes of drowned players are void (§四.2.4, AMB-26)
@@ -120,7 +135,9 @@ def resolve_r001(inp: DayInput, as_of: datetime | None = None) -> DayResult:
         if v.author in drowned and v.stage == 0 and v.status in _STATUS_FOR_PLAYER:
             rule = "发言不足（连续两轮有效发言少于2次）" if v.author in d_disc else "投票累计两次未有效投票"
             verdicts[i] = replace(
-                v, status=VoteStatus.DROWNED, reason=f"{v.author} 淹死（{rule}），其本轮投票无效；原判：{v.reason}"
+                v,
+                status=VoteStatus.DROWNED,
+                reason=f"{v.author} 淹死（{rule}），其本轮投票无效；原判：{v.reason}",
             )
 
     # --- tally -----------------------------------------------------------------------------------------
@@ -139,12 +156,16 @@ def resolve_r001(inp: DayInput, as_of: datetime | None = None) -> DayResult:
     scattered: list[str] = []
     plan: RevotePlan | None = None
     if not cnt:
-        outcome = Outcome(OutcomeKind.NO_EXECUTION, text=PEACEFUL, reason="无有效票（AMB-29）：无人票死，不重投")
+        outcome = Outcome(
+            OutcomeKind.NO_EXECUTION, text=PEACEFUL, reason="无有效票（AMB-29）：无人票死，不重投"
+        )
     else:
         top = max(cnt.values())
         tied = [line.target for line in tally if line.count == top]
         if len(tied) == 1:
-            outcome = Outcome(OutcomeKind.EXECUTE, (tied[0],), text=f"{tied[0]} 被处决", reason=f"{tied[0]} {top}票，单杀")
+            outcome = Outcome(
+                OutcomeKind.EXECUTE, (tied[0],), text=f"{tied[0]} 被处决", reason=f"{tied[0]} {top}票，单杀"
+            )
         elif (
             inp.double_kill_pair is not None
             and flags.guardian_double_kill_rule != "off"
@@ -173,21 +194,26 @@ def resolve_r001(inp: DayInput, as_of: datetime | None = None) -> DayResult:
                     counts=tuple((c, top) for c in tied),
                 )
                 outcome = Outcome(
-                    OutcomeKind.REVOTE, plan=plan, text=plan.call_text(tz),
+                    OutcomeKind.REVOTE,
+                    plan=plan,
+                    text=plan.call_text(tz),
                     reason=f"{tie_text}，分散票：{'、'.join(scattered)}，第一次重投",
                 )
-    executed = set(outcome.out) if outcome.kind in (OutcomeKind.EXECUTE, OutcomeKind.DOUBLE_EXECUTE) else set()
+    executed = (
+        set(outcome.out) if outcome.kind in (OutcomeKind.EXECUTE, OutcomeKind.DOUBLE_EXECUTE) else set()
+    )
     drownings = tuple(
         Drowning(p, DrownRule.DISCUSSION if p in d_disc else DrownRule.VOTE_STRIKES, 0, p in executed)
         for p in drowned_order
     )
 
     scattered_set = set(scattered)
+    replied = {v.author for v in verdicts if v.status not in _NOT_A_REPLY}
     players = []
     for p in living:
         st = state.get(p)
         ps = PlayerStatus.DROWNED if p in drowned else statuses[p]
-        v = verdicts[st.decisive] if st is not None else None
+        dv = verdicts[st.decisive] if st is not None else None
         note = ""
         if p in d_disc:
             note = "发言不足淹死"
@@ -198,11 +224,11 @@ def resolve_r001(inp: DayInput, as_of: datetime | None = None) -> DayResult:
                 player=p,
                 status=ps,
                 target=st.target if st is not None else None,
-                pid=v.pid if v else None,
-                floor=v.floor if v else None,
+                pid=dv.pid if dv else None,
+                floor=dv.floor if dv else None,
                 strike=p in struck,
                 scattered=p in scattered_set,
-                replied=any(x.author == p and x.status is not VoteStatus.AFTER_AS_OF for x in verdicts),
+                replied=p in replied,
                 note=note,
             )
         )
@@ -270,23 +296,31 @@ def _judge_entry(
             return e.verdict(VoteStatus.PROXY_REFUSED, f"{e.author} 已出局，不能代投")
         limit = flags.r001_proxy_limit_per_game
         if proxy_used.get(e.author, 0) >= limit:
-            return e.verdict(VoteStatus.PROXY_REFUSED, f"{e.author} 的代投次数已用完（每局限{limit}次，AMB-32）")
+            return e.verdict(
+                VoteStatus.PROXY_REFUSED, f"{e.author} 的代投次数已用完（每局限{limit}次，AMB-32）"
+            )
     elif e.author in inp.judges:
         return e.verdict(VoteStatus.NOT_A_PLAYER, "法官帖，不计票")
     if e.author not in inp.roster:
         return e.verdict(VoteStatus.NOT_A_PLAYER, "非本局玩家，投票无效" if vote_like else "非本局玩家发帖")
     if e.author not in inp.alive:
-        return e.verdict(VoteStatus.DEAD, "已死亡玩家不允许投票（§四.5.1）" if vote_like else "已死亡玩家发帖（非投票）")
+        return e.verdict(
+            VoteStatus.DEAD, "已死亡玩家不允许投票（§四.5.1）" if vote_like else "已死亡玩家发帖（非投票）"
+        )
     if e.override is not None and b.kind is BallotKind.NOT_A_VOTE:
         return e.verdict(VoteStatus.OVERRIDDEN, "此帖不计")
     if b.kind is BallotKind.NOT_A_VOTE:
         return e.verdict(VoteStatus.NOT_A_VOTE, b.note or "非投票内容")
     if e.at < times.opens_at:
-        return e.verdict(VoteStatus.BEFORE_OPEN, f"早于本轮案情发布（{fmt_time(times.opens_at, tz)}），不计入本轮")
+        return e.verdict(
+            VoteStatus.BEFORE_OPEN, f"早于本轮案情发布（{fmt_time(times.opens_at, tz)}），不计入本轮"
+        )
     if e.at >= times.closes_at:
         return e.verdict(VoteStatus.LATE, f"投票截止（{fmt_clock(times.closes_at, tz)}）后发帖，无效")
     note = straddle_note(
-        e, [(times.opens_at, "开始时间"), (times.void_deadline, "废票截止"), (times.closes_at, "投票截止")], tz
+        e,
+        [(times.opens_at, "开始时间"), (times.void_deadline, "废票截止"), (times.closes_at, "投票截止")],
+        tz,
     )
     review = bool(note)
 
@@ -296,14 +330,21 @@ def _judge_entry(
         return v
 
     if b.kind is BallotKind.UNREADABLE:
-        return done(e.verdict(VoteStatus.UNREADABLE, f"无法识别的投票：{b.note or '格式不明'}", needs_review=True))
+        return done(
+            e.verdict(VoteStatus.UNREADABLE, f"无法识别的投票：{b.note or '格式不明'}", needs_review=True)
+        )
 
     st = state.get(e.author)
     if b.kind is BallotKind.VOID:
         if st is None:
             state[e.author] = _State(idx, VoteStatus.VOID_SELF)
             return done(e.verdict(VoteStatus.VOID_SELF, "投废票（此前未投票）", needs_review=review))
-        if st.status in (VoteStatus.COUNTED, VoteStatus.ABSTAIN, VoteStatus.VOID_WRONG_NAME, VoteStatus.AMBIGUOUS):
+        if st.status in (
+            VoteStatus.COUNTED,
+            VoteStatus.ABSTAIN,
+            VoteStatus.VOID_WRONG_NAME,
+            VoteStatus.AMBIGUOUS,
+        ):
             prev = verdicts[st.decisive]
             if not void_in_time(e.at):
                 return done(
@@ -314,12 +355,18 @@ def _judge_entry(
                     )
                 )
             verdicts[st.decisive] = replace(
-                prev, status=VoteStatus.SUPERSEDED, reason=f"已被本人废票（{_label_e(e)}，{fmt_time(e.at, tz)}）作废"
+                prev,
+                status=VoteStatus.SUPERSEDED,
+                reason=f"已被本人废票（{_label_e(e)}，{fmt_time(e.at, tz)}）作废",
             )
-            state[e.author] = _State(idx, VoteStatus.VOID_SELF, voided_vote=st.decisive)
-            return done(e.verdict(VoteStatus.VOID_SELF, f"主动废票，作废 {_label(prev)} 的投票", needs_review=review))
+            state[e.author] = _State(idx, VoteStatus.VOID_SELF)
+            return done(
+                e.verdict(VoteStatus.VOID_SELF, f"主动废票，作废 {_label(prev)} 的投票", needs_review=review)
+            )
         if st.status is VoteStatus.EDITED:
-            return done(e.verdict(VoteStatus.DUPLICATE, "原投票已因编辑作废（已计一次淹水），此废票不改变结果"))
+            return done(
+                e.verdict(VoteStatus.DUPLICATE, "原投票已因编辑作废（已计一次淹水），此废票不改变结果")
+            )
         return done(e.verdict(VoteStatus.DUPLICATE, "本轮已废票"))
 
     # VOTE or CHANGE
@@ -346,17 +393,23 @@ def _judge_entry(
     if e.edited:
         state[e.author] = _State(idx, VoteStatus.EDITED)
         edit = f"：{e.edit_note}" if e.edit_note else ""
-        return done(e.verdict(VoteStatus.EDITED, f"原帖编辑的投票视为废票，并计一次淹水{edit}", needs_review=review))
+        return done(
+            e.verdict(VoteStatus.EDITED, f"原帖编辑的投票视为废票，并计一次淹水{edit}", needs_review=review)
+        )
     if e.proxy is not None:
         proxy_used[e.author] = proxy_used.get(e.author, 0) + 1
     if b.abstain:
         state[e.author] = _State(idx, VoteStatus.ABSTAIN)
-        return done(e.verdict(VoteStatus.ABSTAIN, f"弃权{proxy_note}{extra}", abstain=True, needs_review=review))
+        return done(
+            e.verdict(VoteStatus.ABSTAIN, f"弃权{proxy_note}{extra}", abstain=True, needs_review=review)
+        )
     chk = check_target(b, e.author, inp.alive, inp.roster, flags)
     if chk.name is not None:
         state[e.author] = _State(idx, VoteStatus.COUNTED, chk.name)
         why = f"投 {chk.name}{proxy_note}{extra}" + (f"；{chk.reason}" if chk.reason else "")
-        return done(e.verdict(VoteStatus.COUNTED, why, target=chk.name, needs_review=review or chk.needs_review))
+        return done(
+            e.verdict(VoteStatus.COUNTED, why, target=chk.name, needs_review=review or chk.needs_review)
+        )
     state[e.author] = _State(idx, chk.status, b.target)
     return done(
         e.verdict(

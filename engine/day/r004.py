@@ -49,7 +49,7 @@ def _label(v: Verdict) -> str:
 
 
 def resolve_r004(inp: DayInput, as_of: datetime | None = None) -> DayResult:
-    flags, times, tz = inp.flags, inp.times, inp.tz
+    flags, times = inp.flags, inp.times
     close = times.closes_at
     provisional = as_of is not None and as_of < close
     entries, problems = build_entries(inp.posts, inp.proxy_votes, inp.overrides)
@@ -83,8 +83,11 @@ def resolve_r004(inp: DayInput, as_of: datetime | None = None) -> DayResult:
         no_vote.append(p)
         if r.invalid is not None:
             v = verdicts[r.invalid]
-            players.append(PlayerVote(p, PlayerStatus.INVALID, None, v.pid, v.floor, replied=r.replied,
-                                      note="无效票未更正"))
+            players.append(
+                PlayerVote(
+                    p, PlayerStatus.INVALID, None, v.pid, v.floor, replied=r.replied, note="无效票未更正"
+                )
+            )
         else:
             players.append(
                 PlayerVote(p, PlayerStatus.NOT_YET if provisional else PlayerStatus.NONE, replied=r.replied)
@@ -104,8 +107,12 @@ def resolve_r004(inp: DayInput, as_of: datetime | None = None) -> DayResult:
                 cards.append(Card(p, CardColor.YELLOW, "讨论结束时未回复投票帖"))
             if p in deficient:
                 cards.append(
-                    Card(p, CardColor.YELLOW, f"讨论发言不足（{counts.get(p, 0) if counts else 0}/"
-                                              f"{flags.r004_min_posts_per_day}，AMB-71）")
+                    Card(
+                        p,
+                        CardColor.YELLOW,
+                        f"讨论发言不足（{counts.get(p, 0) if counts else 0}/"
+                        f"{flags.r004_min_posts_per_day}，AMB-71）",
+                    )
                 )
             if r.current is None and r.invalid is not None:
                 if r.edited_uncorrected and flags.r004_edited_vote is EditedVotePolicy.INVALID_YELLOW:
@@ -148,7 +155,9 @@ def _outcome(inp: DayInput, roles: dict[str, _Role], tally: tuple[TallyLine, ...
     top = tally[0].count
     tied = [line.target for line in tally if line.count == top]
     if len(tied) == 1:
-        return Outcome(OutcomeKind.EXECUTE, (tied[0],), text=f"{tied[0]} 出局", reason=f"{tied[0]} {top}票，票数最高")
+        return Outcome(
+            OutcomeKind.EXECUTE, (tied[0],), text=f"{tied[0]} 出局", reason=f"{tied[0]} {top}票，票数最高"
+        )
     tie = f"{'、'.join(tied)} 各{top}票平票"
     holder = inp.authority_holder
     if holder is None or holder not in inp.alive:
@@ -156,24 +165,33 @@ def _outcome(inp: DayInput, roles: dict[str, _Role], tally: tuple[TallyLine, ...
     r = roles[holder]
     if r.current is None:
         return Outcome(
-            OutcomeKind.NONE, text=f"{tie}，无人出局",
-            reason=f"{tie}，威权持有者 {holder} 没有有效投票（AMB-87）", authority=holder,
+            OutcomeKind.NONE,
+            text=f"{tie}，无人出局",
+            reason=f"{tie}，威权持有者 {holder} 没有有效投票（AMB-87）",
+            authority=holder,
         )
     if r.abstain or r.target is None:
         return Outcome(
-            OutcomeKind.NONE, text=f"{tie}，无人出局", reason=f"{tie}，威权持有者 {holder} 弃权（AMB-87）",
+            OutcomeKind.NONE,
+            text=f"{tie}，无人出局",
+            reason=f"{tie}，威权持有者 {holder} 弃权（AMB-87）",
             authority=holder,
         )
     target = r.target
     if target not in tied and inp.flags.r004_mayor_target_must_be_tied:
         return Outcome(
-            OutcomeKind.NONE, text=f"{tie}，无人出局",
-            reason=f"{tie}，威权持有者 {holder} 投 {target}，不在平票者中（设置，AMB-60）", authority=holder,
+            OutcomeKind.NONE,
+            text=f"{tie}，无人出局",
+            reason=f"{tie}，威权持有者 {holder} 投 {target}，不在平票者中（设置，AMB-60）",
+            authority=holder,
         )
     extra = "" if target in tied else "（不在平票者中，按字面规则仍出局，AMB-60）"
     return Outcome(
-        OutcomeKind.AUTHORITY, (target,), text=f"{tie}，威权持有者的投票对象 {target} 出局",
-        reason=f"{tie}，威权持有者 {holder} 的最终有效投票为 {target}{extra}", authority=holder,
+        OutcomeKind.AUTHORITY,
+        (target,),
+        text=f"{tie}，威权持有者的投票对象 {target} 出局",
+        reason=f"{tie}，威权持有者 {holder} 的最终有效投票为 {target}{extra}",
+        authority=holder,
     )
 
 
@@ -208,7 +226,9 @@ def _judge_entry(
         return e.verdict(VoteStatus.LATE, f"关门（{fmt_clock(times.closes_at, tz)}）后发帖，无效")
     r = roles[e.author]
     r.replied = True
-    note = straddle_note(e, [(times.opens_at, "开始时间"), (change_deadline, "改票截止"), (times.closes_at, "关门")], tz)
+    note = straddle_note(
+        e, [(times.opens_at, "开始时间"), (change_deadline, "改票截止"), (times.closes_at, "关门")], tz
+    )
 
     def done(v: Verdict) -> Verdict:
         if note:
@@ -243,12 +263,16 @@ def _judge_entry(
             return done(
                 e.verdict(
                     VoteStatus.DUPLICATE,
-                    f"已有有效投票 {_label(verdicts[r.current])}，新的投票帖不计；改票须以改票格式回复原投票楼层（AMB-73）",
+                    f"已有有效投票 {_label(verdicts[r.current])}，新的投票帖不计；"
+                    "改票须以改票格式回复原投票楼层（AMB-73）",
                     target=b.target,
                 )
             )
         if not flags.r004_first_vote_in_last_hour and e.at >= change_deadline:
-            return invalid_vote(VoteStatus.LATE, f"关门前一小时（{fmt_clock(change_deadline, tz)} 起）不允许投票（设置，AMB-74）")
+            return invalid_vote(
+                VoteStatus.LATE,
+                f"关门前一小时（{fmt_clock(change_deadline, tz)} 起）不允许投票（设置，AMB-74）",
+            )
         if edited_invalid:
             return invalid_vote(VoteStatus.EDITED, f"投票帖被编辑过{edit}（AMB-76，不罚）")
         proxy_note = f"（代投，由 {e.proxy.entered_by} 录入）" if e.proxy is not None else ""
@@ -258,8 +282,13 @@ def _judge_entry(
             return done(e.verdict(VoteStatus.ABSTAIN, f"弃权{proxy_note}{fixes}", abstain=True))
         chk = check_target(b, e.author, inp.alive, inp.roster, flags)
         if chk.name is None:
-            return invalid_vote(chk.status, f"投票对象有误：{chk.reason}", target=b.target, suggestion=chk.suggestion,
-                                needs_review=chk.needs_review)
+            return invalid_vote(
+                chk.status,
+                f"投票对象有误：{chk.reason}",
+                target=b.target,
+                suggestion=chk.suggestion,
+                needs_review=chk.needs_review,
+            )
         _stand(r, idx, chk.name, False)
         why = f"投 {chk.name}{proxy_note}{fixes}" + (f"；{chk.reason}" if chk.reason else "")
         return done(e.verdict(VoteStatus.COUNTED, why, target=chk.name, needs_review=chk.needs_review))
@@ -275,14 +304,20 @@ def _judge_entry(
         return done(e.verdict(status, why + tail, **kw))
 
     if r.current is None and not r.attempts:
-        return done(e.verdict(VoteStatus.CHANGE_NOT_REPLY, "尚未投票，无票可改（改票须回复原投票楼层）", target=b.target))
+        return done(
+            e.verdict(
+                VoteStatus.CHANGE_NOT_REPLY, "尚未投票，无票可改（改票须回复原投票楼层）", target=b.target
+            )
+        )
     if r.change_used:
         return done(e.verdict(VoteStatus.SECOND_CHANGE, "改票只允许一次，此次改票不计", target=b.target))
     if times.accelerated_by(e.at):
         return invalid_change(VoteStatus.CHANGE_WHILE_ACCELERATED, "执行加速时不允许改票", target=b.target)
     if e.at >= change_deadline:
         return invalid_change(
-            VoteStatus.CHANGE_LAST_HOUR, f"关门前一小时（{fmt_clock(change_deadline, tz)} 起）不允许改票", target=b.target
+            VoteStatus.CHANGE_LAST_HOUR,
+            f"关门前一小时（{fmt_clock(change_deadline, tz)} 起）不允许改票",
+            target=b.target,
         )
     if r.current is not None:
         orig = verdicts[r.original if r.original is not None else r.current]
@@ -291,7 +326,9 @@ def _judge_entry(
                 VoteStatus.CHANGE_NOT_REPLY, f"改票须回复（引用）原投票楼层 {_label(orig)}", target=b.target
             )
     elif not set(r.attempts) & set(e.quoted_pids):
-        return invalid_change(VoteStatus.CHANGE_NOT_REPLY, "改票须回复（引用）本人的原投票楼层", target=b.target)
+        return invalid_change(
+            VoteStatus.CHANGE_NOT_REPLY, "改票须回复（引用）本人的原投票楼层", target=b.target
+        )
     if edited_invalid:
         return invalid_change(VoteStatus.EDITED, f"改票帖被编辑过{edit}（AMB-76）", target=b.target)
     if b.abstain:
@@ -299,13 +336,20 @@ def _judge_entry(
     else:
         chk = check_target(b, e.author, inp.alive, inp.roster, flags)
         if chk.name is None:
-            return invalid_change(chk.status, f"改票对象有误：{chk.reason}", target=b.target,
-                                  suggestion=chk.suggestion, needs_review=chk.needs_review)
+            return invalid_change(
+                chk.status,
+                f"改票对象有误：{chk.reason}",
+                target=b.target,
+                suggestion=chk.suggestion,
+                needs_review=chk.needs_review,
+            )
         name = chk.name
     fixes = "，以改票更正此前的无效票（占用改票机会，AMB-73）" if r.current is None else ""
     if r.current is not None:
         old = verdicts[r.current]
-        verdicts[r.current] = replace(old, status=VoteStatus.SUPERSEDED, reason=f"已被改票 {_label_e(e)} 取代")
+        verdicts[r.current] = replace(
+            old, status=VoteStatus.SUPERSEDED, reason=f"已被改票 {_label_e(e)} 取代"
+        )
     original = r.original
     _stand(r, idx, name, b.abstain)
     r.original = original if original is not None else idx

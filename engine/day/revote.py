@@ -12,8 +12,8 @@ from engine.ballots import BallotKind, suggest_name
 from engine.day.common import Entry, build_entries, build_tally, straddle_note
 from engine.day.model import (
     DayResult,
-    DrownRule,
     Drowning,
+    DrownRule,
     Outcome,
     OutcomeKind,
     Override,
@@ -22,8 +22,8 @@ from engine.day.model import (
     RevoteRound,
     TallyLine,
     Verdict,
-    VoterRef,
     VotePost,
+    VoterRef,
     VoteStatus,
     fmt_clock,
     fmt_time,
@@ -38,7 +38,9 @@ def plan_revote(previous: DayResult, called_at: datetime, minutes: int | None = 
     default, AMB-28). Raises ValueError when the day is not waiting for a revote."""
     plan = previous.outcome.plan
     if previous.outcome.kind is not OutcomeKind.REVOTE or plan is None:
-        raise ValueError(f"day {previous.input.day} is not waiting for a revote (outcome: {previous.outcome.kind})")
+        raise ValueError(
+            f"day {previous.input.day} is not waiting for a revote (outcome: {previous.outcome.kind})"
+        )
     if called_at.tzinfo is None:
         raise ValueError(f"revote call time {called_at!r} must be timezone-aware")
     mins = previous.input.flags.r001_revote_deadline_minutes if minutes is None else minutes
@@ -65,9 +67,15 @@ def resolve_revote(
     if inp.procedure != "r001" or previous.outcome.kind is not OutcomeKind.REVOTE or pending is None:
         raise ValueError(f"day {inp.day} has no pending revote (outcome: {previous.outcome.kind})")
     if previous.provisional:
-        raise ValueError("cannot resolve a revote on a provisional (as-of) result: judge the closed day first")
+        raise ValueError(
+            "cannot resolve a revote on a provisional (as-of) result: judge the closed day first"
+        )
     plan = plan or pending
-    if (plan.number, plan.candidates, plan.participants) != (pending.number, pending.candidates, pending.participants):
+    if (plan.number, plan.candidates, plan.participants) != (
+        pending.number,
+        pending.candidates,
+        pending.participants,
+    ):
         raise ValueError(
             f"revote plan does not match the pending revote #{pending.number} "
             f"(candidates {pending.candidates}, participants {pending.participants})"
@@ -85,7 +93,9 @@ def resolve_revote(
     chosen: dict[str, str] = {}  # compliant participant → candidate
     acted: dict[str, int] = {}  # participant → verdict index of the post that decided his revote
     for e in entries:
-        v = _judge(e, previous, plan, as_of, drowned_before, participants, acted, chosen, proxy_used, verdicts)
+        v = _judge(
+            e, previous, plan, as_of, drowned_before, participants, acted, chosen, proxy_used, verdicts
+        )
         verdicts.append(replace(v, stage=stage))
 
     # strikes for participants who did not revote as required (AMB-22, AMB-30)
@@ -123,7 +133,9 @@ def resolve_revote(
     gone = drowned_before | (set(new_drowned) if flags.r001_revote_drowned_excluded else set())
     if len(tied) == 1:
         outcome = Outcome(
-            OutcomeKind.EXECUTE, (tied[0],), text=f"{tied[0]} 被处决",
+            OutcomeKind.EXECUTE,
+            (tied[0],),
+            text=f"{tied[0]} 被处决",
             reason=f"第{_n(stage)}次重投：{tied[0]} {top}票，单杀",
         )
     else:
@@ -143,7 +155,9 @@ def resolve_revote(
                 counts=tuple((c, top) for c in tied),
             )
             outcome = Outcome(
-                OutcomeKind.REVOTE, plan=nxt, text=nxt.call_text(tz),
+                OutcomeKind.REVOTE,
+                plan=nxt,
+                text=nxt.call_text(tz),
                 reason=f"{tie}，第一次重投中的分散票：{'、'.join(rest)}，第二次重投",
             )
     executed = set(outcome.out) if outcome.kind is OutcomeKind.EXECUTE else set()
@@ -196,7 +210,9 @@ def _judge(
     if e.proxy is None and e.author in inp.judges:
         return e.verdict(VoteStatus.NOT_A_PLAYER, "法官帖，不计票")
     if e.author not in inp.roster:
-        return e.verdict(VoteStatus.PROXY_REFUSED if e.proxy else VoteStatus.NOT_A_PLAYER, "非本局玩家，投票无效")
+        return e.verdict(
+            VoteStatus.PROXY_REFUSED if e.proxy else VoteStatus.NOT_A_PLAYER, "非本局玩家，投票无效"
+        )
     if e.author not in inp.alive:
         return e.verdict(VoteStatus.DEAD, "已死亡玩家不允许投票")
     if e.author in drowned_before:
@@ -210,7 +226,10 @@ def _judge(
     if b.kind is BallotKind.NOT_A_VOTE:
         return e.verdict(VoteStatus.NOT_A_VOTE, b.note or "非投票内容")
     if e.at < plan.opens_at:
-        return e.verdict(VoteStatus.BEFORE_OPEN, f"早于第{_n(plan.number)}次重投开始（{fmt_clock(plan.opens_at, tz)}），不计")
+        return e.verdict(
+            VoteStatus.BEFORE_OPEN,
+            f"早于第{_n(plan.number)}次重投开始（{fmt_clock(plan.opens_at, tz)}），不计",
+        )
     if e.at >= plan.deadline:
         return e.verdict(VoteStatus.LATE, f"重投截止（{fmt_clock(plan.deadline, tz)}）后发帖，无效")
     if e.author not in participants:
@@ -235,11 +254,15 @@ def _judge(
     if b.kind is BallotKind.VOID:
         return done(e.verdict(VoteStatus.NONCOMPLIANT, f"重投不能废票{penalty}"))
     if b.kind is BallotKind.UNREADABLE:
-        return done(e.verdict(VoteStatus.NONCOMPLIANT, f"无法识别的重投（{b.note}）{penalty}", needs_review=True))
+        return done(
+            e.verdict(VoteStatus.NONCOMPLIANT, f"无法识别的重投（{b.note}）{penalty}", needs_review=True)
+        )
     if b.abstain:
         return done(e.verdict(VoteStatus.NONCOMPLIANT, f"重投不得弃权{penalty}", abstain=True))
     if b.ambiguous:
-        return done(e.verdict(VoteStatus.NONCOMPLIANT, f"重投须在 {cands} 中明确一人{penalty}", needs_review=True))
+        return done(
+            e.verdict(VoteStatus.NONCOMPLIANT, f"重投须在 {cands} 中明确一人{penalty}", needs_review=True)
+        )
     written = (b.target or "").strip()
     if written in plan.candidates:
         if e.proxy is not None:

@@ -82,7 +82,7 @@ def normalise_charset(name: str | None) -> str | None:
         return _ALIASES[label]
     try:
         return codecs.lookup(label).name
-    except LookupError:
+    except (LookupError, ValueError):  # unknown, or not even a name ("\x00")
         return None
 
 

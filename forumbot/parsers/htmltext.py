@@ -40,7 +40,10 @@ __all__ = [
     "unescape_numeric",
 ]
 
-_NL = "\x00"  # a hard line break while assembling; the source's own newlines are just whitespace
+_NL = "\x00"  # a hard line break while assembling (<br>); the source's own newlines are just whitespace
+_BLOCK = "\x01"  # a block boundary: a line break unless the line is already empty (as a browser does)
+_SOFT = re.compile("\x01[ ]*(?:\x01[ ]*)*")
+_SOFT_AFTER_HARD = re.compile("\x00 ?\x01")
 _WS = re.compile(r"[ \t\r\n\f\v\xa0]+")
 _BLANKS = re.compile(r"\n{3,}")
 _NUMERIC = re.compile(r"&#(?:[xX]([0-9a-fA-F]{1,6})|(\d{1,7}));")
@@ -126,6 +129,8 @@ def unescape_numeric(text: str) -> str:
 def normalise_text(raw: str) -> str:
     """Collapse the source's whitespace, turn hard breaks into newlines, strip lines, ≤ 1 blank line."""
     collapsed = _WS.sub(" ", raw)
+    if _BLOCK in collapsed:
+        collapsed = _SOFT_AFTER_HARD.sub(_NL, _SOFT.sub(_BLOCK, collapsed)).replace(_BLOCK, _NL)
     lines = [line.strip() for line in collapsed.split(_NL)]
     text = "\n".join(lines).strip("\n")
     if "\n\n\n" in text:
@@ -222,9 +227,11 @@ class _Reader:
                 return
             if tag == "div" and ("quote" in classes or "reply_wrap" in classes):
                 self.quote_or_notice(el)
+                out.append(_BLOCK)  # the block is gone, the line break around it stays
                 return
             if "locked" in classes:
                 self.note_state(classify_notice(text_of(el)) or PostState.HIDDEN)
+                out.append(_BLOCK)
                 return
             if tag == "span" and "xg1" in classes:
                 state = classify_notice(text_of(el))
@@ -237,17 +244,18 @@ class _Reader:
                     break
         if tag == "blockquote":
             self.quote_or_notice(el)
+            out.append(_BLOCK)
             return
         if tag == "a":
             self.mention(el)
         block = tag in _BLOCK_TAGS
         if block:
-            out.append(_NL)
+            out.append(_BLOCK)
         elif tag in _CELL_TAGS:
             out.append(" ")
         self.walk(el)
         if block:
-            out.append(_NL)
+            out.append(_BLOCK)
 
     def mention(self, el: Node) -> None:
         href = el.get("href") or ""

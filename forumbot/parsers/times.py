@@ -133,6 +133,14 @@ def resolve_relative(text: str, now: datetime, tz: ZoneInfo) -> TimeRange | None
     off = int(offset.total_seconds()) if offset is not None else 0
     today = now_ts - (now_ts + off) % DAY  # local midnight, as a Unix time
 
+    def ago(t_lo: int, t_hi: int, plain_lo: int, plain_hi: int) -> TimeRange:
+        """Instants t_lo..t_hi seconds before now, not before today's midnight; a form Discuz! would
+        not produce (0 小时前, 45 分钟前) falls back to its plain reading."""
+        if t_lo > t_hi:
+            t_lo, t_hi = plain_lo, plain_hi
+        lo, hi = now_ts - t_hi, now_ts - t_lo
+        return _range(max(lo, today) if today <= hi else lo, hi)
+
     if _REL_NOW.match(text):
         return _range(now_ts, now_ts)
     if m := _REL_SEC.match(text):
@@ -140,16 +148,12 @@ def resolve_relative(text: str, now: datetime, tz: ZoneInfo) -> TimeRange | None
         return _range(now_ts - n, now_ts - n)
     if m := _REL_MIN.match(text):
         n = int(m.group(1))
-        t_lo, t_hi = max(60 * n, 61), min(60 * n + 59, 1800)
-        if t_lo > t_hi:  # not a value Discuz! produces; keep the plain reading
-            t_lo, t_hi = 60 * n, 60 * n + 59
-        return _range(max(now_ts - t_hi, today), now_ts - t_lo)
+        return ago(max(60 * n, 61), min(60 * n + 59, 1800), 60 * n, 60 * n + 59)
     if _REL_HALF.match(text):
-        return _range(max(now_ts - 3600, today), now_ts - 1801)
+        return ago(1801, 3600, 1801, 3600)
     if m := _REL_HOUR.match(text):
         n = int(m.group(1))
-        t_lo, t_hi = max(3600 * n, 3601), 3600 * (n + 1) - 1
-        return _range(max(now_ts - t_hi, today), now_ts - t_lo)
+        return ago(max(3600 * n, 3601), 3600 * (n + 1) - 1, 3600 * n, 3600 * (n + 1) - 1)
     if m := _REL_DAYTIME.match(text):
         back = 1 if m.group(1) == "昨天" else 2
         minute = today - back * DAY + int(m.group(2)) * 3600 + int(m.group(3)) * 60

@@ -1,4 +1,4 @@
-"""Reading a vote-thread post's text into a :class:`~engine.ballots.Ballot` (rules.md §a.2, §a.4, AMB-25, AMB-75).
+"""Reading a vote-thread post's text into a :class:`~engine.ballots.Ballot` (rules.md §a.2, §a.4).
 
 Two grammars:
 
@@ -20,14 +20,16 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
 from engine.ballots import Ballot, BallotKind, fold_punctuation, suggest_name
+from engine.day.model import VotePost
+from forumbot.parsers.records import Post, PostState
 
-__all__ = ["Grammar", "normalize_vote_text", "read_ballot", "suggest_name"]
+__all__ = ["Grammar", "normalize_vote_text", "read_ballot", "suggest_name", "vote_posts"]
 
 Grammar = Literal["r001", "r004"]
 
@@ -76,18 +78,20 @@ _SEPARATORS = re.compile(r"(?:\s|[,、/&+|;]|和|或|与|跟|还是|or\b)*", re.
 @dataclass(frozen=True, slots=True)
 class _Names:
     by_key: dict[str, str]  # punctuation-folded name → name as in the roster
-    ordered: tuple[str, ...]  # folded names, longest first
+    by_first: dict[str, tuple[str, ...]]  # first character → folded names, longest first
 
     def exact(self, s: str) -> str | None:
         return self.by_key.get(s)
 
     def match_at(self, s: str, pos: int) -> tuple[str, int] | None:
         """The longest player name starting at ``pos`` with word boundaries on both sides."""
-        if pos > 0 and pos < len(s):
-            before = s[pos - 1]
-        else:
-            before = ""
-        for key in self.ordered:
+        if pos >= len(s):
+            return None
+        keys = self.by_first.get(s[pos])
+        if not keys:
+            return None
+        before = s[pos - 1] if pos > 0 else ""
+        for key in keys:
             if not s.startswith(key, pos):
                 continue
             end = pos + len(key)
@@ -113,21 +117,28 @@ class _Names:
 
 
 @lru_cache(maxsize=64)
-def _names(players: tuple[str, ...]) -> _Names:
+def _names(players: tuple[str, ...] | frozenset[str]) -> _Names:
     by_key: dict[str, str] = {}
-    for p in players:
+    for p in sorted(x for x in players if isinstance(x, str)):
         key = fold_punctuation(p).strip()
         if key:
             by_key.setdefault(key, p)
-    return _Names(by_key, tuple(sorted(by_key, key=len, reverse=True)))
+    by_first: dict[str, list[str]] = {}
+    for key in sorted(by_key, key=len, reverse=True):
+        by_first.setdefault(key[0], []).append(key)
+    return _Names(by_key, {c: tuple(v) for c, v in by_first.items()})
 
 
 def _names_for(players: Collection[str]) -> _Names:
+    if isinstance(players, (tuple, frozenset)):
+        try:
+            return _names(players)
+        except TypeError:  # unhashable members
+            pass
     try:
-        key = tuple(sorted({p for p in players if isinstance(p, str)}))
+        return _names(tuple(p for p in players if isinstance(p, str)))
     except TypeError:
-        key = ()
-    return _names(key)
+        return _names(())
 
 
 # --- R001 -------------------------------------------------------------------------------------------------
@@ -318,7 +329,7 @@ def _read_r001(t: str, names: _Names) -> Ballot:
     bare = _strip_brackets(other_text)
     if chosen:
         first = chosen[0]
-        distinct = []
+        distinct: list[_Statement] = []
         for s in chosen:
             if s.key not in [d.key for d in distinct]:
                 distinct.append(s)
@@ -506,3 +517,45 @@ def read_ballot(
     if grammar == "r001":
         return _read_r001(t, names)
     return _read_r004(t, names, require_reason_label)
+
+
+def vote_posts(
+    posts: Iterable[Post],
+    grammar: Grammar,
+    players: Collection[str],
+    *,
+    require_reason_label: bool = True,
+    edited_pids: Collection[int] = (),
+) -> tuple[VotePost, ...]:
+    """Stored vote-thread posts → the day engine's :class:`~engine.day.VotePost` values, in pid order.
+
+    A post counts as edited when it shows the edit marker or its pid is in ``edited_pids`` (the store saw
+    its text change: the marker is missing for quick and admin edits). A minute-precision time becomes
+    ``at``/``at_latest``. Floors from views that renumber them are dropped. Posts the board shows only as
+    a placeholder, or that were deleted since, are read from what is stored and flagged for review.
+    Duplicate pids (pages repeat pinned posts) are kept once.
+    """
+    seen: set[int] = set()
+    out: list[VotePost] = []
+    edited_set = set(edited_pids)
+    for p in sorted(posts, key=lambda x: x.pid):
+        if p.pid in seen:
+            continue
+        seen.add(p.pid)
+        ballot = read_ballot(p.text, grammar, players, require_reason_label=require_reason_label)
+        if p.state is not PostState.NORMAL:
+            ballot = replace(ballot, needs_review=True, note=f"帖子状态异常（{p.state.value}），请法官确认")
+        out.append(
+            VotePost(
+                pid=p.pid,
+                floor=p.floor if p.floor_exact else None,
+                author=p.author,
+                at=p.posted_at,
+                ballot=ballot,
+                quoted_pids=p.quoted_pids,
+                edited=p.edit is not None or p.pid in edited_set,
+                edit_note=(p.edit.raw or f"本帖最后由 {p.edit.by} 编辑") if p.edit is not None else "",
+                at_latest=p.posted_until if p.posted_until != p.posted_at else None,
+            )
+        )
+    return tuple(out)

@@ -22,7 +22,8 @@ from __future__ import annotations
 import hashlib
 import json
 import unicodedata
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -286,24 +287,33 @@ def _board_id(s: Session, board: BoardLike, *, create: bool = True) -> int | Non
     return row.id
 
 
-def _commit(s: Session, what: str) -> None:
-    try:
-        s.commit()
-    except SQLAlchemyError as exc:
-        s.rollback()
-        raise StoreError(f"cannot store {what}: {exc}") from exc
+@contextmanager
+def _unit(store: Store, what: str) -> Iterator[Session]:
+    """One unit of work: a session committed at the end, rolled back (nothing written) on any error."""
+    with store.session() as s:
+        try:
+            yield s
+            s.commit()
+        except SQLAlchemyError as exc:
+            s.rollback()
+            raise StoreError(f"cannot store {what}: {exc}") from exc
+
+
+def _aware(*values: datetime | None) -> None:
+    for v in values:
+        if v is not None and (v.tzinfo is None or v.utcoffset() is None):
+            raise ValueError(f"the store takes aware datetimes only (got naive {v!r}); use UTC")
 
 
 def ensure_board(store: Store, board: BoardLike, *, name: str = "") -> int:
     """The board's id, creating its row on first use."""
-    with store.session() as s:
+    with _unit(store, "the board") as s:
         bid = _board_id(s, board)
         assert bid is not None
         if name:
             row = s.get(BoardRow, bid)
             if row is not None and row.name != name:
                 row.name = name
-        _commit(s, "the board")
         return bid
 
 
@@ -354,7 +364,7 @@ def record_fetches(
     url: str = "",
 ) -> None:
     """Log HTTP exchanges; ``error`` marks the last one (or, with none, adds a row for ``url``)."""
-    with store.session() as s:
+    with _unit(store, "the fetch log") as s:
         bid = _board_id(s, board)
         assert bid is not None
         rows = _fetch_rows(bid, fetches, tid=tid, page=page, error=error)
@@ -371,7 +381,6 @@ def record_fetches(
                 )
             ]
         s.add_all(rows)
-        _commit(s, "the fetch log")
 
 
 def _quotes_json(quotes: Iterable[QuoteRef]) -> list[dict[str, Any]]:
@@ -415,6 +424,7 @@ def record_thread_page(
     and recommended replies). ``ppp``: posts per page of the page's source, so a later poll can
     resume from the right page even after switching source. Raises StoreError.
     """
+    _aware(seen_at, *(t for p in page.posts for t in (p.posted_at, p.posted_until)))
     info = page.thread
     source = str(page.source)
     posts: list[Post] = []
@@ -426,7 +436,7 @@ def record_thread_page(
     new_posts: list[int] = []
     new_revs: list[int] = []
     changes: list[StateChange] = []
-    with store.session() as s:
+    with _unit(store, f"page {info.page} of thread {info.tid}") as s:
         bid = _board_id(s, board)
         assert bid is not None
         thread = _thread_row(s, bid, info.tid, seen_at)
@@ -556,7 +566,6 @@ def record_thread_page(
                 changes.append(StateChange(post.pid, row.tid, old_state, post.state, seen_at, note))
 
         s.add_all(_fetch_rows(bid, fetches, tid=info.tid, page=info.page))
-        _commit(s, f"page {info.page} of thread {info.tid}")
     return PageResult(
         tid=info.tid,
         page=info.page,
@@ -589,9 +598,10 @@ def mark_vanished(
 
     The content stays: only the state changes, with an event. Returns the changes.
     """
+    _aware(at)
     seen = set(seen_pids)
     changes: list[StateChange] = []
-    with store.session() as s:
+    with _unit(store, f"deletions in thread {tid}") as s:
         bid = _board_id(s, board)
         assert bid is not None
         rows = s.exec(
@@ -621,7 +631,6 @@ def mark_vanished(
             )
             row.state = PostState.DELETED.value
             changes.append(StateChange(row.pid, row.tid, old, PostState.DELETED, at, full_note))
-        _commit(s, f"deletions in thread {tid}")
     return changes
 
 
@@ -640,7 +649,8 @@ def update_thread(
     day: int | None = None,
 ) -> None:
     """Set what a complete read learnt (replies, last post time) or what the game says (kind, day)."""
-    with store.session() as s:
+    _aware(last_post_at, polled_at, full_polled_at)
+    with _unit(store, f"thread {tid}") as s:
         bid = _board_id(s, board)
         assert bid is not None
         row = _thread_row(s, bid, tid, polled_at or full_polled_at or datetime.now(UTC))
@@ -656,7 +666,6 @@ def update_thread(
         ):
             if value is not None:
                 setattr(row, name, value)
-        _commit(s, f"thread {tid}")
 
 
 def record_poll(
@@ -676,7 +685,8 @@ def record_poll(
     notes: Sequence[str] = (),
 ) -> int:
     """Log one poll run. Returns its id."""
-    with store.session() as s:
+    _aware(started_at, finished_at)
+    with _unit(store, "the poll log") as s:
         bid = _board_id(s, board)
         assert bid is not None
         row = PollRunRow(
@@ -694,7 +704,7 @@ def record_poll(
             notes=list(notes),
         )
         s.add(row)
-        _commit(s, "the poll log")
+        s.flush()
         assert row.id is not None
         return row.id
 
@@ -792,6 +802,7 @@ def thread_posts(
 ) -> list[StoredPost]:
     """The posts of ``tid`` in pid order, with all revisions; ``since``/``until`` bound ``posted_at``
     (both inclusive, aware datetimes)."""
+    _aware(since, until)
     with store.session() as s:
         bid = _board_id(s, board, create=False)
         if bid is None:

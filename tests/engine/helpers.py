@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from engine import eliminations
 from engine.actions import (
     Arrow,
     Assassinate,
@@ -36,7 +37,6 @@ from engine.night import check, resolve_extra_check, resolve_night, submit
 from engine.rulesets import get_ruleset
 from engine.setup import new_game
 from engine.state import GameState, Phase, frozen_map
-from engine import eliminations
 
 CASES_DIR = Path(__file__).parent / "cases"
 ROSTERS: dict[str, dict[str, str]] = tomllib.loads((CASES_DIR / "rosters.toml").read_text("utf-8"))
@@ -197,21 +197,23 @@ def check_expectations(case_id: str, step_no: int, res: StepResult, expect: Mapp
             term, _, winner = want.partition("/")
             assert oc is not None, f"{where}: expected {want}, game continues"
             assert oc.termination.value == term, f"{where}: {oc.termination} != {term}"
-            assert (oc.winner.value if oc.winner else "draw") == winner, f"{where}: winner {oc.winner} != {winner}"
+            assert (oc.winner.value if oc.winner else "draw") == winner, (
+                f"{where}: winner {oc.winner} != {winner}"
+            )
     for name in expect.get("alive", ()):
         assert res.state.is_alive(name), f"{where}: {name} should be alive"
     for name in expect.get("dead", ()):
         assert not res.state.is_alive(name), f"{where}: {name} should be out"
     for key, want in expect.get("state", {}).items():
         want = None if want == "__none__" else want
-        got = getattr(res.state, key)
+        value: Any = getattr(res.state, key)
         if key in _MAP_FIELDS:
-            got = {k: v for k, v in dict(got).items() if v}
+            value = {k: v for k, v in dict(value).items() if v}
         elif key == "guardian_history":
-            got = {k: list(v) for k, v in got.items()}
-        elif isinstance(got, tuple):
-            got = list(got)
-        assert got == want, f"{where}: state.{key} = {got!r}, expected {want!r}"
+            value = {k: list(v) for k, v in value.items()}
+        elif isinstance(value, tuple):
+            value = list(value)
+        assert value == want, f"{where}: state.{key} = {value!r}, expected {want!r}"
     for name, attrs in expect.get("players", {}).items():
         p = res.state.player(name)
         for attr, want in attrs.items():

@@ -66,7 +66,9 @@ def _ballot(raw: dict[str, Any], procedure: str, roster: list[str], flags: DayFl
     return read_ballot(raw["text"], procedure, roster, require_reason_label=flags.r004_require_reason_label)  # type: ignore[arg-type]
 
 
-def _posts(raws: list[dict[str, Any]], procedure: str, roster: list[str], flags: DayFlags) -> tuple[VotePost, ...]:
+def _posts(
+    raws: list[dict[str, Any]], procedure: str, roster: list[str], flags: DayFlags
+) -> tuple[VotePost, ...]:
     out = []
     for raw in raws:
         out.append(
@@ -114,8 +116,11 @@ def _overrides(raws: list[dict[str, Any]]) -> tuple[Override, ...]:
     )
 
 
-def build_input(case: dict[str, Any], flag_overrides: dict[str, Any] | None = None,
-                drop_pids: frozenset[int] = frozenset()) -> DayInput:
+def build_input(
+    case: dict[str, Any],
+    flag_overrides: dict[str, Any] | None = None,
+    drop_pids: frozenset[int] = frozenset(),
+) -> DayInput:
     roster = list(case["roster"])
     if "alive" in case:
         alive = frozenset(case["alive"])
@@ -202,7 +207,9 @@ def check(result: DayResult, expect: dict[str, Any], where: str) -> None:
         if "candidates" in rv:
             assert list(plan.candidates) == rv["candidates"], f"{where}: candidates {plan.candidates}"
         if "participants" in rv:
-            assert sorted(plan.participants) == sorted(rv["participants"]), f"{where}: participants {plan.participants}"
+            assert sorted(plan.participants) == sorted(rv["participants"]), (
+                f"{where}: participants {plan.participants}"
+            )
         if "deadline" in rv:
             assert plan.deadline == _utc(rv["deadline"]), f"{where}: deadline {plan.deadline}"
         if "call_text" in rv:
@@ -217,15 +224,20 @@ def check(result: DayResult, expect: dict[str, Any], where: str) -> None:
         if "target" in want:
             assert v.target == want["target"], f"{where}: pid {pid_s} target {v.target!r}"
         if "review" in want:
-            assert v.needs_review == want["review"], f"{where}: pid {pid_s} review {v.needs_review}: {v.reason}"
+            assert v.needs_review == want["review"], (
+                f"{where}: pid {pid_s} review {v.needs_review}: {v.reason}"
+            )
         if "suggestion" in want:
             assert v.suggestion == want["suggestion"], f"{where}: pid {pid_s} suggestion {v.suggestion!r}"
         if "reason_contains" in want:
             assert want["reason_contains"] in v.reason, f"{where}: pid {pid_s} reason {v.reason!r}"
 
 
-def run_case(case: dict[str, Any], flag_overrides: dict[str, Any] | None = None,
-             drop_pids: frozenset[int] = frozenset()) -> list[DayResult]:
+def run_case(
+    case: dict[str, Any],
+    flag_overrides: dict[str, Any] | None = None,
+    drop_pids: frozenset[int] = frozenset(),
+) -> list[DayResult]:
     inp = build_input(case, flag_overrides, drop_pids)
     result = resolve_day(inp)
     results = [result]
@@ -255,18 +267,21 @@ def test_day_case(path: Path) -> None:
     assert len(first.verdicts) == len(case.get("posts", [])) + len(case.get("proxies", []))
 
 
-VARIANTS = [
-    (p, i) for p in CASES for i, _ in enumerate(_load(p).get("variants", []))
-]
+VARIANTS = [(p, i) for p in CASES for i, _ in enumerate(_load(p).get("variants", []))]
 
 
-@pytest.mark.parametrize("path,index", VARIANTS, ids=[f"{p.stem}-{_load(p)['variants'][i]['name']}" for p, i in VARIANTS])
+@pytest.mark.parametrize(
+    "path,index", VARIANTS, ids=[f"{p.stem}-{_load(p)['variants'][i]['name']}" for p, i in VARIANTS]
+)
 def test_day_case_variant(path: Path, index: int) -> None:
     case = _load(path)
     variant = case["variants"][index]
     results = run_case(case, variant.get("flags", {}), frozenset(variant.get("drop_pids", ())))
-    check(results[-1] if variant.get("after_revotes") else results[0], variant["expect"],
-          f"{path.stem} [{variant['name']}]")
+    check(
+        results[-1] if variant.get("after_revotes") else results[0],
+        variant["expect"],
+        f"{path.stem} [{variant['name']}]",
+    )
 
 
 def test_case_files_exist() -> None:

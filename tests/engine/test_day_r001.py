@@ -79,7 +79,9 @@ def day(posts: Iterable[VotePost], **kw: object) -> DayInput:
 
 def test_fewer_than_two_valid_posts_in_two_consecutive_rounds_drowns_and_voids_the_vote() -> None:
     counts = dict.fromkeys(ALIVE, 3) | {"Pam": 1}
-    r = resolve_day(day(everyone_votes(), discussion_counts=counts, previous_round_deficient=frozenset({"Pam"})))
+    r = resolve_day(
+        day(everyone_votes(), discussion_counts=counts, previous_round_deficient=frozenset({"Pam"}))
+    )
     assert [(d.player, d.rule) for d in r.drowned] == [("Pam", DrownRule.DISCUSSION)]
     assert r.player("Pam").status is PlayerStatus.DROWNED
     assert "Pam" not in [v.player for line in r.tally for v in line.voters]
@@ -89,28 +91,38 @@ def test_fewer_than_two_valid_posts_in_two_consecutive_rounds_drowns_and_voids_t
 
 def test_one_deficient_round_alone_does_not_drown_but_is_carried_forward() -> None:
     counts = dict.fromkeys(ALIVE, 3) | {"Pam": 1, "Pat": 0}
-    r = resolve_day(day(everyone_votes(), discussion_counts=counts, previous_round_deficient=frozenset({"Cal"})))
+    r = resolve_day(
+        day(everyone_votes(), discussion_counts=counts, previous_round_deficient=frozenset({"Cal"}))
+    )
     assert r.drowned == ()
     assert r.discussion_deficient == frozenset({"Pam", "Pat"})  # the next round's previous_round_deficient
 
 
 def test_a_good_round_resets_the_streak() -> None:
     counts = dict.fromkeys(ALIVE, 2)
-    r = resolve_day(day(everyone_votes(), discussion_counts=counts, previous_round_deficient=frozenset({"Pam"})))
+    r = resolve_day(
+        day(everyone_votes(), discussion_counts=counts, previous_round_deficient=frozenset({"Pam"}))
+    )
     assert r.drowned == () and r.discussion_deficient == frozenset()
 
 
 def test_round_one_has_no_previous_round_so_nobody_drowns_for_discussion() -> None:
     counts = dict.fromkeys(ALIVE, 0)
-    r = resolve_day(day(everyone_votes(), day=1, discussion_counts=counts, previous_round_deficient=frozenset(ALIVE)))
+    r = resolve_day(
+        day(everyone_votes(), day=1, discussion_counts=counts, previous_round_deficient=frozenset(ALIVE))
+    )
     assert r.drowned == ()
 
 
 def test_attendance_is_checked_on_peaceful_rounds_by_default() -> None:
     counts = dict.fromkeys(ALIVE, 3) | {"Pam": 0}
     r = resolve_day(
-        day(everyone_votes(skip={"Cy"}), discussion_counts=counts, previous_round_deficient=frozenset({"Pam"}),
-            new_victim=False)
+        day(
+            everyone_votes(skip={"Cy"}),
+            discussion_counts=counts,
+            previous_round_deficient=frozenset({"Pam"}),
+            new_victim=False,
+        )
     )
     assert {d.player for d in r.drowned} == {"Pam"}
     assert r.strikes_after["Cy"] == 1
@@ -120,12 +132,19 @@ def test_peaceful_round_imposes_no_attendance_when_flag_is_off() -> None:
     counts = dict.fromkeys(ALIVE, 3) | {"Pam": 0}
     flags = DayFlags(r001_attendance_on_peaceful_round=False)
     r = resolve_day(
-        day(everyone_votes(skip={"Cy"}), discussion_counts=counts, previous_round_deficient=frozenset({"Pam"}),
-            new_victim=False, flags=flags)
+        day(
+            everyone_votes(skip={"Cy"}),
+            discussion_counts=counts,
+            previous_round_deficient=frozenset({"Pam"}),
+            new_victim=False,
+            flags=flags,
+        )
     )
     assert r.drowned == ()
     assert r.strikes_after.get("Cy", 0) == 0
-    assert r.discussion_deficient == frozenset({"Pam"})  # the streak is carried over, neither broken nor extended
+    assert r.discussion_deficient == frozenset(
+        {"Pam"}
+    )  # the streak is carried over, neither broken nor extended
 
 
 def test_not_voting_earns_a_strike_and_the_second_cumulative_strike_drowns() -> None:
@@ -137,7 +156,10 @@ def test_not_voting_earns_a_strike_and_the_second_cumulative_strike_drowns() -> 
 
 
 def test_an_edited_vote_is_void_and_earns_a_strike() -> None:
-    posts = everyone_votes(skip={"Pam"}) + [post(1, "Pam", at(4, 20), vote("Ken"), edited=True, edit_note="本帖最后由 Pam 编辑")]
+    posts = [
+        *everyone_votes(skip={"Pam"}),
+        post(1, "Pam", at(4, 20), vote("Ken"), edited=True, edit_note="本帖最后由 Pam 编辑"),
+    ]
     r = resolve_day(day(posts))
     v = r.verdict(1)
     assert v.status is VoteStatus.EDITED and "计一次淹水" in v.reason
@@ -147,7 +169,7 @@ def test_an_edited_vote_is_void_and_earns_a_strike() -> None:
 
 
 def test_an_edited_vote_with_a_previous_strike_drowns() -> None:
-    posts = everyone_votes(skip={"Pam"}) + [post(1, "Pam", at(4, 20), vote("Ken"), edited=True)]
+    posts = [*everyone_votes(skip={"Pam"}), post(1, "Pam", at(4, 20), vote("Ken"), edited=True)]
     r = resolve_day(day(posts, strikes={"Pam": 1}))
     assert [(d.player, d.rule) for d in r.drowned] == [("Pam", DrownRule.VOTE_STRIKES)]
     assert r.verdict(1).status is VoteStatus.DROWNED
@@ -161,7 +183,8 @@ def test_discussion_and_vote_attendance_are_separate_counters() -> None:
 
 
 def test_wrong_name_void_and_abstention_are_attendance_not_strikes() -> None:
-    posts = everyone_votes(skip={"Pam", "Pat", "Cid"}) + [
+    posts = [
+        *everyone_votes(skip={"Pam", "Pat", "Cid"}),
         post(1, "Pam", at(4, 20), vote("Kenn")),
         post(2, "Pat", at(4, 20), ABSTAIN),
         post(3, "Cid", at(4, 20), VOID),
@@ -173,7 +196,9 @@ def test_wrong_name_void_and_abstention_are_attendance_not_strikes() -> None:
 
 def test_executed_and_drowned_player_is_announced_as_executed() -> None:
     counts = dict.fromkeys(ALIVE, 3) | {"Ken": 0}
-    r = resolve_day(day(everyone_votes(), discussion_counts=counts, previous_round_deficient=frozenset({"Ken"})))
+    r = resolve_day(
+        day(everyone_votes(), discussion_counts=counts, previous_round_deficient=frozenset({"Ken"}))
+    )
     assert r.outcome.kind is OutcomeKind.EXECUTE and r.outcome.out == ("Ken",)
     assert r.drowned[0].player == "Ken" and r.drowned[0].executed
     assert r.drowned_announced == ()
@@ -218,8 +243,10 @@ def test_a_void_is_effective_up_to_and_including_1230(when: datetime, effective:
 
 def test_void_cutoff_can_be_made_exclusive() -> None:
     r = resolve_day(
-        day([post(1, "Pam", at(5, 9), vote("Ken")), post(2, "Pam", at(5, 12, 30), VOID)],
-            flags=DayFlags(r001_void_cutoff_inclusive=False))
+        day(
+            [post(1, "Pam", at(5, 9), vote("Ken")), post(2, "Pam", at(5, 12, 30), VOID)],
+            flags=DayFlags(r001_void_cutoff_inclusive=False),
+        )
     )
     assert r.verdict(2).status is VoteStatus.VOID_AFTER_CUTOFF
 
@@ -237,7 +264,14 @@ def test_a_later_vote_is_ignored_one_vote_per_round() -> None:
 
 
 def test_r001_knows_no_change_of_vote() -> None:
-    r = resolve_day(day([post(1, "Pam", at(4, 20), vote("Ken")), post(2, "Pam", at(4, 21), Ballot(BallotKind.CHANGE, "Cal"))]))
+    r = resolve_day(
+        day(
+            [
+                post(1, "Pam", at(4, 20), vote("Ken")),
+                post(2, "Pam", at(4, 21), Ballot(BallotKind.CHANGE, "Cal")),
+            ]
+        )
+    )
     v = r.verdict(2)
     assert v.status is VoteStatus.DUPLICATE and "不允许改票" in v.reason
 
@@ -260,7 +294,10 @@ def test_dead_players_non_players_and_judges_do_not_vote() -> None:
         )
     )
     assert [r.verdict(i).status for i in (1, 2, 3, 4)] == [
-        VoteStatus.DEAD, VoteStatus.NOT_A_PLAYER, VoteStatus.NOT_A_PLAYER, VoteStatus.VOID_WRONG_NAME
+        VoteStatus.DEAD,
+        VoteStatus.NOT_A_PLAYER,
+        VoteStatus.NOT_A_PLAYER,
+        VoteStatus.VOID_WRONG_NAME,
     ]
     assert r.tally == ()
 
@@ -337,7 +374,9 @@ def test_an_override_can_waive_an_edit() -> None:
 
 def test_an_override_to_not_a_vote_strikes_the_post_out() -> None:
     o = Override(pid=2, kind=BallotKind.NOT_A_VOTE, why="是在引用别人的话", by="法官A")
-    r = resolve_day(day([post(1, "Pam", at(4, 20), vote("Ken")), post(2, "Pam", at(4, 21), VOID)], overrides=(o,)))
+    r = resolve_day(
+        day([post(1, "Pam", at(4, 20), vote("Ken")), post(2, "Pam", at(4, 21), VOID)], overrides=(o,))
+    )
     assert r.verdict(2).status is VoteStatus.OVERRIDDEN
     assert r.verdict(1).status is VoteStatus.COUNTED
 
@@ -408,8 +447,10 @@ _BALLOTS = st.one_of(
 def test_every_post_gets_exactly_one_verdict_and_the_tally_matches(
     raw: list[tuple[str, int, Ballot, bool]], strikes: dict[str, int]
 ) -> None:
-    posts = [post(i + 1, a, OPEN - timedelta(minutes=30) + timedelta(minutes=m), b, edited=e)
-             for i, (a, m, b, e) in enumerate(raw)]
+    posts = [
+        post(i + 1, a, OPEN - timedelta(minutes=30) + timedelta(minutes=m), b, edited=e)
+        for i, (a, m, b, e) in enumerate(raw)
+    ]
     r = resolve_day(day(posts, strikes=strikes))
     assert sorted(v.pid for v in r.verdicts) == sorted(p.pid for p in posts)
     counted = [v for v in r.verdicts if v.status is VoteStatus.COUNTED]

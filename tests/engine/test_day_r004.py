@@ -41,7 +41,9 @@ def change(target: str | None, abstain: bool = False) -> Ballot:
     return Ballot(BallotKind.CHANGE, target, abstain)
 
 
-def post(pid: int, author: str, when: datetime, ballot: Ballot, quotes: tuple[int, ...] = (), **kw: object) -> VotePost:
+def post(
+    pid: int, author: str, when: datetime, ballot: Ballot, quotes: tuple[int, ...] = (), **kw: object
+) -> VotePost:
     return VotePost(pid=pid, floor=pid, author=author, at=when, ballot=ballot, quoted_pids=quotes, **kw)  # type: ignore[arg-type]
 
 
@@ -61,7 +63,14 @@ def day(posts: Iterable[VotePost], **kw: object) -> DayInput:
 
 def everyone(tie: bool = False, holder_vote: str | None = "Ada") -> list[VotePost]:
     """Ada 3 (or a 3–3 tie with Bob); My votes holder_vote."""
-    votes = {"Bob": "Ada", "Cam": "Ada", "Dee": "Ada", "Eva": "Bob", "Flo": "Bob", "Gia": "Bob" if tie else "Cam"}
+    votes = {
+        "Bob": "Ada",
+        "Cam": "Ada",
+        "Dee": "Ada",
+        "Eva": "Bob",
+        "Flo": "Bob",
+        "Gia": "Bob" if tie else "Cam",
+    }
     out = [post(i + 1, a, at(11, 10, i), vote(t)) for i, (a, t) in enumerate(votes.items())]
     if holder_vote is not None:
         out.append(post(50, "My", at(11, 11), vote(holder_vote)))
@@ -90,24 +99,35 @@ def test_no_change_while_accelerated_and_no_cards_for_not_voting() -> None:
 
 
 def test_a_change_before_acceleration_started_is_valid() -> None:
-    posts = [post(1, "Ada", at(11, 10), vote("Bob")), post(2, "Ada", at(11, 12), change("Cam"), (1,)),
-             post(3, "Bob", at(11, 10), vote("Ada")), post(4, "Bob", at(11, 20), change("Cam"), (3,))]
+    posts = [
+        post(1, "Ada", at(11, 10), vote("Bob")),
+        post(2, "Ada", at(11, 12), change("Cam"), (1,)),
+        post(3, "Bob", at(11, 10), vote("Ada")),
+        post(4, "Bob", at(11, 20), change("Cam"), (3,)),
+    ]
     r = resolve_day(day(posts, times=DayTimes(OPEN, CLOSE, accelerated_at=at(11, 15))))
     assert r.verdict(2).status is VoteStatus.CHANGED
     assert r.verdict(4).status is VoteStatus.CHANGE_WHILE_ACCELERATED
 
 
 def test_a_change_must_quote_the_original_vote_floor() -> None:
-    posts = [post(1, "Ada", at(11, 10), vote("Bob")), post(2, "Ada", at(11, 11), change("Cam"), (99,)),
-             post(3, "Ada", at(11, 12), change("Dee"), (1,))]
+    posts = [
+        post(1, "Ada", at(11, 10), vote("Bob")),
+        post(2, "Ada", at(11, 11), change("Cam"), (99,)),
+        post(3, "Ada", at(11, 12), change("Dee"), (1,)),
+    ]
     r = resolve_day(day(posts))
     assert r.verdict(2).status is VoteStatus.CHANGE_NOT_REPLY and "不占用改票机会" in r.verdict(2).reason
     assert r.verdict(3).status is VoteStatus.CHANGED and r.counts == {"Dee": 1}
 
 
 def test_an_invalid_change_target_does_not_use_up_the_change() -> None:
-    posts = [post(1, "Ada", at(11, 10), vote("Bob")), post(2, "Ada", at(11, 11), change("Bobb"), (1,)),
-             post(3, "Ada", at(11, 12), change("Cam"), (1,)), post(4, "Ada", at(11, 13), change("Dee"), (1,))]
+    posts = [
+        post(1, "Ada", at(11, 10), vote("Bob")),
+        post(2, "Ada", at(11, 11), change("Bobb"), (1,)),
+        post(3, "Ada", at(11, 12), change("Cam"), (1,)),
+        post(4, "Ada", at(11, 13), change("Dee"), (1,)),
+    ]
     r = resolve_day(day(posts))
     assert r.verdict(2).status is VoteStatus.VOID_WRONG_NAME and r.verdict(2).suggestion == "Bob"
     assert r.verdict(3).status is VoteStatus.CHANGED
@@ -116,8 +136,11 @@ def test_an_invalid_change_target_does_not_use_up_the_change() -> None:
 
 
 def test_correcting_an_invalid_vote_by_a_change_uses_up_the_change() -> None:
-    posts = [post(1, "Ada", at(11, 10), Ballot(BallotKind.UNREADABLE, "Bob", note="缺少投票理由")),
-             post(2, "Ada", at(11, 11), change("Cam"), (1,)), post(3, "Ada", at(11, 12), change("Dee"), (2,))]
+    posts = [
+        post(1, "Ada", at(11, 10), Ballot(BallotKind.UNREADABLE, "Bob", note="缺少投票理由")),
+        post(2, "Ada", at(11, 11), change("Cam"), (1,)),
+        post(3, "Ada", at(11, 12), change("Dee"), (2,)),
+    ]
     r = resolve_day(day(posts))
     assert r.verdict(2).status is VoteStatus.CHANGED and "占用改票机会" in r.verdict(2).reason
     assert r.verdict(3).status is VoteStatus.SECOND_CHANGE
@@ -132,7 +155,10 @@ def test_an_invalid_vote_can_be_corrected_by_a_new_post_in_the_last_hour() -> No
 
 
 def test_an_edited_change_is_invalid_by_default_and_counts_when_edits_are_ignored() -> None:
-    posts = [post(1, "Ada", at(11, 10), vote("Bob")), post(2, "Ada", at(11, 11), change("Cam"), (1,), edited=True)]
+    posts = [
+        post(1, "Ada", at(11, 10), vote("Bob")),
+        post(2, "Ada", at(11, 11), change("Cam"), (1,), edited=True),
+    ]
     assert resolve_day(day(posts)).counts == {"Bob": 1}
     r = resolve_day(day(posts, flags=DayFlags(r004_edited_vote=EditedVotePolicy.VALID)))
     assert r.counts == {"Cam": 1}
@@ -178,7 +204,7 @@ def test_a_tie_without_an_authority_holder_means_nobody_is_out() -> None:
 
 
 def test_the_holders_vote_breaks_the_tie() -> None:
-    posts = everyone(tie=True, holder_vote=None) + [post(50, "My", at(11, 11), vote("Eva"))]
+    posts = [*everyone(tie=True, holder_vote=None), post(50, "My", at(11, 11), vote("Eva"))]
     r = resolve_day(day(posts, authority_holder="My"))
     # Ada 3, Bob 3 — My's vote for Eva does not join the tie
     assert r.counts["Ada"] == r.counts["Bob"] == 3
@@ -187,13 +213,16 @@ def test_the_holders_vote_breaks_the_tie() -> None:
 
 
 def test_the_holders_target_must_be_tied_under_the_flag() -> None:
-    posts = everyone(tie=True, holder_vote=None) + [post(50, "My", at(11, 11), vote("Eva"))]
+    posts = [*everyone(tie=True, holder_vote=None), post(50, "My", at(11, 11), vote("Eva"))]
     r = resolve_day(day(posts, authority_holder="My", flags=DayFlags(r004_mayor_target_must_be_tied=True)))
     assert r.outcome.kind is OutcomeKind.NONE and "AMB-60" in r.outcome.reason
 
 
 def test_a_holder_with_an_invalid_vote_breaks_no_tie() -> None:
-    posts = everyone(tie=True, holder_vote=None) + [post(50, "My", at(11, 11), Ballot(BallotKind.UNREADABLE, "Ada"))]
+    posts = [
+        *everyone(tie=True, holder_vote=None),
+        post(50, "My", at(11, 11), Ballot(BallotKind.UNREADABLE, "Ada")),
+    ]
     r = resolve_day(day(posts, authority_holder="My"))
     assert r.outcome.kind is OutcomeKind.NONE and "没有有效投票" in r.outcome.reason
     assert "My" not in r.yellow_cards
@@ -219,7 +248,9 @@ def test_not_replying_to_the_vote_thread_earns_a_yellow_card() -> None:
 
 
 def test_a_chat_post_is_a_reply_so_no_card() -> None:
-    r = resolve_day(day([*everyone(holder_vote=None), post(60, "My", at(11, 13), Ballot(BallotKind.NOT_A_VOTE))]))
+    r = resolve_day(
+        day([*everyone(holder_vote=None), post(60, "My", at(11, 13), Ballot(BallotKind.NOT_A_VOTE))])
+    )
     assert r.yellow_cards == ()
 
 
@@ -230,7 +261,9 @@ def test_a_late_post_is_not_a_reply() -> None:
 
 @pytest.mark.parametrize(("before", "red"), [(0, False), (1, True), (2, False)])
 def test_yellow_cards_turn_red_at_the_configured_count(before: int, red: bool) -> None:
-    r = resolve_day(day(everyone(holder_vote=None), yellow_cards={"My": before}, flags=DayFlags(r004_yellow_to_red=2)))
+    r = resolve_day(
+        day(everyone(holder_vote=None), yellow_cards={"My": before}, flags=DayFlags(r004_yellow_to_red=2))
+    )
     assert ("My" in r.red_cards) is red
     assert r.yellow_totals["My"] == before + 1
 

@@ -52,8 +52,15 @@ def tied_day(flags: DayFlags | None = None, strikes: dict[str, int] | None = Non
         post(6, "G", at(9, 5), vote("C")),
     ]
     inp = DayInput(
-        procedure="r001", day=2, roster=PLAYERS, alive=frozenset(PLAYERS), posts=tuple(posts),
-        times=DayTimes(OPEN, CLOSE), flags=flags or DayFlags(), strikes=strikes or {}, display_tz=SH,
+        procedure="r001",
+        day=2,
+        roster=PLAYERS,
+        alive=frozenset(PLAYERS),
+        posts=tuple(posts),
+        times=DayTimes(OPEN, CLOSE),
+        flags=flags or DayFlags(),
+        strikes=strikes or {},
+        display_tz=SH,
     )
     return resolve_day(inp)
 
@@ -65,7 +72,10 @@ def test_a_tie_with_scattered_votes_calls_revote_one_with_a_60_minute_deadline()
     assert plan.number == 1 and set(plan.candidates) == {"A", "B"}
     assert plan.participants == ("E", "G", "F")  # by their vote posts, non-voters last
     assert plan.deadline == at(14, 5)
-    assert plan.call_text(SH) == "平票：B、A 各2票。请 E、G、F 于14:05前在 B、A 中重新投票（不得弃权，不得另投他人）"
+    assert (
+        plan.call_text(SH)
+        == "平票：B、A 各2票。请 E、G、F 于14:05前在 B、A 中重新投票（不得弃权，不得另投他人）"
+    )
     assert r.strikes_after == {"F": 1}
 
 
@@ -76,8 +86,14 @@ def test_the_revote_deadline_is_configurable() -> None:
 
 
 def test_plan_revote_refuses_a_day_that_needs_no_revote() -> None:
-    inp = DayInput(procedure="r001", day=2, roster=PLAYERS, alive=frozenset(PLAYERS),
-                   posts=(post(1, "A", at(9), vote("B")),), times=DayTimes(OPEN, CLOSE))
+    inp = DayInput(
+        procedure="r001",
+        day=2,
+        roster=PLAYERS,
+        alive=frozenset(PLAYERS),
+        posts=(post(1, "A", at(9), vote("B")),),
+        times=DayTimes(OPEN, CLOSE),
+    )
     r = resolve_day(inp)
     with pytest.raises(ValueError, match="not waiting for a revote"):
         plan_revote(r, at(13, 5))
@@ -102,7 +118,9 @@ def test_resolve_revote_refuses_a_plan_with_other_candidates() -> None:
         (vote("AA"), False, "是否为 A"),
     ],
 )
-def test_a_revote_that_is_not_exactly_one_candidate_earns_a_strike(ballot: Ballot, edited: bool, why: str) -> None:
+def test_a_revote_that_is_not_exactly_one_candidate_earns_a_strike(
+    ballot: Ballot, edited: bool, why: str
+) -> None:
     r = tied_day()
     plan = plan_revote(r, at(13, 5))
     res = resolve_revote(r, plan, (post(10, "E", at(13, 10), ballot, edited=edited),))
@@ -162,7 +180,11 @@ def test_an_n_way_tie_after_revote_with_nobody_scattered_is_peaceful() -> None:
 
 def test_a_tie_after_the_second_revote_is_peaceful() -> None:
     r = tied_day()
-    res = resolve_revote(r, plan_revote(r, at(13, 5)), (post(10, "E", at(13, 10), vote("A")), post(11, "F", at(13, 11), vote("B"))))
+    res = resolve_revote(
+        r,
+        plan_revote(r, at(13, 5)),
+        (post(10, "E", at(13, 10), vote("A")), post(11, "F", at(13, 11), vote("B"))),
+    )
     res2 = resolve_revote(res, plan_revote(res, at(14, 10)), ())
     assert res2.outcome.kind is OutcomeKind.NO_EXECUTION and res2.outcome.text == "平安夜，无人票死"
     assert res2.strikes_after == {"F": 1, "G": 2}  # F: no original vote; G: no revote #1, no revote #2
@@ -171,7 +193,11 @@ def test_a_tie_after_the_second_revote_is_peaceful() -> None:
 
 
 def test_revote_counting_only_the_revote_ranks_alike() -> None:
-    posts = (post(10, "E", at(13, 10), vote("A")), post(11, "F", at(13, 11), vote("A")), post(12, "G", at(13, 12), vote("B")))
+    posts = (
+        post(10, "E", at(13, 10), vote("A")),
+        post(11, "F", at(13, 11), vote("A")),
+        post(12, "G", at(13, 12), vote("B")),
+    )
     a = resolve_revote(tied_day(), None, posts)
     b = resolve_revote(tied_day(DayFlags(r001_revote_cumulative=False)), None, posts)
     assert a.outcome.out == b.outcome.out == ("A",)
@@ -200,7 +226,9 @@ def test_a_proxy_revote_counts_against_the_per_game_limit() -> None:
 
 def test_every_revote_post_gets_a_verdict_and_they_stay_in_the_result() -> None:
     r = tied_day()
-    posts = tuple(post(100 + i, p, at(13, 10) + timedelta(minutes=i), vote("A")) for i, p in enumerate(PLAYERS))
+    posts = tuple(
+        post(100 + i, p, at(13, 10) + timedelta(minutes=i), vote("A")) for i, p in enumerate(PLAYERS)
+    )
     res = resolve_revote(r, None, posts)
     assert len(res.revotes[0].verdicts) == len(posts)
     assert res.verdicts == r.verdicts  # the original verdicts are kept unchanged

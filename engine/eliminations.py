@@ -31,7 +31,7 @@ from engine.events import JUDGE, PUBLIC, Event, EventKind, Resolution, event, to
 from engine.guardians import GUARDIAN_ROLES, effective_protectors
 from engine.night_r001 import reveal_label
 from engine.night_r004 import identity_label, r004_bookkeeping
-from engine.outcome import Outcome, Termination, Winner, evaluate_outcome
+from engine.outcome import Outcome, Termination, Winner, evaluate_outcome, game_over_events
 from engine.roles import R001_ROLES, R004_ROLES, Cause, GroupId, RoleId
 from engine.state import GameState, Phase, frozen_map
 from engine.working import Work
@@ -551,34 +551,6 @@ def end_game(state: GameState, reason: str, winner: Winner | None = None) -> Res
     return Resolution(
         st, (event(EventKind.NOTE, JUDGE, f"法官宣布提前结束：{reason}"), *game_over_events(st))
     )
-
-
-def game_over_events(state: GameState) -> list[Event]:
-    """The game-over post: the result and every identity (ghost and possession history included)."""
-    assert state.outcome is not None
-    lines = [f"游戏结束：{state.outcome.text}"]
-    table = R004_ROLES if state.family == "r004" else R001_ROLES
-    identities: dict[str, str] = {}
-    for p in state.players:
-        label = table[p.role].name_zh
-        if p.possessed:
-            label = "平民（被附体匪）"
-        if p.role is RoleId.POLICE_GUARDIAN and p.converted:
-            label = "警神（已失去守护能力）"
-        if p.role is RoleId.GHOST and state.possession_used:
-            label = "鬼匪（已附体）"
-        identities[p.name] = label
-        lines.append(f"{p.name}：{label}{'' if p.alive else '（出局）'}")
-    return [
-        event(
-            EventKind.GAME_OVER,
-            PUBLIC,
-            "\n".join(lines),
-            termination=state.outcome.termination.value,
-            winner=state.outcome.winner.value if state.outcome.winner else None,
-            identities=identities,
-        )
-    ]
 
 
 # ---- counters the day side keeps ------------------------------------------------------------------------

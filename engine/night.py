@@ -17,10 +17,8 @@ engine has no clock. R001: a late kill ⇒ 今晚平安夜 (and no possession, A
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from engine.actions import (
-    Arrow,
     Assassinate,
     Check,
     Fireworks,
@@ -28,7 +26,6 @@ from engine.actions import (
     Hug,
     Kidnap,
     Kill,
-    KillHostages,
     Night,
     NightAction,
     Protect,
@@ -139,34 +136,25 @@ def legal_targets(
     return tuple(out)
 
 
+_SINGLE_TARGET: dict[
+    ActionKind, type[Check | Snipe | Fireworks | Spy | Kidnap | Heal | Hug | Assassinate]
+] = {
+    ActionKind.CHECK: Check,
+    ActionKind.SNIPE: Snipe,
+    ActionKind.FIREWORKS: Fireworks,
+    ActionKind.SPY: Spy,
+    ActionKind.KIDNAP: Kidnap,
+    ActionKind.HEAL: Heal,
+    ActionKind.HUG: Hug,
+    ActionKind.ASSASSINATE: Assassinate,
+}
+
+
 def _probe(kind: ActionKind, name: str, actor: str | None) -> NightAction | None:
-    builders: dict[ActionKind, Any] = {
-        ActionKind.KILL: lambda: Kill(name),
-        ActionKind.CHECK: lambda: Check(name),
-        ActionKind.PROTECT: lambda: Protect(actor, name) if actor else None,
-        ActionKind.SNIPE: lambda: Snipe(name),
-        ActionKind.FIREWORKS: lambda: Fireworks(name),
-        ActionKind.SPY: lambda: Spy(name),
-        ActionKind.KIDNAP: lambda: Kidnap(name),
-        ActionKind.HEAL: lambda: Heal(name),
-        ActionKind.HUG: lambda: Hug(name),
-        ActionKind.ASSASSINATE: lambda: Assassinate(name),
-        ActionKind.KILL_HOSTAGES: lambda: None,
-        ActionKind.ARROW: lambda: None,
-    }
-    action: NightAction | None = builders[kind]()
-    return action
-
-
-__all__ = [
-    "Arrow",
-    "KillHostages",
-    "check",
-    "is_legal",
-    "legal_targets",
-    "new_night",
-    "resolve_extra_check",
-    "resolve_night",
-    "submit",
-    "withdraw",
-]
+    """A one-target action of ``kind`` naming ``name`` (None for kinds that name several or none)."""
+    if kind is ActionKind.KILL:
+        return Kill(name)
+    if kind is ActionKind.PROTECT:
+        return Protect(actor, name) if actor else None
+    cls = _SINGLE_TARGET.get(kind)
+    return cls(name) if cls is not None else None

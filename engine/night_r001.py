@@ -23,7 +23,7 @@ from engine.actions import Check, Kill, Night, NightAction, Protect
 from engine.errors import IllegalActionError
 from engine.events import JUDGE, PUBLIC, EventKind, Resolution, event, to_group, to_player
 from engine.guardians import GUARDIAN_ROLES, effective_protectors, legal_protect_targets, protected_before
-from engine.outcome import Outcome, r001_outcome
+from engine.outcome import Outcome, game_over_events, r001_outcome
 from engine.roles import R001_ROLES, ActionKind, Cause, GroupId, RoleId
 from engine.state import GameState, Phase, Player, frozen_map
 from engine.working import Work
@@ -302,8 +302,6 @@ def resolve(state: GameState, night: Night, seed: int | None) -> Resolution:
     final = outcome[0] if outcome else (r001_outcome(w) if flags.r001_win_check == "per_batch" else None)
     if final is not None:
         w.end(final)
-        from engine.eliminations import game_over_events
-
         new_state = w.freeze()
         return Resolution(new_state, (*w.events, *game_over_events(new_state)), tuple(w.out))
     w.set(phase=Phase.DAY)

@@ -35,7 +35,7 @@ from engine.actions import (
 )
 from engine.errors import IllegalActionError
 from engine.events import JUDGE, PUBLIC, Audience, EventKind, Resolution, event, to_group, to_player
-from engine.outcome import Outcome, r004_counts, r004_outcome_of
+from engine.outcome import Outcome, game_over_events, r004_counts, r004_outcome_of
 from engine.roles import R004_ROLES, ActionKind, Cause, GroupId, RoleId
 from engine.state import GameState, Phase, Player
 from engine.working import Work
@@ -543,8 +543,6 @@ def resolve(state: GameState, night: Night, seed: int | None) -> Resolution:
     w.set(since_day_start=())
     if outcome is not None:
         w.end(outcome)
-        from engine.eliminations import game_over_events
-
         st = w.freeze()
         return Resolution(st, (*w.events, *game_over_events(st)), tuple(eliminated))
     w.set(phase=Phase.DAY)

@@ -31,11 +31,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
-from engine.roles import R004_ROLES, RoleId, WinSide
+from engine.events import PUBLIC, Event, EventKind, event
+from engine.roles import R001_ROLES, R004_ROLES, RoleId, WinSide
 
 if TYPE_CHECKING:
     from engine.flags_night import NightFlags
-    from engine.state import Player
+    from engine.state import GameState, Player
 
 
 class Table(Protocol):
@@ -260,3 +261,31 @@ def evaluate_outcome(state: Table) -> Outcome | None:
     game be over now?" (e.g. at setup, C-111).
     """
     return r004_outcome(state) if state.family == "r004" else r001_outcome(state)
+
+
+def game_over_events(state: GameState) -> list[Event]:
+    """The game-over post: the result and every identity (ghost and possession history included)."""
+    assert state.outcome is not None
+    lines = [f"游戏结束：{state.outcome.text}"]
+    table = R004_ROLES if state.family == "r004" else R001_ROLES
+    identities: dict[str, str] = {}
+    for p in state.players:
+        label = table[p.role].name_zh
+        if p.possessed:
+            label = "平民（被附体匪）"
+        if p.role is RoleId.POLICE_GUARDIAN and p.converted:
+            label = "警神（已失去守护能力）"
+        if p.role is RoleId.GHOST and state.possession_used:
+            label = "鬼匪（已附体）"
+        identities[p.name] = label
+        lines.append(f"{p.name}：{label}{'' if p.alive else '（出局）'}")
+    return [
+        event(
+            EventKind.GAME_OVER,
+            PUBLIC,
+            "\n".join(lines),
+            termination=state.outcome.termination.value,
+            winner=state.outcome.winner.value if state.outcome.winner else None,
+            identities=identities,
+        )
+    ]

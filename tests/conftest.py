@@ -25,7 +25,9 @@ from forumbot.board import BoardConfig
 from forumbot.store import Store, open_store
 
 PG_ENV = "FORUMBOT_TEST_DATABASE_URL"
-TEST_UA = "Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0 Safari/537.36 forum-judge-test/0.1 (+judge@example.com)"
+TEST_UA = (
+    "Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0 Safari/537.36 forum-judge-test/0.1 (+judge@example.com)"
+)
 
 
 def _postgres_required() -> bool:
@@ -99,10 +101,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
         make = request.getfixturevalue("pg_schema_store")
         yield make()
         return
-    if request.param == "sqlite-memory":
-        st = open_store(":memory:")
-    else:
-        st = open_store(tmp_path / "forumbot.db")
+    st = open_store(":memory:" if request.param == "sqlite-memory" else tmp_path / "forumbot.db")
     try:
         yield st
     finally:

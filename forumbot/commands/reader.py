@@ -15,6 +15,7 @@ import argparse
 import dataclasses
 import importlib
 import json
+import re
 import sys
 from datetime import UTC, datetime
 from enum import Enum
@@ -308,6 +309,10 @@ def cmd_parse(args: argparse.Namespace) -> int:
 def parse_when(text: str, tz: ZoneInfo) -> datetime:
     """'2026-06-04 13:00[:SS]' in ``tz``, or ISO 8601 (an offset wins over ``tz``); returns UTC."""
     value = text.strip().replace("/", "-")
+    value = re.sub(
+        r"^(\d{4})-(\d{1,2})-(\d{1,2})", lambda m: f"{m[1]}-{int(m[2]):02d}-{int(m[3]):02d}", value
+    )
+    value = re.sub(r"(?<=[ T])(\d):", r"0\1:", value)
     try:
         dt = datetime.fromisoformat(value)
     except ValueError as exc:

@@ -214,7 +214,9 @@ def parse_forum_page(
             )
             for t in v["forum_threadlist"]
         )
-        return ForumPage(int(v["forum"]["fid"]), v["forum"]["name"], 1, 1, threads, source=Source.API, url=url)
+        return ForumPage(
+            int(v["forum"]["fid"]), v["forum"]["name"], 1, 1, threads, source=Source.API, url=url
+        )
     text = body.decode("utf-8")
     _raise_for_html(text, url, status)
     root = lxml.html.fromstring(body)

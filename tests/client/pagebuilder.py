@@ -1,3 +1,5 @@
+# Page markup stays on the long lines Discuz! itself uses.
+# ruff: noqa: E501
 """A tiny Discuz! X3.5 board for tests: threads held in memory, served through ``responses``.
 
 Why: the client and the poller must be tested against what a board serves (PC pages, the forum
@@ -81,7 +83,9 @@ def render_body(p: FakePost, by_pid: dict[int, FakePost], tid: int) -> str:
         return f'<div class="locked">{PLACEHOLDERS[p.state]}</div>'
     out: list[str] = []
     if p.edited_by and p.edited_at:
-        out.append(f'<i class="pstatus"> 本帖最后由 {p.edited_by} 于 {ymd(p.edited_at, False)} 编辑 </i><br />\n<br />\n')
+        out.append(
+            f'<i class="pstatus"> 本帖最后由 {p.edited_by} 于 {ymd(p.edited_at, False)} 编辑 </i><br />\n<br />\n'
+        )
     if p.quote_pid is not None and p.quote_pid in by_pid:
         q = by_pid[p.quote_pid]
         out.append(
@@ -96,7 +100,11 @@ def render_body(p: FakePost, by_pid: dict[int, FakePost], tid: int) -> str:
 def render_post(p: FakePost, floor: int, by_pid: dict[int, FakePost], tid: int, fid: int) -> str:
     label = LABELS.get(floor)
     floor_html = label if label else f"<em>{floor}</em><sup>#</sup>"
-    href = f"forum.php?mod=viewthread&tid={tid}" if floor == 1 else f"forum.php?mod=redirect&goto=findpost&ptid={tid}&pid={p.pid}"
+    href = (
+        f"forum.php?mod=viewthread&tid={tid}"
+        if floor == 1
+        else f"forum.php?mod=redirect&goto=findpost&ptid={tid}&pid={p.pid}"
+    )
     return f"""<div id="post_{p.pid}" ><table id="pid{p.pid}" class="plhin" summary="pid{p.pid}" cellspacing="0" cellpadding="0">
 <tr>
  <td class="pls" rowspan="2">
@@ -134,7 +142,9 @@ def pager(tid: int, page: int, pages: int) -> str:
     if pages <= 1:
         return ""
     links = [
-        f"<strong>{n}</strong>" if n == page else f'<a href="forum.php?mod=viewthread&amp;tid={tid}&amp;page={n}">{n}</a>'
+        f"<strong>{n}</strong>"
+        if n == page
+        else f'<a href="forum.php?mod=viewthread&amp;tid={tid}&amp;page={n}">{n}</a>'
         for n in range(1, pages + 1)
     ]
     links.append(
@@ -142,7 +152,9 @@ def pager(tid: int, page: int, pages: int) -> str:
         f'<span title="共 {pages} 页"> / {pages} 页</span></label>'
     )
     if page < pages:
-        links.append(f'<a href="forum.php?mod=viewthread&amp;tid={tid}&amp;page={page + 1}" class="nxt">下一页</a>')
+        links.append(
+            f'<a href="forum.php?mod=viewthread&amp;tid={tid}&amp;page={page + 1}" class="nxt">下一页</a>'
+        )
     return '<div class="pg">' + "".join(links) + "</div>"
 
 
@@ -220,7 +232,9 @@ class FakeBoard:
 
     # ---------------------------------------------------------------- content
 
-    def add_thread(self, tid: int, n_posts: int, *, subject: str | None = None, fid: int | None = None) -> FakeThread:
+    def add_thread(
+        self, tid: int, n_posts: int, *, subject: str | None = None, fid: int | None = None
+    ) -> FakeThread:
         t = FakeThread(tid, fid or self.fid, subject or f"【测试】第{tid}号帖")
         self.threads[tid] = t
         for i in range(n_posts):
@@ -377,7 +391,11 @@ class FakeBoard:
         return {
             "Version": "4",
             "Charset": "UTF-8",
-            "Variables": {"forum": {"fid": str(fid), "name": "版杀区"}, "forum_threadlist": rows, "tpp": "20"},
+            "Variables": {
+                "forum": {"fid": str(fid), "name": "版杀区"},
+                "forum_threadlist": rows,
+                "tpp": "20",
+            },
         }
 
     # ---------------------------------------------------------------- HTTP
@@ -399,7 +417,11 @@ class FakeBoard:
         if q.get("mod") == "viewthread":
             tid = int(q.get("tid", "0"))
             if tid not in self.threads:
-                return 404, self.headers(), message_page("抱歉，指定的主题不存在或已被删除或正在被审核").encode()
+                return (
+                    404,
+                    self.headers(),
+                    message_page("抱歉，指定的主题不存在或已被删除或正在被审核").encode(),
+                )
             return 200, self.headers(), self.thread_html(tid, int(q.get("page", "1") or 1)).encode()
         if q.get("mod") == "forumdisplay":
             fid = int(q.get("fid", "0"))

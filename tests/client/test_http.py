@@ -111,7 +111,10 @@ def test_a_timeout_is_retried(
 
 
 def test_4xx_is_an_answer_not_a_fault(
-    rsps: responses.RequestsMock, make_client: Callable[..., BoardClient], clock: FakeClock, fake_board: FakeBoard
+    rsps: responses.RequestsMock,
+    make_client: Callable[..., BoardClient],
+    clock: FakeClock,
+    fake_board: FakeBoard,
 ) -> None:
     fake_board.install(rsps)
     client = make_client(min_interval=0.0)
@@ -162,7 +165,9 @@ def test_non_latin1_user_agent_is_sent(
     rsps: responses.RequestsMock, make_client: Callable[..., BoardClient]
 ) -> None:
     rsps.get(PC1, body=b"ok")
-    client = make_client(user_agent="Mozilla/5.0 Chrome/126.0 Safari/537.36 forum-judge/0.1 (版杀 裁判助手; ask us)")
+    client = make_client(
+        user_agent="Mozilla/5.0 Chrome/126.0 Safari/537.36 forum-judge/0.1 (版杀 裁判助手; ask us)"
+    )
     client.get(PC1)
     ua = rsps.calls[0].request.headers["User-Agent"]
     assert ua.endswith("forum-judge/0.1 (ask us)")

@@ -20,7 +20,10 @@ LOGIN_FORM = ROOT + "member.php?mod=logging&action=login"
 LOGIN_POST = ROOT + "member.php?mod=logging&action=login&loginsubmit=yes"
 API_LOGIN = ROOT + "api/mobile/index.php?version=4&module=login&loginsubmit=yes&loginfield=username"
 PC1 = ROOT + "forum.php?mod=viewthread&tid=7&page=1"
-AUTH = [("Set-Cookie", "test_2132_auth=s3cr3t; path=/; HttpOnly"), ("Set-Cookie", "test_2132_saltkey=salty; path=/")]
+AUTH = [
+    ("Set-Cookie", "test_2132_auth=s3cr3t; path=/; HttpOnly"),
+    ("Set-Cookie", "test_2132_saltkey=salty; path=/"),
+]
 WELCOME = message_page("欢迎您回来，新手上路 饺子，现在将转入登录前页面", kind="alert_right")
 
 
@@ -166,7 +169,9 @@ def test_api_login(rsps: responses.RequestsMock, make_client: Callable[..., Boar
     assert form["username"] == ["饺子"] and form["password"] == ["hunter2"]
 
 
-def test_api_login_failure_and_captcha(rsps: responses.RequestsMock, make_client: Callable[..., BoardClient]) -> None:
+def test_api_login_failure_and_captcha(
+    rsps: responses.RequestsMock, make_client: Callable[..., BoardClient]
+) -> None:
     bad = {"Message": {"messageval": "login_invalid", "messagestr": "登录失败，您还可以尝试 3 次"}}
     rsps.post(API_LOGIN, json=bad)
     with pytest.raises(LoginFailed) as info:
@@ -197,7 +202,13 @@ def test_expired_cookies_mean_one_relogin(
 ) -> None:
     cookie_file = tmp_path / "c.json"
     cookie_file.write_text(
-        json.dumps({"cookies": [{"name": "test_2132_auth", "value": "stale", "domain": "bbs.example.com", "path": "/"}]})
+        json.dumps(
+            {
+                "cookies": [
+                    {"name": "test_2132_auth", "value": "stale", "domain": "bbs.example.com", "path": "/"}
+                ]
+            }
+        )
     )
     board = FakeBoard()
     board.add_thread(7, 2)
@@ -242,7 +253,13 @@ def test_a_login_wall_after_the_relogin_is_login_required(
 ) -> None:
     cookie_file = tmp_path / "c.json"
     cookie_file.write_text(
-        json.dumps({"cookies": [{"name": "test_2132_auth", "value": "stale", "domain": "bbs.example.com", "path": "/"}]})
+        json.dumps(
+            {
+                "cookies": [
+                    {"name": "test_2132_auth", "value": "stale", "domain": "bbs.example.com", "path": "/"}
+                ]
+            }
+        )
     )
     _login_wall(rsps)
     rsps.get(LOGIN_FORM, **_html(login_page()))

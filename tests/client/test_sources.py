@@ -120,7 +120,9 @@ def test_url_table() -> None:
         root + "forum.php?mod=redirect&goto=findpost&ptid=3&pid=59"
     )
     assert urls.build(root, Url.LOGIN_SUBMIT) == root + "member.php?mod=logging&action=login&loginsubmit=yes"
-    assert urls.build(root, Url.FORUMDISPLAY, fid=3, page=1) == root + "forum.php?mod=forumdisplay&fid=3&page=1"
+    assert (
+        urls.build(root, Url.FORUMDISPLAY, fid=3, page=1) == root + "forum.php?mod=forumdisplay&fid=3&page=1"
+    )
     assert urls.build("https://bbs.example.com", Url.LOGIN_PAGE) == (
         "https://bbs.example.com/member.php?mod=logging&action=login"
     )

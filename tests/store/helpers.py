@@ -65,5 +65,9 @@ def page(
 
 
 def edited(p: Post, text: str, *, marker: bool = True, at: datetime | None = None) -> Post:
-    mark = EditMarker(p.author, at or T0 + timedelta(hours=1), f"本帖最后由 {p.author} 于 … 编辑") if marker else None
+    mark = (
+        EditMarker(p.author, at or T0 + timedelta(hours=1), f"本帖最后由 {p.author} 于 … 编辑")
+        if marker
+        else None
+    )
     return replace(p, text=text, edit=mark, html=f"<i class='pstatus'>…</i>{text}")

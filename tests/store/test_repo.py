@@ -25,7 +25,9 @@ def at(minutes: float) -> datetime:
 def test_a_page_round_trips(store: Store) -> None:
     q = QuoteRef(1, "饺子", "投票：包子")
     p = post(2, "我同意楼上\n投票：包子", quotes=(q,), floor=2)
-    fetch = FetchRecord("GET", BOARD + "forum.php?mod=viewthread&tid=3&page=1", 200, NOW, True, "", 0.0123, 999)
+    fetch = FetchRecord(
+        "GET", BOARD + "forum.php?mod=viewthread&tid=3&page=1", 200, NOW, True, "", 0.0123, 999
+    )
     res = repo.record_thread_page(store, BOARD, page([post(1), p]), seen_at=NOW, fetches=[fetch], ppp=10)
     assert res.new_posts == (1, 2) and res.new_revisions == () and res.state_changes == ()
     [s1, s2] = repo.thread_posts(store, BOARD, 3)

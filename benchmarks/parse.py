@@ -78,9 +78,12 @@ def main(argv: list[str] | None = None) -> int:
     def full(keep_html: bool = True) -> None:
         for body, url, headers in pages:
             parse_thread_page(
-                body, url, date_header=headers.get("date"), content_type=headers.get("content-type"),
+                body,
+                url,
+                date_header=headers.get("date"),
+                content_type=headers.get("content-type"),
                 keep_html=keep_html,
-            )  # fmt: skip
+            )
 
     t_bare = _best(bare, args.rounds)
     t_full = _best(full, args.rounds)
@@ -88,10 +91,14 @@ def main(argv: list[str] | None = None) -> int:
     n = len(pages)
     print(f"{n} PC pages, {size / 1e6:.2f} MB, {posts} posts, best of {args.rounds} rounds")
     print(f"bare lxml.html.fromstring : {t_bare / n * 1e3:6.3f} ms/page")
-    print(f"parse_thread_page          : {t_full / n * 1e3:6.3f} ms/page  {posts / t_full:8.0f} posts/s  "
-          f"ratio {t_full / t_bare:.2f}x")  # fmt: skip
-    print(f"  keep_html=False          : {t_lean / n * 1e3:6.3f} ms/page  {posts / t_lean:8.0f} posts/s  "
-          f"ratio {t_lean / t_bare:.2f}x")  # fmt: skip
+    print(
+        f"parse_thread_page          : {t_full / n * 1e3:6.3f} ms/page  {posts / t_full:8.0f} posts/s  "
+        f"ratio {t_full / t_bare:.2f}x"
+    )
+    print(
+        f"  keep_html=False          : {t_lean / n * 1e3:6.3f} ms/page  {posts / t_lean:8.0f} posts/s  "
+        f"ratio {t_lean / t_bare:.2f}x"
+    )
     return 0
 
 

@@ -13,7 +13,7 @@ from forumbot.errors import ConfigError
 DEFAULT_TZ = "Asia/Shanghai"
 DEFAULT_USER_AGENT = (
     "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
-    "Chrome/126.0 Safari/537.36 forum-judge-assistant/0.1 (版杀 judge's assistant; ask the judges)"
+    "Chrome/126.0 Safari/537.36 forum-judge-assistant/0.1 (judges' assistant for a forum game; contact: the game's judges)"
 )
 
 

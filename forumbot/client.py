@@ -37,8 +37,9 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from http.cookiejar import Cookie
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 from zoneinfo import ZoneInfo
 
 import requests
@@ -350,7 +351,7 @@ class BoardClient:
     @property
     def logged_in(self) -> bool:
         """True when the session holds a non-empty ``<prefix>auth`` cookie."""
-        return any(c.name.endswith("_auth") and c.value not in ("", "deleted") for c in self.session.cookies)
+        return any(c.name.endswith("_auth") and c.value not in ("", "deleted") for c in self._cookie_list())
 
     def login(self) -> None:
         """Log in with the configured username and password (web form or API, ``config.login_via``).
@@ -478,7 +479,7 @@ class BoardClient:
                 "expires": c.expires,
                 "secure": c.secure,
             }
-            for c in self.session.cookies
+            for c in self._cookie_list()
         ]
         data = {"board": self.config.url, "saved_at": self._now().isoformat(), "cookies": cookies}
         tmp = path.with_name(path.name + ".tmp")
@@ -521,8 +522,12 @@ class BoardClient:
             n += 1
         return n
 
+    def _cookie_list(self) -> list[Cookie]:
+        # Iterating the jar yields Cookie objects (list(jar) would be typed as its str keys).
+        return list(iter(self.session.cookies))
+
     def _drop_auth_cookies(self) -> None:
-        for c in list(self.session.cookies):
+        for c in self._cookie_list():
             if c.name.endswith("_auth"):
                 self.session.cookies.clear(c.domain, c.path, c.name)
 
@@ -533,7 +538,7 @@ class BoardClient:
 
     def parsers(self) -> PageParsers:
         if self._parsers is None:
-            self._parsers = importlib.import_module("forumbot.parsers")  # type: ignore[assignment]
+            self._parsers = cast(PageParsers, importlib.import_module("forumbot.parsers"))
         assert self._parsers is not None
         return self._parsers
 

@@ -110,7 +110,7 @@ class RichProgress:
 
     def __init__(self) -> None:
         from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
 
         console = Console(stderr=True)
         self._progress = Progress(
@@ -121,8 +121,8 @@ class RichProgress:
             transient=True,
             disable=not console.is_terminal,
         )
-        self._task: int | None = None
-        self._thread_task: int | None = None
+        self._task: TaskID | None = None
+        self._thread_task: TaskID | None = None
 
     def __call__(self, ev: ProgressEvent) -> None:
         p = self._progress

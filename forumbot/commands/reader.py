@@ -164,7 +164,7 @@ def jsonable(value: Any) -> Any:
 def cmd_poll(args: argparse.Namespace) -> int:
     from forumbot.client import BoardClient
     from forumbot.poll import poll
-    from forumbot.store import open_store
+    from forumbot.store import open_store, repo
 
     game = _game(args)
     board = _board(args, game)
@@ -174,6 +174,11 @@ def cmd_poll(args: argparse.Namespace) -> int:
     tz = board.tz
     with open_store(_store_url(args, game)) as store, BoardClient(board) as client:
         report = poll(client, store, board, tids, full=args.full)
+        if game is not None:  # remember which thread is which day's vote/discussion
+            for d in game.days:
+                for kind, tid in (("vote", d.vote_tid), ("discussion", d.discussion_tid)):
+                    if tid in report.threads and report.threads[tid].complete:
+                        repo.update_thread(store, board, tid, kind=kind, day=d.day)
     if args.json:
         print(json.dumps(jsonable(report), ensure_ascii=False, indent=1))
         return 0 if report.ok else 3

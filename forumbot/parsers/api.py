@@ -188,6 +188,7 @@ def _read_post(
 
     position = int_or_none(item.get("position"))
     number = int_or_none(item.get("number"))
+    floor: int | None
     if position is not None:
         floor, floor_exact = position, True
     elif author_filter is None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import codecs
 import re
+from typing import TypeAlias
 
 import lxml.etree
 
@@ -35,7 +36,7 @@ __all__ = [
 
 # Plain lxml.etree elements: lxml.html's HtmlElement costs a Python-level class lookup for every element
 # the parsers touch (≈ 10 % of a page's parse time); the parsers need none of its extras.
-Node = lxml.etree._Element
+Node: TypeAlias = lxml.etree._Element
 
 _STRING = lxml.etree.XPath("string()", smart_strings=False)
 

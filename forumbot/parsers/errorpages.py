@@ -215,7 +215,9 @@ def raise_unrecognised_html(root: Node, url: str, status: int = 200, what: str =
         raise LoginRequired(url, title, f"the board served its login page instead of the {what}")
     if _is_anti_theft(root, body_text):
         script = _WS.sub(" ", _scripts(root)).strip()
-        raise AntiTheftPage(url, title or script[:80], f"HTTP {status}, {len(body_text)} chars of text, script only")
+        raise AntiTheftPage(
+            url, title or script[:80], f"HTTP {status}, {len(body_text)} chars of text, script only"
+        )
     if status >= 500:
         raise BoardSystemError(url, title or body_text[:200], f"HTTP {status}")
     if status == 404:

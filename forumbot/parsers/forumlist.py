@@ -32,6 +32,7 @@ _NAME = lxml.etree.XPath("//h1[@class='xs2']/a | //div[@class='header cl']/h2")
 _TOUCH_ROWS = lxml.etree.XPath("//div[contains(@class,'threadlist')]//li[@class='list']")
 _TID = re.compile(r"(?<![a-zA-Z])tid=(\d+)")
 _FID_SUMMARY = re.compile(r"forum_(\d+)")
+_FID_BYTES = re.compile(rb"fid=(\d+)")
 _WS = re.compile(r"[\s\xa0]+")
 
 
@@ -136,8 +137,8 @@ def parse_touch_forum(root: Node, rows: list[Node], body: bytes, url: str) -> Fo
     page = current or url_page(url) or 1
     fid = url_fid(url)
     if fid is None:
-        match = re.search(rb"fid=(\d+)", body)
-        fid = int(match.group(1)) if match else 0
+        found = _FID_BYTES.search(body)
+        fid = int(found.group(1)) if found else 0
     return ForumPage(
         fid=fid,
         name=_clean(text_of(names[0])) if names else "",

@@ -7,7 +7,8 @@ Markup (Discuz! X3.5 default template, see shared/fixtures STRUCTURE.md)::
 
     div#postlist > div#post_P [style="display:none" when the author is blacklisted]
       table#pidP.plhin
-        td.pls  div.pi > div.authi > a[href*=uid=]   (anonymous: div.pi text; deleted user: NAME <em>该用户已被删除</em>)
+        td.pls  div.pi > div.authi > a[href*=uid=]
+                (anonymous: div.pi text; deleted user: NAME <em>该用户已被删除</em>)
         td.plc  a#postnumP > <em>N</em><sup>#</sup> | 楼主/沙发/板凳/地板
                 em#authorpostonP  发表于 <span title="Y-n-j H:i:s">N 分钟前</span> | 发表于 Y-n-j H:i[:s]
                 div.pcb > [div.locked placeholder] [h2 subject] td.t_f#postmessage_P (the body)

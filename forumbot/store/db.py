@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import event, inspect
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
@@ -40,7 +40,8 @@ class Store:
     def create_tables(self) -> None:
         """Create missing tables (never alters or drops existing ones)."""
         try:
-            SQLModel.metadata.create_all(self.engine, tables=[m.__table__ for m in models.ALL_TABLES])  # type: ignore[attr-defined]
+            tables = [SQLModel.metadata.tables[name] for name in models.TABLE_NAMES]
+            SQLModel.metadata.create_all(self.engine, tables=tables)
         except SQLAlchemyError as exc:
             raise StoreError(f"cannot create the store's tables in {self.safe_url}: {exc}") from exc
 
@@ -84,7 +85,8 @@ def open_store(
 ) -> Store:
     """Open (and by default create) the store at ``url_or_path``.
 
-    Raises StoreError when the URL is malformed, the driver is missing or the database is unreachable.
+    Raises StoreError when the URL is malformed, the driver is missing, the database is unreachable,
+    or (``create=False``) it holds no store yet.
     """
     url = store_url(url_or_path)
     try:
@@ -98,6 +100,8 @@ def open_store(
         args.setdefault("check_same_thread", False)
         if parsed.database in (None, "", ":memory:"):
             kwargs["poolclass"] = StaticPool
+        elif not create and not Path(parsed.database).exists():
+            raise StoreError(f"no store at {parsed.database}: run `forumbot poll` first, or pass --store")
         else:
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
     else:
@@ -119,6 +123,9 @@ def open_store(
         raise StoreError(f"cannot connect to the store {store.safe_url}: {exc}") from exc
     if create:
         store.create_tables()
+    elif not inspect(engine).has_table("posts"):
+        engine.dispose()
+        raise StoreError(f"{store.safe_url} holds no forumbot store: run `forumbot poll` first")
     return store
 
 

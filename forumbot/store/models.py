@@ -207,3 +207,4 @@ class PollRunRow(SQLModel, table=True):
 
 
 ALL_TABLES = (BoardRow, ThreadRow, PostRow, RevisionRow, EventRow, FetchLogRow, PollRunRow)
+TABLE_NAMES = ("boards", "threads", "posts", "post_revisions", "post_events", "fetch_log", "poll_runs")

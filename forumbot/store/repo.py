@@ -30,7 +30,7 @@ from typing import Any
 
 from sqlalchemy import func
 from sqlalchemy.exc import SQLAlchemyError
-from sqlmodel import Session, col, select
+from sqlmodel import Session, SQLModel, col, select
 
 from forumbot.board import BoardConfig
 from forumbot.client import FetchRecord
@@ -38,6 +38,7 @@ from forumbot.errors import StoreError
 from forumbot.parsers.records import EditMarker, Post, PostState, QuoteRef, ThreadPage, TimeSource
 from forumbot.store.db import Store
 from forumbot.store.models import (
+    TABLE_NAMES,
     BoardRow,
     EventRow,
     FetchLogRow,
@@ -455,12 +456,12 @@ def record_thread_page(
         existing: dict[int, PostRow] = {}
         revisions: dict[tuple[int, str], RevisionRow] = {}
         if pids:
-            for row in s.exec(select(PostRow).where(PostRow.board_id == bid, col(PostRow.pid).in_(pids))):
-                existing[row.pid] = row
+            for found in s.exec(select(PostRow).where(PostRow.board_id == bid, col(PostRow.pid).in_(pids))):
+                existing[found.pid] = found
             ids = [r.id for r in existing.values()]
             if ids:
-                for rev in s.exec(select(RevisionRow).where(col(RevisionRow.post_id).in_(ids))):
-                    revisions[(rev.post_id, rev.content_hash)] = rev
+                for known in s.exec(select(RevisionRow).where(col(RevisionRow.post_id).in_(ids))):
+                    revisions[(known.post_id, known.content_hash)] = known
 
         def event(
             row: PostRow, kind: str, old: str | None, new: str | None, rev: int | None, note: str
@@ -509,10 +510,10 @@ def record_thread_page(
                 s.add(row)
                 s.flush()
                 assert row.id is not None
-                rev = _new_revision(row.id, 1, post, h, source, seen_at)
-                s.add(rev)
+                first_rev = _new_revision(row.id, 1, post, h, source, seen_at)
+                s.add(first_rev)
                 s.flush()
-                row.current_revision_id = rev.id
+                row.current_revision_id = first_rev.id
                 new_posts.append(post.pid)
                 continue
 
@@ -989,12 +990,10 @@ def boards(store: Store) -> list[str]:
 
 def table_counts(store: Store) -> dict[str, int]:
     """Rows per table (for tests and ``forumbot`` diagnostics)."""
-    from forumbot.store.models import ALL_TABLES
-
     with store.session() as s:
         return {
-            m.__tablename__: int(s.exec(select(func.count()).select_from(m)).one())  # type: ignore[arg-type]
-            for m in ALL_TABLES
+            name: int(s.exec(select(func.count()).select_from(SQLModel.metadata.tables[name])).one())
+            for name in TABLE_NAMES
         }
 
 

@@ -414,6 +414,8 @@ class FakeBoard:
         q = {k: v[0] for k, v in parse_qs(parts.query).items()}
         if parts.path.endswith("api/mobile/index.php"):
             return self._api(q)
+        if parts.path.endswith("member.php"):
+            return 200, self.headers(), login_page().encode()
         if q.get("mod") == "viewthread":
             tid = int(q.get("tid", "0"))
             if tid not in self.threads:
@@ -450,8 +452,14 @@ class FakeBoard:
         return 200, self.headers(js), json.dumps({"error": "module_not_exists"}).encode()
 
     def install(self, rsps: responses.RequestsMock) -> None:
-        pattern = re.compile("^" + re.escape(self.root) + r"(forum\.php|api/mobile/index\.php).*")
+        pattern = re.compile("^" + re.escape(self.root) + r"(forum\.php|member\.php|api/mobile/index\.php).*")
         rsps.add_callback(responses.GET, pattern, callback=self.respond)
+
+    def login_wall(self) -> tuple[int, dict[str, str], bytes]:
+        """What a board answers a guest on a members-only thread: a redirect to the login form."""
+        h = self.headers()
+        h["Location"] = self.root + "member.php?mod=logging&action=login"
+        return 302, h, b""
 
     def count(self, needle: str) -> int:
         return sum(1 for u in self.requests if needle in u)

@@ -54,7 +54,7 @@ class Capture:
 
     @property
     def view(self) -> str:
-        """pc | touch | api_v1 | api_v2 | api_v3 | api_v4 | printable | archiver | ajax, from the file name."""
+        """pc, touch, api_v1..api_v4, printable, archiver or ajax, from the file name."""
         stem = self.path.name
         for prefix in ("api_v1", "api_v2", "api_v3", "api_v4"):
             if stem.startswith(prefix):

@@ -53,8 +53,13 @@ def _is_forum(c: Capture) -> bool:
 def test_error_pages_raise_the_right_error(capture: Capture, expected: type[BoardError]) -> None:
     parse = parse_forum_page if _is_forum(capture) else parse_thread_page
     with pytest.raises(BoardError) as caught:
-        parse(capture.body, capture.url, date_header=capture.date, content_type=capture.content_type,
-              status=capture.status)  # fmt: skip
+        parse(
+            capture.body,
+            capture.url,
+            date_header=capture.date,
+            content_type=capture.content_type,
+            status=capture.status,
+        )
     error = caught.value
     assert type(error) is expected, f"{capture.name}: {error!r}"
     assert error.url == capture.url

@@ -17,9 +17,11 @@ pytestmark = pytest.mark.conformance
 CAPTURES = [
     c
     for c in all_captures()
-    if "forumdisplay" in c.path.name and c.status == 200 and c.view in ("pc", "touch", "api_v4")
+    if "forumdisplay" in c.path.name
+    and c.status == 200
+    and c.view in ("pc", "touch", "api_v4")
     and "/errors/" not in c.name
-]  # fmt: skip
+]
 
 
 def test_every_view_is_covered() -> None:

@@ -32,8 +32,12 @@ require_fixtures()
 pytestmark = pytest.mark.conformance
 
 _THREAD_DIRS = ("thread", "alt_dateconvert_off", "misc")
-_THREAD_ERRORS_READABLE = ("pc_readperm10_tid3.user", "pc_readperm10_tid4.user", "pc_membersonly_forum_tid4.user",
-                           "pc_membersonly_forum_tid5.user")  # fmt: skip
+_THREAD_ERRORS_READABLE = (
+    "pc_readperm10_tid3.user",
+    "pc_readperm10_tid4.user",
+    "pc_membersonly_forum_tid4.user",
+    "pc_membersonly_forum_tid5.user",
+)
 
 
 def _is_thread_capture(c: Capture) -> bool:

@@ -7,8 +7,9 @@ Usage::
         --date 'Wed, 03 Jun 2026 14:13:30 GMT' [--content-type 'text/html; charset=utf-8'] [--status 200] \\
         [--kind thread|forum]
 
-writes ``NAME.expected.json`` next to the page: ``{"request": {...}, "expected": {...}}``. Without ``--url`` the
-request stored in an existing ``NAME.expected.json`` is reused (to refresh after a deliberate parser change).
+writes ``NAME.expected.json`` next to the page: ``{"request": {...}, "expected": {...}}``.
+Without ``--url`` the request stored in an existing ``NAME.expected.json`` is reused (to refresh
+after a deliberate parser change).
 Read the diff before committing: the expectation is only as good as that review. A page that raises
 is saved as ``{"error": ClassName, "board_message": ...}``.
 
@@ -28,9 +29,9 @@ from zoneinfo import ZoneInfo
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from forumbot.errors import BoardError  # noqa: E402
-from forumbot.parsers import page_to_json, parse_forum_page, parse_thread_page  # noqa: E402
-from forumbot.parsers.records import ForumPage, ThreadPage  # noqa: E402
+from forumbot.errors import BoardError
+from forumbot.parsers import page_to_json, parse_forum_page, parse_thread_page
+from forumbot.parsers.records import ForumPage, ThreadPage
 
 TZ = ZoneInfo("Asia/Shanghai")
 
@@ -116,8 +117,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     target = expected_path(args.page)
     if args.url:
-        request: dict[str, Any] = {"url": args.url, "date": args.date, "content_type": args.content_type,
-                                   "status": args.status, "kind": args.kind}  # fmt: skip
+        request: dict[str, Any] = {
+            "url": args.url,
+            "date": args.date,
+            "content_type": args.content_type,
+            "status": args.status,
+            "kind": args.kind,
+        }
     elif target.exists():
         request = json.loads(target.read_text(encoding="utf-8"))["request"]
     else:
@@ -128,7 +134,10 @@ def main(argv: list[str] | None = None) -> int:
         encoding="utf-8",
     )
     posts = expected.get("posts", expected.get("threads", []))
-    print(f"wrote {target}: {len(posts)} items" + (f", error {expected['error']}" if "error" in expected else ""))
+    print(
+        f"wrote {target}: {len(posts)} items"
+        + (f", error {expected['error']}" if "error" in expected else "")
+    )
     for problem in expected.get("problems", []):
         print(f"  problem: {problem}")
     return 0

@@ -36,8 +36,11 @@ def test_a_touch_url_redirected_to_the_pc_page_is_read_as_pc() -> None:
 
 def test_a_pc_url_answered_with_a_touch_page_is_read_as_touch() -> None:
     body = (PAGES / "touch_relative.html").read_bytes()
-    page = parse_thread_page(body, "http://bbs.example.com/forum.php?mod=viewthread&tid=121",
-                             date_header="Wed, 03 Jun 2026 14:13:30 GMT")  # fmt: skip
+    page = parse_thread_page(
+        body,
+        "http://bbs.example.com/forum.php?mod=viewthread&tid=121",
+        date_header="Wed, 03 Jun 2026 14:13:30 GMT",
+    )
     assert page.source is Source.TOUCH and len(page.posts) == 12
 
 
@@ -51,7 +54,9 @@ def test_ajax_viewpid_fragment() -> None:
     inner = (PAGES / "pc_states.html").read_text(encoding="utf-8")
     start = inner.index('<table id="pid302"')
     end = inner.index('</table>\n</div><div id="post_303"') + len("</table>")
-    body = ('<?xml version="1.0" encoding="utf-8"?>\n<root><![CDATA[' + inner[start:end] + "]]></root>").encode()
+    body = (
+        '<?xml version="1.0" encoding="utf-8"?>\n<root><![CDATA[' + inner[start:end] + "]]></root>"
+    ).encode()
     url = "http://bbs.example.com/forum.php?mod=viewthread&tid=120&viewpid=302&inajax=1"
     page = parse_thread_page(body, url)
     (post,) = page.posts
@@ -60,6 +65,12 @@ def test_ajax_viewpid_fragment() -> None:
 
 
 def test_forum_pages_dispatch() -> None:
-    for name, source in (("pc_forum.html", Source.PC), ("touch_forum.html", Source.TOUCH), ("api_v4_forum.json", Source.API)):
-        page = parse_forum_page((PAGES / name).read_bytes(), "http://bbs.example.com/forum.php?mod=forumdisplay&fid=8")
+    for name, source in (
+        ("pc_forum.html", Source.PC),
+        ("touch_forum.html", Source.TOUCH),
+        ("api_v4_forum.json", Source.API),
+    ):
+        page = parse_forum_page(
+            (PAGES / name).read_bytes(), "http://bbs.example.com/forum.php?mod=forumdisplay&fid=8"
+        )
         assert page.source is source and page.fid == 8 and page.threads

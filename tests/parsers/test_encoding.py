@@ -108,11 +108,16 @@ def test_decode_page_never_raises() -> None:
 def test_touch_page_on_a_gbk_board_is_utf8() -> None:
     """The GBK board serves touch pages in UTF-8: the header says so and wins over any guess."""
     page = (
-        '<html><head><meta charset="utf-8"></head><body><div class="viewthread"><div class="view_tit">标题</div>'
-        '<div class="plc cl" id="pid5"><div class="display pi pione"><ul class="authi"><li class="mtit">'
-        '<span class="y">楼主</span><span class="z"><a href="home.php?mod=space&amp;uid=2&amp;mobile=2">饺子</a>'
-        '</span></li><li class="mtime">2026-6-3 12:00</li></ul><div class="message">内容</div></div></div>'
+        '<html><head><meta charset="utf-8"></head><body><div class="viewthread">'
+        '<div class="view_tit">标题</div><div class="plc cl" id="pid5"><div class="display pi pione">'
+        '<ul class="authi"><li class="mtit"><span class="y">楼主</span><span class="z">'
+        '<a href="home.php?mod=space&amp;uid=2&amp;mobile=2">饺子</a></span></li>'
+        '<li class="mtime">2026-6-3 12:00</li></ul><div class="message">内容</div></div></div>'
         "</div></body></html>"
     ).encode()
-    result = parse_thread_page(page, "http://b/forum.php?mod=viewthread&tid=1&mobile=2", content_type="text/html; charset=utf-8")
-    assert result.posts[0].text == "内容" and result.thread.title == "标题" and result.thread.charset == "utf-8"
+    result = parse_thread_page(
+        page, "http://b/forum.php?mod=viewthread&tid=1&mobile=2", content_type="text/html; charset=utf-8"
+    )
+    assert (
+        result.posts[0].text == "内容" and result.thread.title == "标题" and result.thread.charset == "utf-8"
+    )

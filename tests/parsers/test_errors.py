@@ -74,12 +74,22 @@ def test_every_error_page_is_in_the_table() -> None:
     [
         ("pc_forum_missing.html", "http://bbs.example.com/forum.php?mod=forumdisplay&fid=99", ForumNotFound),
         ("pc_login_needed.html", "http://bbs.example.com/forum.php?mod=forumdisplay&fid=4", LoginRequired),
-        ("touch_login.html", "http://bbs.example.com/forum.php?mod=forumdisplay&fid=4&mobile=2", LoginRequired),
-        ("api_forum_missing.json", "http://bbs.example.com/api/mobile/index.php?version=4&module=forumdisplay&fid=99",
-         ForumNotFound),
-        ("system_error.html", "http://bbs.example.com/api/mobile/index.php?version=1&module=forumdisplay&fid=8",
-         BoardSystemError),
-    ],  # fmt: skip
+        (
+            "touch_login.html",
+            "http://bbs.example.com/forum.php?mod=forumdisplay&fid=4&mobile=2",
+            LoginRequired,
+        ),
+        (
+            "api_forum_missing.json",
+            "http://bbs.example.com/api/mobile/index.php?version=4&module=forumdisplay&fid=99",
+            ForumNotFound,
+        ),
+        (
+            "system_error.html",
+            "http://bbs.example.com/api/mobile/index.php?version=1&module=forumdisplay&fid=8",
+            BoardSystemError,
+        ),
+    ],
 )
 def test_forum_error_pages(name: str, url: str, expected: type[BoardError]) -> None:
     with pytest.raises(expected):

@@ -19,7 +19,8 @@ QUOTE = (
 )
 REPLY_WRAP = (
     '<div class="reply_wrap"><a href="http://b/forum.php?mod=redirect&amp;amp;goto=findpost&amp;amp;pid=50'
-    '&amp;amp;ptid=3"><font color="#999999">饺子 发表于 2026-11-29 21:29</font></a><br />\n投票对象：烧卖</div><br />\n'
+    '&amp;amp;ptid=3"><font color="#999999">饺子 发表于 2026-11-29 21:29</font></a><br />\n'
+    "投票对象：烧卖</div><br />\n"
 )
 
 
@@ -38,7 +39,7 @@ REPLY_WRAP = (
         ('投<span style="display:none">k3</span>票', "投票"),
         ('投<span style="DISPLAY: none;">k3</span>票', "投票"),
         ('投<font style="font-size:0px;color:#FFF;display:none">7</font>票', "投票"),
-        ("好人 <img src=\"static/image/smiley/default/cry.gif\" smilieid=\"4\" border=\"0\" alt=\"\" />", "好人"),
+        ('好人 <img src="static/image/smiley/default/cry.gif" smilieid="4" border="0" alt="" />', "好人"),
         ('<img id="aimg_1" class="zoom" src="data/a.jpg" /><br />图', "图"),
         ("x<script>document.write('y')</script>z", "xz"),
         ("&amp;#25105;投&#25105;", "我投我"),  # double-escaped on GBK boards
@@ -50,8 +51,14 @@ REPLY_WRAP = (
         ("<ul><li>一</li><li>二</li></ul>", "一\n二"),
         (QUOTE + "改票对象：包子", "改票对象：包子"),
         (REPLY_WRAP + "改票对象：包子", "改票对象：包子"),
-        ('<i class="pstatus"> 本帖最后由 月饼 于 2026-11-29 21:30 编辑 </i><br />\n<br />\n投票对象：粽子', "投票对象：粽子"),
-        ("本帖最后由 月饼 于 2026-11-29 21:30 编辑<br />\n<br />\n投票对象：粽子", "投票对象：粽子"),  # plain text
+        (
+            '<i class="pstatus"> 本帖最后由 月饼 于 2026-11-29 21:30 编辑 </i><br />\n<br />\n投票对象：粽子',
+            "投票对象：粽子",
+        ),
+        (
+            "本帖最后由 月饼 于 2026-11-29 21:30 编辑<br />\n<br />\n投票对象：粽子",
+            "投票对象：粽子",
+        ),  # plain text
         ('<div class="showhide"><h4>本帖隐藏的内容</h4>暗票：粽子</div>', "暗票：粽子"),
         ('前<div class="locked">游客，如果您要查看本帖隐藏内容请<a href="#">回复</a></div>后', "前\n后"),
         ('<a href="home.php?mod=space&amp;uid=3" target="_blank">@包子</a> 你好', "@包子 你好"),
@@ -87,13 +94,17 @@ def test_nested_quotes_are_cut_with_their_parent() -> None:
 
 
 def test_ptid_is_not_taken_for_the_pid() -> None:
-    markup = '<div class="quote"><blockquote><a href="forum.php?mod=redirect&amp;goto=findpost&amp;ptid=3&amp;pid=7">a 发表于 b</a></blockquote></div>'
+    markup = (
+        '<div class="quote"><blockquote><a href="forum.php?mod=redirect&amp;goto=findpost'
+        '&amp;ptid=3&amp;pid=7">a 发表于 b</a></blockquote></div>'
+    )
     assert read_fragment(markup, TZ).quotes[0].pid == 7
 
 
 def test_mentions_only_from_profile_links() -> None:
     markup = (
-        '<a href="home.php?mod=space&amp;uid=3">@包子</a> <a href="home.php?mod=space&amp;username=%E9%A5%BA">@饺子</a> '
+        '<a href="home.php?mod=space&amp;uid=3">@包子</a> '
+        '<a href="home.php?mod=space&amp;username=%E9%A5%BA">@饺子</a> '
         '<a href="http://example.com">@不是人</a> @纯文本 <a href="home.php?mod=space&amp;uid=3">@包子</a>'
     )
     assert read_fragment(markup, TZ).mentions == ("包子", "饺子")

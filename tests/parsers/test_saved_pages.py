@@ -18,7 +18,9 @@ import pytest
 from tests.parsers.save_expected import expected_path, parse_saved
 
 PAGES = Path(__file__).parent / "pages"
-SAVED = sorted(p for p in PAGES.iterdir() if p.suffix in (".html", ".json", ".xml") and expected_path(p).exists())
+SAVED = sorted(
+    p for p in PAGES.iterdir() if p.suffix in (".html", ".json", ".xml") and expected_path(p).exists()
+)
 
 
 def _load(page: Path) -> dict[str, Any]:

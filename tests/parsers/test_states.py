@@ -115,7 +115,9 @@ def test_touch_relative_times_are_intervals() -> None:
 
 
 def test_touch_without_date_header_reports_problems_instead_of_raising() -> None:
-    page = _page("touch_relative.html", "http://bbs.example.com/forum.php?mod=viewthread&tid=121&mobile=2", None)
+    page = _page(
+        "touch_relative.html", "http://bbs.example.com/forum.php?mod=viewthread&tid=121&mobile=2", None
+    )
     assert len(page.posts) == 12
     assert "post 402: no time found (relative time and no Date header)" in page.problems
     unknown = {p.pid: p for p in page.posts}[402]
@@ -131,7 +133,11 @@ def test_author_only_view_does_not_trust_floors() -> None:
 
 
 def test_gbk_page_with_gb18030_only_characters() -> None:
-    page = _page("pc_gbk_rewrite.html", "http://gbk.example.com/thread-77-1-1.html", content_type="text/html; charset=GBK")
+    page = _page(
+        "pc_gbk_rewrite.html",
+        "http://gbk.example.com/thread-77-1-1.html",
+        content_type="text/html; charset=GBK",
+    )
     assert page.thread.charset == "gb18030"
     assert (page.thread.tid, page.thread.page, page.thread.pages, page.thread.replies) == (77, 1, 1, 2)
     first, second, third = page.posts
@@ -147,7 +153,17 @@ def test_page_to_json_shape() -> None:
     data = page_to_json(page, TZ)
     assert data["thread"] == {"tid": 120, "fid": 8, "title": "【测试杀】第二日投票帖", "page": 2, "pages": 12}
     first = data["posts"][0]
-    assert set(first) == {"pid", "floor", "author", "uid", "posted_at", "text", "quoted_pids", "edit", "state"}
+    assert set(first) == {
+        "pid",
+        "floor",
+        "author",
+        "uid",
+        "posted_at",
+        "text",
+        "quoted_pids",
+        "edit",
+        "state",
+    }
     assert first["posted_at"] == "2026-06-03T21:50:07+08:00"
     assert first["edit"] == {"by": "小明", "at": "2026-06-03T21:55:00+08:00"}
     assert data["posts"][1]["quoted_pids"] == [301]

@@ -45,7 +45,9 @@ def test_absolute(text: str, start: str, end: str) -> None:
     assert found.source is TimeSource.TEXT
 
 
-@pytest.mark.parametrize("text", ["", "刚刚", "3 分钟前", "2026-2-30 10:00", "2026-6-3 25:00", "12:34", "楼主"])
+@pytest.mark.parametrize(
+    "text", ["", "刚刚", "3 分钟前", "2026-2-30 10:00", "2026-6-3 25:00", "12:34", "楼主"]
+)
 def test_absolute_rejects(text: str) -> None:
     assert parse_absolute(text, TZ) is None
 
@@ -163,4 +165,9 @@ def test_http_date(header: str | None, expected: datetime | None) -> None:
 
 
 def test_unknown_time_covers_everything() -> None:
-    assert UNKNOWN_TIME.start < datetime(2000, 1, 1, tzinfo=UTC) < datetime(2100, 1, 1, tzinfo=UTC) < UNKNOWN_TIME.end
+    assert (
+        UNKNOWN_TIME.start
+        < datetime(2000, 1, 1, tzinfo=UTC)
+        < datetime(2100, 1, 1, tzinfo=UTC)
+        < UNKNOWN_TIME.end
+    )

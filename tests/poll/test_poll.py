@@ -215,6 +215,22 @@ def test_a_network_fault_and_a_cc_page_are_reported(
     assert later.ok and later.new_posts == 6
 
 
+def test_a_login_wall_is_reported_and_loses_nothing(
+    fake_board: FakeBoard, client: BoardClient, store: Store
+) -> None:
+    fake_board.add_thread(2, 4)
+    fake_board.add_thread(3, 4)
+    run(client, store, [2, 3])
+    fake_board.reply(2, "饺子", "x")
+    fake_board.reply(3, "包子", "y")
+    fake_board.fail_next = [lambda: None, fake_board.login_wall]  # list ok, thread 2: login wall
+    report = run(client, store, [2, 3])
+    assert [(e.tid, e.kind) for e in report.errors] == [(2, "LoginRequired")]
+    assert len(repo.thread_posts(store, BOARD, 2)) == 4  # what was stored stays
+    assert report.threads[3].new_posts == 1
+    assert run(client, store, [2, 3]).new_posts == 1  # thread 2 read on the next poll
+
+
 def test_a_crash_between_pages_leaves_a_consistent_store(
     fake_board: FakeBoard, client: BoardClient, store: Store
 ) -> None:

@@ -73,7 +73,8 @@ def test_poll_from_a_game_file(
     assert main(["poll"]) == 0
     assert "10 new posts" in capsys.readouterr().out
     with open_store(tmp_path / "game.db") as store:
-        assert [t.tid for t in repo.list_threads(store, ROOT)] == [2, 3]
+        threads = repo.list_threads(store, ROOT)
+        assert [(t.tid, t.kind, t.day) for t in threads] == [(2, "discussion", 1), (3, "vote", 1)]
     assert main(["posts", "3"]) == 0  # board and store from the game file
     assert "6 post(s) shown" in capsys.readouterr().out
 
@@ -140,3 +141,8 @@ def test_parse_a_captured_page_uses_its_headers(capsys: pytest.CaptureFixture[st
     assert main(["parse", str(FIXTURES / "thread3_vote" / "pc_page2.guest.html"), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert "59" in json.dumps(data)  # the change vote lives on page 2
+
+
+def test_posts_without_a_store_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--store", "nowhere.db", "posts", "2"]) == 1
+    assert "no store at" in capsys.readouterr().err

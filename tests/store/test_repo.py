@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 
@@ -282,7 +283,7 @@ def test_hash_is_stable_and_ignores_quote_excerpts() -> None:
     assert len(repo.content_hash("", (), "normal")) == 64
 
 
-def test_open_store_errors(tmp_path: object) -> None:
+def test_open_store_errors() -> None:
     from forumbot.store import open_store
     from forumbot.store.db import store_url
 
@@ -294,3 +295,18 @@ def test_open_store_errors(tmp_path: object) -> None:
         open_store("nosuchdriver://x/y")
     with pytest.raises(StoreError, match="cannot connect"):
         open_store("postgresql+psycopg://nobody:secret@127.0.0.1:1/none")
+
+
+def test_opening_without_create_needs_an_existing_store(tmp_path: Path) -> None:
+    from forumbot.store import open_store
+
+    with pytest.raises(StoreError, match="no store at"):
+        open_store(tmp_path / "missing.db", create=False)
+    assert not (tmp_path / "missing.db").exists()
+    import sqlite3
+
+    sqlite3.connect(tmp_path / "empty.db").close()
+    with pytest.raises(StoreError, match="holds no forumbot store"):
+        open_store(tmp_path / "empty.db", create=False)
+    open_store(tmp_path / "real.db").close()
+    open_store(tmp_path / "real.db", create=False).close()

@@ -23,6 +23,7 @@ unreadable posts is returned with ``ThreadPage.problems`` ("post 52: no time fou
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from datetime import datetime
 from typing import Any
@@ -83,8 +84,21 @@ def _first_byte(body: bytes) -> bytes:
     return match.group(1) if match else b""
 
 
-def _is_json(body: bytes) -> bool:
-    return _first_byte(body) in (b"{", b"[")
+_API_START = re.compile(rb'\{\s*"(?:Version|Charset|Variables|Message|error)"')
+
+
+def _json_start(body: bytes, url: str) -> int | None:
+    """Where the JSON starts: at the first byte for a JSON answer (after a UTF-8 BOM); for an API URL
+    also after PHP warnings printed before it (boards with notices on); None for anything else."""
+    start = 3 if body.startswith(b"\xef\xbb\xbf") else 0
+    match = _FIRST_BYTE.match(body, start)
+    if match and match.group(1) in (b"{", b"["):
+        return match.start(1)
+    if page_kind(url) is Source.API:
+        found = _API_START.search(body, 0, 8192)
+        if found:
+            return found.start()
+    return None
 
 
 def _guard(url: str, exc: Exception) -> UnparseablePage:
@@ -152,9 +166,13 @@ def _parse_thread(
     body = bytes(body)
     _empty(body, url, status)
     now = parse_http_date(date_header)
-    if _is_json(body):
-        payload = load_api_json(body, url)
-        return parse_api_thread(payload, url, now=now, tz=tz, keep_html=keep_html)
+    start = _json_start(body, url)
+    if start is not None:
+        page = parse_api_thread(load_api_json(body[start:], url), url, now=now, tz=tz, keep_html=keep_html)
+        if _first_byte(body[:start]) not in (b"", b"\xef"):
+            note = f"page: {start} bytes of PHP output before the JSON ignored"
+            page = dataclasses.replace(page, problems=(*page.problems, note))
+        return page
     ajax = _unwrap_ajax(body, url)
     root, charset = parse_html(ajax if ajax is not None else body, content_type, url=url)
     raise_for_showmessage(root, url, status)
@@ -210,8 +228,9 @@ def _parse_forum(
 ) -> ForumPage:
     _empty(body, url, status)
     now = parse_http_date(date_header)
-    if _is_json(body):
-        return parse_api_forum(load_api_json(body, url), url)
+    start = _json_start(body, url)
+    if start is not None:
+        return parse_api_forum(load_api_json(body[start:], url), url)
     root, _charset = parse_html(body, content_type, url=url)
     raise_for_showmessage(root, url, status)
     table = find_pc_forum_table(root)

@@ -2,8 +2,8 @@
 
 Discuz! boards are UTF-8 or GBK (older official packages; X3.5 can be transcoded). The charset comes from
 the Content-Type header, then ``<meta charset>``, then the header script's ``charset = '...'``, then an
-XML declaration; UTF-8 when none says. GBK and GB2312 are decoded as gb18030, their superset, so a
-character outside GBK never breaks the page.
+XML declaration; UTF-8 when none says (the mobile API's ``Charset`` names the board's, not the JSON's).
+GBK and GB2312 are decoded as gb18030, their superset, so a character outside GBK never breaks the page.
 
 Non-UTF-8 pages are decoded in Python with ``errors="replace"`` rather than inside libxml2: libxml2 stops
 reading a document at the first byte its iconv cannot convert, silently dropping every later post. UTF-8
@@ -96,9 +96,9 @@ def charset_from_content_type(content_type: str | None) -> str | None:
 
 
 def sniff_charset(body: bytes) -> str | None:
-    """The charset the page declares about itself: XML declaration, ``<meta>``, then the header JS."""
+    """The charset the page declares about itself: ``<meta>``, then the header JS, then an XML declaration."""
     head = body[:_SNIFF_BYTES]
-    for pattern in (_XML_DECL, _META_CHARSET, _JS_CHARSET):
+    for pattern in (_META_CHARSET, _JS_CHARSET, _XML_DECL):
         match = pattern.search(head)
         if match:
             found = normalise_charset(match.group(1).decode("ascii", "replace"))

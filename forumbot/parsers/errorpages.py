@@ -1,7 +1,7 @@
 """Recognising the pages a board sends instead of the one asked for, and naming them as errors.
 
 Every check returns nothing or raises a :class:`~forumbot.errors.BoardError` subclass carrying the URL and
-the board's own words. Order matters and is documented at :func:`raise_for_html`.
+the board's own words. Order matters and is documented at :func:`raise_unrecognised_html`.
 
 Pages covered (Discuz! X2.5–X3.5 default templates):
 

@@ -168,11 +168,6 @@ class BodyText:
     html: str = ""
 
 
-def _has_class(el: Node, name: str) -> bool:
-    cls = el.get("class")
-    return bool(cls) and name in cls.split()
-
-
 def _hidden_style(style: str) -> bool:
     compact = style.replace(" ", "").lower()
     return "display:none" in compact or "visibility:hidden" in compact
@@ -269,9 +264,8 @@ class _Reader:
 
     def quote_or_notice(self, el: Node) -> None:
         link = None
-        for a in el.iter("a"):
-            href = a.get("href") or ""
-            if "findpost" in href or _PID.search(href):
+        for a in el.iter("a"):  # the "X 发表于 T" header links to goto=findpost&pid=N
+            if "findpost" in (a.get("href") or ""):
                 link = a
                 break
         if link is None and el.tag == "div" and not any(True for _ in el.iter("blockquote")):

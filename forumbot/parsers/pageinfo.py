@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlsplit
 
 from forumbot.parsers.encoding import Node, text_of
@@ -135,18 +136,14 @@ def read_pager(pg: Node | None) -> tuple[int | None, int | None]:
     return current, total
 
 
+@dataclass(frozen=True, slots=True)
 class HeaderInfo:
-    """fid/tid from the viewthread JS, the viewer's uid and the formhash, read from the raw bytes."""
+    """fid/tid from the viewthread JS, the viewer's uid (0: guest) and the formhash, from the raw bytes."""
 
-    __slots__ = ("fid", "formhash", "tid", "viewer_uid")
-
-    def __init__(
-        self, fid: int | None, tid: int | None, viewer_uid: int | None, formhash: str | None
-    ) -> None:
-        self.fid = fid
-        self.tid = tid
-        self.viewer_uid = viewer_uid
-        self.formhash = formhash
+    fid: int | None
+    tid: int | None
+    viewer_uid: int | None
+    formhash: str | None
 
 
 def read_header(body: bytes) -> HeaderInfo:

@@ -44,6 +44,7 @@ _PAGER = lxml.etree.XPath(".//div[@class='pg']")
 _ANY_PAGER = lxml.etree.XPath("//div[@class='pg']")
 _TITLE = lxml.etree.XPath("//title")
 _UID = re.compile(r"(?<![a-zA-Z])uid=(\d+)")
+_NO_FLOOR = re.compile(r"推荐|推薦|recommend", re.IGNORECASE)  # a recommended reply shown on top: no floor
 _FROM_FLOOR = re.compile(r"(?:来自|來自|from)\s*(\d+)")
 _WS = re.compile(r"[\s\xa0]+")
 
@@ -160,6 +161,10 @@ def parse_pc_thread(
             continue
         seen[pid] = len(posts)
         posts.append(post)
+    if posts and not renumbered and all(p.floor is None for p in posts):
+        problems.append(
+            "page: no floor numbers shown (Discuz! hides them from User-Agents that look like robots)"
+        )
 
     subject_el = _one(root, "thread_subject")
     if subject_el is not None:
@@ -227,8 +232,11 @@ def _read_post(
     floor: int | None = None
     first = False
     if postnum is not None:
-        floor = parse_floor_label(text_of(postnum))
+        label = text_of(postnum)
+        floor = parse_floor_label(label)
         first = "findpost" not in (postnum.get("href") or "") and "viewthread" in (postnum.get("href") or "")
+        if floor is None and not renumbered and label.strip() and not _NO_FLOOR.search(label):
+            problems.append(f"post {pid}: floor label {_WS.sub(' ', label).strip()!r} not understood")
     floor_exact = not renumbered
     if renumbered:
         floor = None

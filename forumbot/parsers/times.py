@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from email.utils import parsedate_to_datetime
 from zoneinfo import ZoneInfo
 
@@ -190,8 +190,3 @@ def parse_display_time(
     if now is not None:
         return resolve_relative(cleaned, now, tz)
     return None
-
-
-def local_day_start(value: date, tz: ZoneInfo) -> datetime:
-    """Midnight of a local date, in UTC (used by tests and callers that group by board day)."""
-    return datetime(value.year, value.month, value.day, tzinfo=tz).astimezone(UTC)

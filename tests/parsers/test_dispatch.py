@@ -74,3 +74,15 @@ def test_forum_pages_dispatch() -> None:
             (PAGES / name).read_bytes(), "http://bbs.example.com/forum.php?mod=forumdisplay&fid=8"
         )
         assert page.source is source and page.fid == 8 and page.threads
+
+
+def test_api_answer_after_a_bom_or_php_warnings() -> None:
+    body = (PAGES / "api_v4_states.json").read_bytes()
+    url = "http://bbs.example.com/api/mobile/index.php?version=4&module=viewthread&tid=130"
+    assert parse_thread_page(b"\xef\xbb\xbf" + body, url).problems == ()
+    warning = (
+        b'<br />\n<b>Warning</b>:  Undefined array key "x" in <b>mobile.php</b> on line <b>7</b><br />\n'
+    )
+    page = parse_thread_page(warning + body, url)
+    assert len(page.posts) == 6
+    assert page.problems == (f"page: {len(warning)} bytes of PHP output before the JSON ignored",)

@@ -191,3 +191,27 @@ def test_api_v1_author_view_has_no_floors_and_keeps_the_edit_marker() -> None:
     assert all(p.floor is None and not p.floor_exact for p in page.posts)
     assert page.posts[0].edit is not None and page.posts[0].edit.by == "小明"
     assert page.thread.pages == 1  # thread.replies counts this author's posts in this view
+
+
+def test_unusual_floor_labels() -> None:
+    body = (PAGES / "pc_states.html").read_bytes()
+    body = body.replace(b"<em>11</em><sup>#</sup>", "顶楼".encode())  # a board's own label
+    body = body.replace(b"<em>12</em><sup>#</sup>", "推荐".encode())  # a recommended reply on top
+    pinned = '<em title="置顶回帖" class="replystick vm">置顶</em> 来自 5#'  # a pinned copy of floor 5
+    body = body.replace(b"<em>13</em><sup>#</sup>", pinned.encode())
+    page = parse_thread_page(
+        body, "http://bbs.example.com/forum.php?mod=viewthread&tid=120&page=2", date_header=DATE
+    )
+    assert [p.floor for p in page.posts[:3]] == [None, None, 5]
+    assert page.problems == ("post 301: floor label '顶楼' not understood",)
+
+
+def test_a_page_served_to_a_robot_has_no_floors_and_says_so() -> None:
+    body = (PAGES / "pc_gbk_rewrite.html").read_bytes()
+    for label in ("楼主", "沙发", "板凳"):  # checkrobot(): the postnum links are not rendered at all
+        body = body.replace(label.encode("gb18030"), b"")
+    page = parse_thread_page(body, "http://gbk.example.com/thread-77-1-1.html")
+    assert [p.floor for p in page.posts] == [None, None, None]
+    assert page.problems == (
+        "page: no floor numbers shown (Discuz! hides them from User-Agents that look like robots)",
+    )

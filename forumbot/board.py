@@ -13,7 +13,8 @@ from forumbot.errors import ConfigError
 DEFAULT_TZ = "Asia/Shanghai"
 DEFAULT_USER_AGENT = (
     "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
-    "Chrome/126.0 Safari/537.36 forum-judge-assistant/0.1 (judges' assistant for a forum game; contact: the game's judges)"
+    "Chrome/126.0 Safari/537.36 forum-judge-assistant/0.1 "
+    "(judges' assistant for a forum game; contact: the game's judges)"
 )
 
 
@@ -56,9 +57,11 @@ class BoardConfig:
         bad = [w for w in ("bot", "spider", "crawl", "slurp", "http://") if w in self.user_agent.lower()]
         if bad:
             raise ConfigError(
-                f"user_agent contains {bad[0]!r}: Discuz! treats such clients as robots and hides floor numbers",
+                f"user_agent contains {bad[0]!r}: "
+                "Discuz! treats such clients as robots and hides floor numbers",
                 field="board.user_agent",
-                fix="use a browser-like User-Agent with a contact in words, without bot/spider/crawl/slurp/http://",
+                fix="use a browser-like User-Agent with a contact in words, "
+                "without bot/spider/crawl/slurp/http://",
             )
         if self.min_interval < 0 or self.timeout <= 0:
             raise ConfigError(

@@ -161,7 +161,9 @@ def _parse_clock(value: Any, field_name: str) -> time:
         hh, mm = str(value).strip().split(":")
         return time(int(hh), int(mm))
     except (ValueError, TypeError) as exc:
-        raise GameFileError(f"cannot read the clock time {value!r}", field=field_name, fix='e.g. "13:00"') from exc
+        raise GameFileError(
+            f"cannot read the clock time {value!r}", field=field_name, fix='e.g. "13:00"'
+        ) from exc
 
 
 def _parse_date(value: Any, field_name: str) -> date:
@@ -170,7 +172,9 @@ def _parse_date(value: Any, field_name: str) -> date:
     try:
         return date.fromisoformat(str(value).strip())
     except ValueError as exc:
-        raise GameFileError(f"cannot read the date {value!r}", field=field_name, fix='e.g. "2026-06-03"') from exc
+        raise GameFileError(
+            f"cannot read the date {value!r}", field=field_name, fix='e.g. "2026-06-03"'
+        ) from exc
 
 
 def _at(d: date, t: time, tz: ZoneInfo) -> datetime:
@@ -210,9 +214,13 @@ class Timetable:
         r004 = ruleset == "R004"
         return cls(
             ruleset=ruleset,
-            first_night=_parse_date(t["first_night"], "timetable.first_night") if "first_night" in t else None,
+            first_night=_parse_date(t["first_night"], "timetable.first_night")
+            if "first_night" in t
+            else None,
             night_deadline=_parse_clock(t.get("night_deadline", "17:00"), "timetable.night_deadline"),
-            vote_close=_parse_clock(t.get("vote_close", "21:00" if r004 else "13:00"), "timetable.vote_close"),
+            vote_close=_parse_clock(
+                t.get("vote_close", "21:00" if r004 else "13:00"), "timetable.vote_close"
+            ),
             void_cutoff_minutes=int(t.get("void_cutoff_minutes", 30)),
             change_cutoff_minutes=int(t.get("change_cutoff_minutes", 60)),
             case_post_delay_minutes=int(t.get("case_post_delay_minutes", 20)),
@@ -266,7 +274,9 @@ def load_game(path: str | Path) -> Game:
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise GameFileError(f"{p} is not valid UTF-8 TOML: {exc}", field="(file)", fix="fix the syntax") from exc
+        raise GameFileError(
+            f"{p} is not valid UTF-8 TOML: {exc}", field="(file)", fix="fix the syntax"
+        ) from exc
     return game_from_dict(data, path=p)
 
 
@@ -278,7 +288,9 @@ def game_from_dict(data: Mapping[str, Any], *, path: Path | None = None) -> Game
     try:
         tz = ZoneInfo(tzname)
     except Exception as exc:
-        raise GameFileError(f"unknown time zone {tzname!r}", field="game.timezone", fix="e.g. Asia/Shanghai") from exc
+        raise GameFileError(
+            f"unknown time zone {tzname!r}", field="game.timezone", fix="e.g. Asia/Shanghai"
+        ) from exc
 
     b = _need(data, "board", "(file)", "add a [board] table with url = ...")
     try:
@@ -310,7 +322,7 @@ def game_from_dict(data: Mapping[str, Any], *, path: Path | None = None) -> Game
         raise GameFileError(
             "a password in the game file would be shared with everyone who gets the file",
             field="board.password",
-            fix="put it in an environment variable and name it: password_env = \"FORUMBOT_PASSWORD\"",
+            fix='put it in an environment variable and name it: password_env = "FORUMBOT_PASSWORD"',
         )
 
     players = _need(data, "players", "(file)", "add [players] with roster = [...]")
@@ -318,7 +330,9 @@ def game_from_dict(data: Mapping[str, Any], *, path: Path | None = None) -> Game
     roster = tuple(str(x).strip() for x in roster_raw)
     dupes = sorted({x for x in roster if roster.count(x) > 1})
     if dupes:
-        raise GameFileError(f"{dupes[0]!r} is listed twice", field="players.roster", fix="list each role once")
+        raise GameFileError(
+            f"{dupes[0]!r} is listed twice", field="players.roster", fix="list each role once"
+        )
     if not roster:
         raise GameFileError("the roster is empty", field="players.roster", fix="list the role accounts")
     judges = tuple(str(x) for x in g.get("judges", ()))
@@ -345,7 +359,9 @@ def game_from_dict(data: Mapping[str, Any], *, path: Path | None = None) -> Game
             else tt.default_opens(n, tz, where)
         )
         closes = (
-            parse_local_time(d["close"], tz, f"{where}.close") if "close" in d else tt.default_close(opens, tz)
+            parse_local_time(d["close"], tz, f"{where}.close")
+            if "close" in d
+            else tt.default_close(opens, tz)
         )
         void_cutoff = (
             parse_local_time(d["void_cutoff"], tz, f"{where}.void_cutoff")
@@ -370,7 +386,9 @@ def game_from_dict(data: Mapping[str, Any], *, path: Path | None = None) -> Game
             )
         if not opens <= void_cutoff <= closes:
             raise GameFileError(
-                "void_cutoff is outside the vote window", field=f"{where}.void_cutoff", fix="opens ≤ void_cutoff ≤ close"
+                "void_cutoff is outside the vote window",
+                field=f"{where}.void_cutoff",
+                fix="opens ≤ void_cutoff ≤ close",
             )
         if not opens <= change_cutoff <= closes:
             raise GameFileError(
@@ -392,7 +410,9 @@ def game_from_dict(data: Mapping[str, Any], *, path: Path | None = None) -> Game
             )
         if days and n != days[-1].day + 1:
             raise GameFileError(
-                f"day {n} follows day {days[-1].day}", field=f"{where}.day", fix="number the days 1, 2, 3, ..."
+                f"day {n} follows day {days[-1].day}",
+                field=f"{where}.day",
+                fix="number the days 1, 2, 3, ...",
             )
         proxies: list[ProxyVoteEntry] = []
         for j, pv in enumerate(d.get("proxy_votes", [])):
@@ -407,7 +427,9 @@ def game_from_dict(data: Mapping[str, Any], *, path: Path | None = None) -> Game
         vote_tid = d.get("vote", d.get("vote_tid"))
         disc_tid = d.get("discussion", d.get("discussion_tid"))
         if vote_tid is None:
-            raise GameFileError("no vote thread for this day", field=f"{where}.vote", fix="vote = TID of [投票]")
+            raise GameFileError(
+                "no vote thread for this day", field=f"{where}.vote", fix="vote = TID of [投票]"
+            )
         days.append(
             DayConfig(
                 day=n,

@@ -142,7 +142,9 @@ def game_id(session: Session, name: str) -> int | None:
 
 def save_state(session: Session, gid: int, label: str, state: dict[str, Any], by: str = "") -> None:
     session.add(
-        GameStateRow(game_id=gid, label=label, state_json=json.dumps(state, ensure_ascii=False), created_by=by)
+        GameStateRow(
+            game_id=gid, label=label, state_json=json.dumps(state, ensure_ascii=False), created_by=by
+        )
     )
 
 
@@ -156,7 +158,9 @@ def load_state(session: Session, gid: int) -> tuple[str, dict[str, Any]] | None:
 
 
 def state_history(session: Session, gid: int) -> list[tuple[int, str, datetime]]:
-    rows = session.exec(select(GameStateRow).where(GameStateRow.game_id == gid).order_by(col(GameStateRow.id)))
+    rows = session.exec(
+        select(GameStateRow).where(GameStateRow.game_id == gid).order_by(col(GameStateRow.id))
+    )
     return [(r.id or 0, r.label, _utc(r.created_at)) for r in rows]
 
 
@@ -169,7 +173,13 @@ def add_override(
         .order_by(col(OverrideRow.seq).desc())
     ).first()
     row = OverrideRow(
-        game_id=gid, day=day, pid=pid, seq=(prev.seq + 1) if prev else 0, as_kind=as_kind, target=target, why=why,
+        game_id=gid,
+        day=day,
+        pid=pid,
+        seq=(prev.seq + 1) if prev else 0,
+        as_kind=as_kind,
+        target=target,
+        why=why,
         by=by,
     )
     session.add(row)
@@ -180,7 +190,9 @@ def add_override(
 def overrides_for(session: Session, gid: int, day: int) -> list[OverrideRecord]:
     """The latest override of each pid of the day (earlier ones stay in the table, superseded)."""
     rows = session.exec(
-        select(OverrideRow).where(OverrideRow.game_id == gid, OverrideRow.day == day).order_by(col(OverrideRow.seq))
+        select(OverrideRow)
+        .where(OverrideRow.game_id == gid, OverrideRow.day == day)
+        .order_by(col(OverrideRow.seq))
     )
     latest: dict[int, OverrideRow] = {}
     for r in rows:
@@ -191,15 +203,24 @@ def overrides_for(session: Session, gid: int, day: int) -> list[OverrideRecord]:
     ]
 
 
-def add_proxy_vote(session: Session, gid: int, day: int, player: str, target: str, at: datetime, by: str) -> None:
-    session.add(ProxyVoteRow(game_id=gid, day=day, player=player, target=target, at=_naive(at), entered_by=by))
+def add_proxy_vote(
+    session: Session, gid: int, day: int, player: str, target: str, at: datetime, by: str
+) -> None:
+    session.add(
+        ProxyVoteRow(game_id=gid, day=day, player=player, target=target, at=_naive(at), entered_by=by)
+    )
 
 
-def proxy_votes_for(session: Session, gid: int, day: int | None = None) -> list[tuple[int, str, str, datetime, str]]:
+def proxy_votes_for(
+    session: Session, gid: int, day: int | None = None
+) -> list[tuple[int, str, str, datetime, str]]:
     q = select(ProxyVoteRow).where(ProxyVoteRow.game_id == gid)
     if day is not None:
         q = q.where(ProxyVoteRow.day == day)
-    return [(r.day, r.player, r.target, _utc(r.at), r.entered_by) for r in session.exec(q.order_by(col(ProxyVoteRow.id)))]
+    return [
+        (r.day, r.player, r.target, _utc(r.at), r.entered_by)
+        for r in session.exec(q.order_by(col(ProxyVoteRow.id)))
+    ]
 
 
 def add_night_submission(
@@ -219,13 +240,19 @@ def add_night_submission(
 def night_submissions(session: Session, gid: int, night: int) -> list[tuple[dict[str, Any], datetime]]:
     rows = session.exec(
         select(NightSubmissionRow)
-        .where(NightSubmissionRow.game_id == gid, NightSubmissionRow.night == night, ~col(NightSubmissionRow.withdrawn))
+        .where(
+            NightSubmissionRow.game_id == gid,
+            NightSubmissionRow.night == night,
+            ~col(NightSubmissionRow.withdrawn),
+        )
         .order_by(col(NightSubmissionRow.id))
     )
     return [(json.loads(r.action_json), _utc(r.submitted_at)) for r in rows]
 
 
-def save_revote(session: Session, gid: int, day: int, number: int, plan: dict[str, Any], called_at: datetime) -> None:
+def save_revote(
+    session: Session, gid: int, day: int, number: int, plan: dict[str, Any], called_at: datetime
+) -> None:
     existing = session.exec(
         select(RevoteRow).where(RevoteRow.game_id == gid, RevoteRow.day == day, RevoteRow.number == number)
     ).first()
@@ -233,7 +260,10 @@ def save_revote(session: Session, gid: int, day: int, number: int, plan: dict[st
         return
     session.add(
         RevoteRow(
-            game_id=gid, day=day, number=number, plan_json=json.dumps(plan, ensure_ascii=False),
+            game_id=gid,
+            day=day,
+            number=number,
+            plan_json=json.dumps(plan, ensure_ascii=False),
             called_at=_naive(called_at),
         )
     )
@@ -241,6 +271,8 @@ def save_revote(session: Session, gid: int, day: int, number: int, plan: dict[st
 
 def revotes_for(session: Session, gid: int, day: int) -> list[tuple[int, dict[str, Any], datetime]]:
     rows = session.exec(
-        select(RevoteRow).where(RevoteRow.game_id == gid, RevoteRow.day == day).order_by(col(RevoteRow.number))
+        select(RevoteRow)
+        .where(RevoteRow.game_id == gid, RevoteRow.day == day)
+        .order_by(col(RevoteRow.number))
     )
     return [(r.number, json.loads(r.plan_json), _utc(r.called_at)) for r in rows]

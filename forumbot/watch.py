@@ -79,7 +79,9 @@ class Watcher:
         now = self.clock()
         todo = due(moments(self.game, self.extra_moments()), self.state, now)
         if todo:
-            self.log(f"{now:%Y-%m-%d %H:%M} UTC: deadline reached ({', '.join(m.kind for m in todo)}): full read")
+            self.log(
+                f"{now:%Y-%m-%d %H:%M} UTC: deadline reached ({', '.join(m.kind for m in todo)}): full read"
+            )
             self.run_poll(True)
             for m in todo:
                 self.on_deadline(m)

@@ -35,7 +35,9 @@ def test_r001_deadlines_are_the_void_cutoff_and_the_close_plus_one_minute():
 
 def test_nothing_is_due_before_the_grace_minute_ends():
     assert due(moments(GAME), WatchState(), at("2026-06-04 04:30:59")) == []
-    assert [m.kind for m in due(moments(GAME), WatchState(), at("2026-06-04 04:31"))] == [MomentKind.VOID_CUTOFF]
+    assert [m.kind for m in due(moments(GAME), WatchState(), at("2026-06-04 04:31"))] == [
+        MomentKind.VOID_CUTOFF
+    ]
 
 
 def test_each_deadline_gets_one_full_read_and_one_callback():
@@ -59,8 +61,13 @@ def test_each_deadline_gets_one_full_read_and_one_callback():
 
 def test_run_forever_ticks_on_the_schedule():
     ticks: list[int] = []
-    w = Watcher(GAME, run_poll=lambda full: ticks.append(int(full)), on_deadline=lambda m: None,
-                clock=lambda: at("2026-06-01 00:00"), log=lambda _msg: None)
+    w = Watcher(
+        GAME,
+        run_poll=lambda full: ticks.append(int(full)),
+        on_deadline=lambda m: None,
+        clock=lambda: at("2026-06-01 00:00"),
+        log=lambda _msg: None,
+    )
     sched = schedule.Scheduler()
     loops = [0]
 

@@ -15,6 +15,8 @@ from forumbot.errors import BoardError, ConfigError, ForumbotError
 
 COMMAND_MODULES = (
     "forumbot.commands.reader",
+    "forumbot.commands.judging",
+    "forumbot.commands.demo",
 )
 
 

@@ -18,39 +18,24 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from engine.errors import EngineError
+from engine.rulesets import all_rulesets, get_ruleset
 from forumbot.board import DEFAULT_TZ, DEFAULT_USER_AGENT, BoardConfig, SourceKind
 from forumbot.errors import ConfigError, GameFileError
 
 DEFAULT_GAME_FILE = "forumbot.toml"
 DEFAULT_STORE = "forumbot.db"
 
-# Rule set ids this file accepts, with the aliases a judge may type. The engine's registry is the
-# authority on what each one means; this table only lets us reject a typo with a helpful message
-# before anything else runs.
-RULESET_ALIASES: dict[str, str] = {
-    "R001": "R001",
-    "001": "R001",
-    "鬼毒": "R001",
-    "12人鬼毒": "R001",
-    "R000-GP": "R000-GP",
-    "鬼匪毒药": "R000-GP",
-    "R000-G1": "R000-G1",
-    "守护神": "R000-G1",
-    "R000-G2": "R000-G2",
-    "双守护": "R000-G2",
-    "R004": "R004",
-    "004": "R004",
-    "杀人游戏": "R004",
-}
-
 
 def canonical_ruleset(name: str) -> str:
-    key = name.strip()
-    for alias, rid in RULESET_ALIASES.items():
-        if key.upper() == alias.upper():
-            return rid
-    known = ", ".join(sorted(set(RULESET_ALIASES.values())))
-    raise GameFileError(f"unknown rule set {name!r}", field="game.ruleset", fix=f"use one of {known}")
+    """The engine's id for a rule set named by id, alias or Chinese name (R001, 鬼毒, 杀人游戏...)."""
+    try:
+        return get_ruleset(name.strip()).id
+    except EngineError as exc:
+        known = ", ".join(rs.id for rs in all_rulesets())
+        raise GameFileError(
+            f"unknown rule set {name!r}", field="game.ruleset", fix=f"use one of {known}"
+        ) from exc
 
 
 @dataclass(frozen=True)
@@ -93,6 +78,7 @@ class Game:
     path: Path | None = None
     flags: Mapping[str, Any] = field(default_factory=dict)
     attendance: Mapping[str, Any] = field(default_factory=dict)
+    night1_deadline: datetime | None = None  # night 1's submissions are due (UTC)
 
     @property
     def tz(self) -> ZoneInfo:
@@ -447,6 +433,12 @@ def game_from_dict(data: Mapping[str, Any], *, path: Path | None = None) -> Game
         )
         prev_close = closes
 
+    if tt.first_night is not None:
+        night1 = _at(tt.first_night, tt.night_deadline, tz)
+    elif days:
+        night1 = days[0].opens  # the case post follows the deadline: anything before it is on time
+    else:
+        night1 = None
     store = str(g.get("store", DEFAULT_STORE))
     if path is not None and "://" not in store and not Path(store).is_absolute():
         store = str((path.parent / store).resolve())
@@ -462,6 +454,7 @@ def game_from_dict(data: Mapping[str, Any], *, path: Path | None = None) -> Game
         path=path,
         flags=dict(data.get("flags", {})),
         attendance=dict(data.get("attendance", {})),
+        night1_deadline=night1,
     )
 
 

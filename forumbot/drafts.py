@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
@@ -88,29 +89,9 @@ class VoteCountView:
 @dataclass(frozen=True)
 class CasePostView:
     game: str
-    night: int
-    dead: tuple[str, ...]
-    closes: str
-    kill_text: str = ""
-    peaceful: str = "今晚平安夜"
-    public_lines: tuple[str, ...] = ()
-    outcome: str = ""
-
-
-@dataclass(frozen=True)
-class OutEntry:
-    name: str
-    reveal: str = ""
-    last_words: str = ""
-
-
-@dataclass(frozen=True)
-class DayStartView:
-    game: str
-    day: int
-    out: tuple[OutEntry, ...]
-    closes: str
-    public_lines: tuple[str, ...] = ()
+    title: str  # 第1夜结果 / 第2讨论日
+    body: str  # the engine's public case-post / day-start text
+    closes: str = ""
     outcome: str = ""
 
 
@@ -160,9 +141,132 @@ def render_case_post(view: CasePostView) -> str:
     return render("case_post.bbcode.j2", view)
 
 
-def render_day_start(view: DayStartView) -> str:
-    return render("day_start.bbcode.j2", view)
-
-
 def render_elevator(view: ElevatorView) -> str:
     return render("elevator.bbcode.j2", view)
+
+
+# --------------------------------------------------------------------------- from engine results
+
+_NOT_LISTED = {"counted", "changed", "superseded", "abstain", "not_a_vote", "after_as_of"}
+
+
+def vote_count_view(
+    *,
+    game_name: str,
+    board_url: str,
+    vote_tid: int,
+    tz: ZoneInfo,
+    result: Any,  # engine.day.DayResult
+    public_lines: tuple[str, ...] = (),
+    reveal_missing: bool = False,
+    judges: frozenset[str] = frozenset(),
+) -> VoteCountView:
+    """The vote count of a judged day. ``public_lines`` are the public events of closing the day (the
+    execution with the identity the rules reveal, drownings); without them (no secret state stored)
+    the result line comes from the tally alone and the identity is left for the judge to fill in."""
+    from engine.day import OutcomeKind, PlayerStatus
+
+    def link(pid: int | None) -> str:
+        return (
+            findpost_url(board_url, vote_tid, pid)
+            if pid
+            else f"{board_url}forum.php?mod=viewthread&tid={vote_tid}"
+        )
+
+    tally = tuple(
+        TallyRow(
+            line.target,
+            line.count,
+            tuple(
+                VoterLink(
+                    v.player + ("（代投）" if v.proxy else ""), link(v.pid), floor_label(v.floor, v.pid or 0)
+                )
+                for v in line.voters
+            ),
+        )
+        for line in result.final_tally
+    )
+    abstain = []
+    for pv in result.players:
+        if pv.status is PlayerStatus.ABSTAIN:
+            abstain.append(VoterLink(pv.player, link(pv.pid), floor_label(pv.floor, pv.pid or 0)))
+    invalid = []
+    for v in result.verdicts:
+        if v.status.value in _NOT_LISTED or v.stage or v.author in judges:
+            continue
+        invalid.append(InvalidVote(v.author, link(v.pid), floor_label(v.floor, v.pid or 0), v.reason))
+    overrides = tuple(
+        OverrideNote(floor_label(v.floor, v.pid or 0), v.override.why, v.override.by)
+        for v in result.verdicts
+        if v.override is not None
+    )
+    outcome = result.outcome
+    revote = None
+    drowning: tuple[str, ...] = ()
+    if outcome.kind is OutcomeKind.REVOTE and outcome.plan is not None:
+        plan = outcome.plan
+        text = plan.call_text(tz)
+        revote = RevoteCall(plan.candidates, plan.participants, local_text(plan.deadline, tz))
+    elif public_lines:
+        text = "\n".join(public_lines)
+    else:
+        text = outcome.text or outcome.kind.value
+        if reveal_missing and outcome.kind in (OutcomeKind.EXECUTE, OutcomeKind.AUTHORITY):
+            text += "，身份：＿＿（未录入身份，请法官填写）"
+    if not public_lines:
+        drowning = tuple(f"{d.player} 淹死（{d.rule.label}）" for d in result.drowned_announced)
+    cards = tuple(
+        f"{c.player} {'黄牌' if c.color.value == 'yellow' else '红牌'}：{c.reason}" for c in result.cards
+    )
+    before = result.input.strikes
+    struck = [
+        f"{name}（累计 {n} 次）"
+        for name, n in result.strikes_after.items()
+        if n > before.get(name, 0) and name not in result.drowned_names
+    ]
+    if struck:
+        cards = (*cards, "本轮计淹水：" + "、".join(struck))
+    return VoteCountView(
+        game=game_name,
+        day=result.input.day,
+        closes=local_text(result.input.times.closes_at, tz),
+        tally=tally,
+        result=text,
+        abstain=tuple(abstain),
+        invalid=tuple(invalid),
+        not_voted=tuple(result.no_vote),
+        overrides=overrides,
+        revote=revote,
+        drowning=drowning,
+        cards=cards,
+        as_of=local_text(result.as_of, tz) if result.provisional and result.as_of else None,
+    )
+
+
+def elevator_view(
+    *,
+    game_name: str,
+    day: int,
+    board_url: str,
+    tid: int,
+    roster: tuple[str, ...],
+    attendance: Any,  # engine.attendance.AttendanceResult
+    floors: dict[int, int | None],
+    as_of: str,
+    rule: str,
+) -> ElevatorView:
+    """电梯: each player's posts of the round in floor order, the ones that do not count marked."""
+    per: dict[str, list[ElevatorPost]] = {name: [] for name in roster}
+    for pa in attendance.posts:
+        if pa.author not in per or pa.status.value == "outside_window":
+            continue
+        per[pa.author].append(
+            ElevatorPost(
+                findpost_url(board_url, tid, pa.pid), floor_label(floors.get(pa.pid), pa.pid), pa.valid
+            )
+        )
+    rows = tuple(
+        ElevatorRow(name, sum(1 for p in posts if p.valid), len(posts), tuple(posts))
+        for name, posts in per.items()
+    )
+    return ElevatorView(game_name, day, as_of, rows, rule)

@@ -18,10 +18,11 @@ from sqlalchemy import Text as SAText
 from sqlmodel import Field, Session, SQLModel, col, select
 
 from forumbot.errors import UsageError
+from forumbot.store.models import UTCDateTime
 
 
 def _now() -> datetime:
-    return datetime.now(UTC).replace(tzinfo=None)
+    return datetime.now(UTC)
 
 
 class GameRow(SQLModel, table=True):
@@ -29,7 +30,7 @@ class GameRow(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(index=True, unique=True)
     ruleset: str
-    created_at: datetime = Field(default_factory=_now)
+    created_at: datetime = Field(default_factory=_now, sa_type=UTCDateTime)
 
 
 class GameStateRow(SQLModel, table=True):
@@ -40,7 +41,7 @@ class GameStateRow(SQLModel, table=True):
     game_id: int = Field(foreign_key="games.id", index=True)
     label: str  # what produced it: setup, night 1, day 1, undo ...
     state_json: str = Field(sa_column=Column(SAText, nullable=False))
-    created_at: datetime = Field(default_factory=_now)
+    created_at: datetime = Field(default_factory=_now, sa_type=UTCDateTime)
     created_by: str = ""
 
 
@@ -50,8 +51,8 @@ class NightSubmissionRow(SQLModel, table=True):
     game_id: int = Field(foreign_key="games.id", index=True)
     night: int = Field(index=True)
     action_json: str = Field(sa_column=Column(SAText, nullable=False))
-    submitted_at: datetime  # UTC, when the actor submitted (as the judge records it)
-    entered_at: datetime = Field(default_factory=_now)
+    submitted_at: datetime = Field(sa_type=UTCDateTime)  # when the actor submitted (as the judge records)
+    entered_at: datetime = Field(default_factory=_now, sa_type=UTCDateTime)
     entered_by: str = ""
     withdrawn: bool = False  # replaced by a later submission of the same actor (kept, never deleted)
 
@@ -70,7 +71,7 @@ class OverrideRow(SQLModel, table=True):
     target: str | None = None
     why: str
     by: str
-    at: datetime = Field(default_factory=_now)
+    at: datetime = Field(default_factory=_now, sa_type=UTCDateTime)
 
 
 class ProxyVoteRow(SQLModel, table=True):
@@ -80,7 +81,7 @@ class ProxyVoteRow(SQLModel, table=True):
     day: int = Field(index=True)
     player: str
     target: str
-    at: datetime
+    at: datetime = Field(sa_type=UTCDateTime)
     entered_by: str = ""
 
 
@@ -92,8 +93,8 @@ class RevoteRow(SQLModel, table=True):
     day: int
     number: int
     plan_json: str = Field(sa_column=Column(SAText, nullable=False))
-    called_at: datetime
-    created_at: datetime = Field(default_factory=_now)
+    called_at: datetime = Field(sa_type=UTCDateTime)
+    created_at: datetime = Field(default_factory=_now, sa_type=UTCDateTime)
 
 
 # --------------------------------------------------------------------------- boundary records
@@ -112,10 +113,6 @@ class OverrideRecord:
 
 def _utc(dt: datetime) -> datetime:
     return dt.replace(tzinfo=UTC) if dt.tzinfo is None else dt.astimezone(UTC)
-
-
-def _naive(dt: datetime) -> datetime:
-    return _utc(dt).replace(tzinfo=None)
 
 
 # --------------------------------------------------------------------------- unit-of-work functions
@@ -155,6 +152,11 @@ def load_state(session: Session, gid: int) -> tuple[str, dict[str, Any]] | None:
     if row is None:
         return None
     return row.label, json.loads(row.state_json)
+
+
+def load_state_by_id(session: Session, row_id: int) -> dict[str, Any] | None:
+    row = session.get(GameStateRow, row_id)
+    return json.loads(row.state_json) if row is not None else None
 
 
 def state_history(session: Session, gid: int) -> list[tuple[int, str, datetime]]:
@@ -206,9 +208,7 @@ def overrides_for(session: Session, gid: int, day: int) -> list[OverrideRecord]:
 def add_proxy_vote(
     session: Session, gid: int, day: int, player: str, target: str, at: datetime, by: str
 ) -> None:
-    session.add(
-        ProxyVoteRow(game_id=gid, day=day, player=player, target=target, at=_naive(at), entered_by=by)
-    )
+    session.add(ProxyVoteRow(game_id=gid, day=day, player=player, target=target, at=_utc(at), entered_by=by))
 
 
 def proxy_votes_for(
@@ -231,7 +231,7 @@ def add_night_submission(
             game_id=gid,
             night=night,
             action_json=json.dumps(action, ensure_ascii=False, sort_keys=True),
-            submitted_at=_naive(submitted_at),
+            submitted_at=_utc(submitted_at),
             entered_by=by,
         )
     )
@@ -264,7 +264,7 @@ def save_revote(
             day=day,
             number=number,
             plan_json=json.dumps(plan, ensure_ascii=False),
-            called_at=_naive(called_at),
+            called_at=_utc(called_at),
         )
     )
 

@@ -1,0 +1,148 @@
+"""``forumbot demo``: play the bundled example game end to end, with no board and no set-up.
+
+A throwaway local Discuz! board (forumbot/demoboard.py) serves the example pages on 127.0.0.1; the
+demo reads them through the real client into a real SQLite store, exactly as ``poll`` would on a
+real board, then judges the day and drafts the posts. The board is shown twice — mid-day and after
+the close — so the demo also shows an edited vote and a deleted post kept in the store.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import tomllib
+from datetime import datetime
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from forumbot.client import BoardClient
+from forumbot.commands.judging import (
+    action_from_fields,
+    case_post_draft,
+    console,
+    verdict_rows,
+    vote_count_draft,
+)
+from forumbot.config import game_from_dict, parse_local_time
+from forumbot.demoboard import DemoBoard
+from forumbot.judge import Judge
+from forumbot.poll import poll
+from forumbot.resources import data_dir
+from forumbot.store import repo
+from forumbot.store.db import open_store
+
+EXAMPLE = "meishi"
+
+
+def run_demo(workdir: Path, out: Console) -> int:
+    folder = data_dir() / "examples" / EXAMPLE
+    data = tomllib.loads((folder / "game.toml").read_text("utf-8"))
+    with DemoBoard(folder / "board") as board:
+        data["board"]["url"] = board.url
+        data["game"]["store"] = str(workdir / "demo.db")
+        game = game_from_dict(data)
+        out.rule(f"[b]forumbot demo — 【{game.name}】 ({game.ruleset}, {len(game.roster)} players)")
+        out.print(f"example board: {board.url}   store: {game.store_url} (SQLite)")
+        store = open_store(game.store_url)
+        with store:
+            judge = Judge(game, store, by="demo-judge")
+
+            # 1. the secret draw, as the judges made it
+            roles = tomllib.loads((folder / "roles.toml").read_text("utf-8"))["roles"]
+            judge.setup(roles=roles)
+            out.print(f"\n[b]1. Setup[/b]: roles stored as secrets for {len(roles)} players (judges only).")
+
+            # 2. night 1
+            subs = tomllib.loads((folder / "night1.toml").read_text("utf-8"))["submissions"]
+            for e in subs:
+                at = parse_local_time(e["at"], game.tz, "at")
+                judge.submit_action(1, action_from_fields(e["kind"], e), at)
+            res = judge.resolve_night(1)
+            out.print(
+                f"\n[b]2. Night 1[/b]: {len(subs)} submissions → out: {'、'.join(res.out) or '(nobody)'}"
+            )
+            for e in res.events:
+                if not e.public:
+                    out.print(f"   → {e.audience}: {e.text}")
+            out.print("\n[b]Case post draft[/b] (public):\n")
+            out.print(case_post_draft(game, judge, 1, res.events), markup=False)
+
+            # 3. poll the board mid-day
+            client = BoardClient(game.board)
+            board.use("s1")
+            report = poll(client, store, game.board, game.watched_tids(), progress=False)
+            out.print(f"\n[b]3. Poll at 11:00[/b]: {report.summary()}")
+            for t in repo.list_threads(store, game.board):
+                out.print(f"   thread {t.tid} 《{t.title}》: {t.pages} page(s), {t.replies} replies")
+            mid = judge.judge_day(1, as_of=parse_local_time("2026-06-04 11:00", game.tz, "as_of"))
+            out.print(
+                "   running count at 11:00: "
+                + ", ".join(f"{line.target} {line.count}" for line in mid.result.final_tally)
+            )
+
+            # 4. after the close: everything again (edits and deletions happen on any page)
+            board.use("s2")
+            report = poll(client, store, game.board, game.watched_tids(), full=True, progress=False)
+            out.print(f"\n[b]4. Full poll at 13:30[/b]: {report.summary()}")
+            for ch in report.state_changes:
+                out.print(f"   pid {ch.pid}: {ch.old} → {ch.new} ({ch.note}); its content stays in the store")
+            for pid in report.revised_pids:
+                post = repo.get_post(store, game.board, pid)
+                if post is None:
+                    continue
+                out.print(f"   pid {pid} by {post.author} was edited; every revision is kept:")
+                for rev in post.revisions:
+                    out.print(f"     r{rev.number} first seen {_local(rev.first_seen, game)}: {rev.text!r}")
+
+            # 5. judge the day
+            judged = judge.judge_day(1)
+            out.print("\n[b]5. Day 1 verdicts[/b] (every post of the vote thread):")
+            t = Table("floor", "author", "time", "verdict", "target", "reason")
+            for row in verdict_rows(judged, game):
+                t.add_row(
+                    str(row["floor"] or "-"),
+                    row["author"],
+                    row["at"][5:16].replace("T", " "),
+                    row["status"] + (" ⚑" if row["needs_review"] else ""),
+                    ("弃权" if row["abstain"] else row["target"]) or "",
+                    row["reason"],
+                )
+            out.print(t)
+            att = judged.attendance
+            if att is not None:
+                out.print(
+                    "   valid discussion posts: "
+                    + ", ".join(
+                        f"{name} {n}" for name, n in att.counts.items() if name in judged.result.input.alive
+                    )
+                )
+            out.print("\n[b]6. Vote count draft[/b] (BBCode, to paste in the vote thread):\n")
+            out.print(vote_count_draft(game, judge, judged), markup=False)
+            closed = judge.close_day(1)
+            out.print(f"[b]7. Day 1 closed[/b]: out {'、'.join(closed.out) or '(nobody)'}; next: night 2.")
+            out.print(f"\nboard requests made: {len(board.requests)}; the store is at {game.store_url}")
+    return 0
+
+
+def _local(t: datetime, game: object) -> str:
+    return t.astimezone(game.tz).strftime("%m-%d %H:%M")  # type: ignore[attr-defined]
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    out = console()
+    if args.workdir:
+        work = Path(args.workdir)
+        work.mkdir(parents=True, exist_ok=True)
+        if (work / "demo.db").exists():
+            (work / "demo.db").unlink()
+        return run_demo(work, out)
+    with tempfile.TemporaryDirectory(prefix="forumbot-demo-") as tmp:
+        return run_demo(Path(tmp), out)
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("demo", help="play the bundled example game on a local example board")
+    p.add_argument("--workdir", help="keep the demo's store here (default: a temporary folder)")
+    p.set_defaults(func=cmd_demo)

@@ -1,0 +1,585 @@
+"""The judge's desk: joins the game file, the store and the pure engine.
+
+Everything a day's verdict depends on is recomputed from what the store holds (the posts and every
+revision, the judges' overrides, proxy votes and revote calls), so running ``tally`` twice gives the
+same answer and a judge can always show how it came about. The carry-over between days (vote
+strikes, the previous round's attendance, proxy votes used, yellow cards) is replayed from day 1
+rather than stored, for the same reason. The secret game state (roles, who is out, night counters)
+is the engine's, stored as JSON versions (``setup``, ``night N``, ``day N``) by forumbot/gamerecords.py.
+"""
+
+from __future__ import annotations
+
+import getpass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import SQLModel
+
+from engine.actions import Night, NightAction, action_from_dict, action_to_dict
+from engine.attendance import (
+    AttendanceResult,
+    AttendanceRules,
+    DiscussionPost,
+    count_valid_posts,
+    round_window,
+)
+from engine.ballots import BallotKind
+from engine.day import (
+    DayInput,
+    DayResult,
+    DayTimes,
+    OutcomeKind,
+    Override,
+    ProxyVote,
+    VotePost,
+    plan_revote,
+    resolve_day,
+    resolve_revote,
+)
+from engine.eliminations import double_kill_pair
+from engine.eliminations import resolve_day as apply_day
+from engine.errors import EngineError
+from engine.events import Event, Resolution
+from engine.flags import split_flags
+from engine.flags_day import DayFlags
+from engine.flags_night import NightFlags
+from engine.night import check as check_action
+from engine.night import new_night, resolve_night, submit
+from engine.presets import parse_presets
+from engine.roles import ROLE_TABLES, RoleId
+from engine.rulesets import RuleSet, get_ruleset
+from engine.setup import Setup, draw_roles, new_game
+from engine.state import GameState, Phase, state_from_dict, state_to_dict
+from forumbot import gamerecords as gr
+from forumbot.config import DayConfig, Game
+from forumbot.errors import ConfigError, GameFileError, UsageError
+from forumbot.parsers.votes import vote_posts as to_vote_posts
+from forumbot.resources import read_data
+from forumbot.store import repo
+from forumbot.store.db import Store
+
+RULESET_FILES = {
+    "R001": "r001.toml",
+    "R000-GP": "r000_gp.toml",
+    "R000-G1": "r000_g1.toml",
+    "R000-G2": "r000_g2.toml",
+    "R004": "r004.toml",
+}
+
+OVERRIDE_KINDS = {
+    "vote": BallotKind.VOTE,
+    "abstain": BallotKind.VOTE,
+    "void": BallotKind.VOID,
+    "ignore": BallotKind.NOT_A_VOTE,
+    "change": BallotKind.CHANGE,
+}
+
+
+def whoami() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "judge"
+
+
+def role_from_name(family: str, name: str) -> RoleId:
+    """A role by its Chinese name (杀手, 鬼匪, 毒药...) or its id (killer, ghost, poison...)."""
+    table = ROLE_TABLES[family]
+    for rid, spec in table.items():
+        if name in (spec.name_zh, rid.value):
+            return rid
+    known = "、".join(spec.name_zh for spec in table.values())
+    raise UsageError(f"unknown role {name!r} for this rule set (known: {known})")
+
+
+@dataclass(frozen=True)
+class DayJudgement:
+    """A day's result with what the store said about it (how many posts, which were flagged)."""
+
+    day: DayConfig
+    result: DayResult
+    attendance: AttendanceResult | None
+    state: GameState | None  # the secret state the day started from (None: no setup stored)
+
+
+class Judge:
+    """One game's desk. Open with a loaded game file and an open store; every method is one unit of work."""
+
+    def __init__(self, game: Game, store: Store, *, by: str | None = None) -> None:
+        self.game = game
+        self.store = store
+        self.by = by or whoami()
+        SQLModel.metadata.create_all(
+            store.engine,
+            tables=[
+                t.__table__  # type: ignore[attr-defined]
+                for t in (
+                    gr.GameRow,
+                    gr.GameStateRow,
+                    gr.NightSubmissionRow,
+                    gr.OverrideRow,
+                    gr.ProxyVoteRow,
+                    gr.RevoteRow,
+                )
+            ],
+        )
+        try:
+            self.ruleset: RuleSet = get_ruleset(game.ruleset)
+        except EngineError as exc:
+            raise GameFileError(
+                str(exc), field="game.ruleset", fix="use R001, R000-GP, R000-G1, R000-G2 or R004"
+            ) from exc
+        try:
+            self.day_flags, self.night_flags = split_flags(game.flags, self.ruleset.flags)
+        except EngineError as exc:
+            raise GameFileError(
+                str(exc), field="flags", fix="see `forumbot flags` for every flag and its values"
+            ) from exc
+        with store.session() as s:
+            self.gid = gr.ensure_game(s, game.name, self.ruleset.id).id or 0
+            s.commit()
+        self._days: dict[int, DayJudgement] = {}
+
+    # ------------------------------------------------------------------ secret state
+
+    @property
+    def grammar(self) -> str:
+        return self.ruleset.day_procedure
+
+    def state(self) -> GameState | None:
+        with self.store.session() as s:
+            found = gr.load_state(s, self.gid)
+        return state_from_dict(found[1]) if found else None
+
+    def require_state(self) -> GameState:
+        st = self.state()
+        if st is None:
+            raise UsageError("no roles are stored for this game yet: run `forumbot setup` first")
+        return st
+
+    def state_labelled(self, label: str) -> GameState | None:
+        with self.store.session() as s:
+            rows = gr.state_history(s, self.gid)
+        wanted = [rid for rid, lab, _ in rows if lab == label]
+        if not wanted:
+            return None
+        with self.store.session() as s:
+            found = gr.load_state_by_id(s, wanted[-1])
+        return state_from_dict(found) if found is not None else None
+
+    def save_state(self, label: str, state: GameState) -> None:
+        with self.store.session() as s:
+            gr.save_state(s, self.gid, label, state_to_dict(state), self.by)
+            s.commit()
+
+    def history(self) -> list[tuple[int, str, datetime]]:
+        with self.store.session() as s:
+            return gr.state_history(s, self.gid)
+
+    # ------------------------------------------------------------------ setup
+
+    def presets(self):  # type: ignore[no-untyped-def]
+        return parse_presets(read_data("rulesets", RULESET_FILES[self.ruleset.id]))
+
+    def setup(
+        self,
+        *,
+        seed: int | None = None,
+        roles: Mapping[str, str] | None = None,
+        variant: str | None = None,
+        force: bool = False,
+    ) -> Setup | GameState:
+        """Draw (or take the judges' own) roles for the roster and store them as the first state."""
+        if self.state() is not None and not force:
+            raise UsageError(
+                "roles are already stored for this game; pass --force to draw again (kept in history)"
+            )
+        roster = list(self.game.roster)
+        if roles is not None:
+            missing = [n for n in roster if n not in roles]
+            extra = [n for n in roles if n not in roster]
+            if missing or extra:
+                raise UsageError(
+                    "the roles file must name every player once "
+                    f"(missing: {missing or '-'}, unknown: {extra or '-'})"
+                )
+            st = new_game(
+                self.ruleset,
+                [(n, role_from_name(self.ruleset.family, roles[n])) for n in roster],
+                flags=self.night_flags,
+            )
+            self.save_state("setup (roles given by the judges)", st)
+            return st
+        if seed is None:
+            raise UsageError("give --seed N (recorded, so the draw can be checked) or --roles FILE")
+        drawn = draw_roles(
+            self.ruleset,
+            roster,
+            seed=seed,
+            preset_table=self.presets(),
+            flags=self.night_flags,
+            variant=variant,
+        )
+        self.save_state(f"setup (seed {seed})", drawn.state)
+        return drawn
+
+    # ------------------------------------------------------------------ posts → engine inputs
+
+    def _thread_posts(self, tid: int | None) -> list[repo.StoredPost]:
+        if tid is None:
+            return []
+        return repo.thread_posts(self.store, self.game.board, tid)
+
+    def vote_posts(self, day: DayConfig) -> tuple[VotePost, ...]:
+        stored = self._thread_posts(day.vote_tid)
+        posts = [p.to_post() for p in stored if p.author]
+        edited = [p.pid for p in stored if len(p.revisions) > 1]
+        return to_vote_posts(
+            posts,
+            self.grammar,  # type: ignore[arg-type]
+            self.game.roster,
+            require_reason_label=self.day_flags.r004_require_reason_label,
+            edited_pids=edited,
+        )
+
+    def discussion_posts(self, day: DayConfig) -> list[DiscussionPost]:
+        out = []
+        for p in self._thread_posts(day.discussion_tid):
+            if p.first or not p.author:
+                continue
+            rev = p.first_revision  # attendance counts what was posted; a later edit does not add a post
+            smiley_only = "smiley" in rev.html and not rev.text.strip()
+            out.append(
+                DiscussionPost(
+                    pid=p.pid,
+                    author=p.author,
+                    at=p.posted_at,
+                    text=rev.text,
+                    has_quote=bool(rev.quotes),
+                    smiley_only=smiley_only,
+                    floor=p.floor,
+                )
+            )
+        return out
+
+    def attendance_rules(self) -> AttendanceRules:
+        base = AttendanceRules.from_flags(self.day_flags)
+        extra = dict(self.game.attendance)
+        try:
+            if "bump_words" in extra:
+                extra["bump_words"] = frozenset(extra["bump_words"])
+            return replace(base, **extra)
+        except TypeError as exc:
+            raise GameFileError(
+                f"unknown attendance setting: {exc}",
+                field="attendance",
+                fix="min_meaningful_chars, count_bumps, count_quote_only, count_smiley_only, "
+                "bump_words, min_posts",
+            ) from exc
+
+    def attendance(self, day: DayConfig) -> AttendanceResult | None:
+        if day.discussion_tid is None:
+            return None
+        window = round_window(day.closes, previous_close=None, case_post_at=day.discussion_opens)
+        return count_valid_posts(
+            self.discussion_posts(day), self.game.roster, window, self.attendance_rules()
+        )
+
+    def overrides(self, day: int) -> tuple[Override, ...]:
+        with self.store.session() as s:
+            rows = gr.overrides_for(s, self.gid, day)
+        return tuple(
+            Override(
+                pid=o.pid,
+                kind=OVERRIDE_KINDS.get(o.as_kind, BallotKind.NOT_A_VOTE),
+                why=o.why,
+                by=o.by,
+                at=o.at,
+                target=o.target,
+                abstain=o.as_kind == "abstain" or o.target == "弃权",
+                not_edited=o.as_kind in ("vote", "abstain", "change") and "edit" in o.why.lower(),
+            )
+            for o in rows
+        )
+
+    def proxy_votes(self, day: DayConfig) -> tuple[ProxyVote, ...]:
+        out = [
+            ProxyVote(
+                p.player,
+                None if p.target == "弃权" else p.target,
+                p.at,
+                p.entered_by or "game file",
+                abstain=p.target == "弃权",
+            )
+            for p in day.proxy_votes
+        ]
+        with self.store.session() as s:
+            for _d, player, target, at, by in gr.proxy_votes_for(s, self.gid, day.day):
+                out.append(
+                    ProxyVote(player, None if target == "弃权" else target, at, by, abstain=target == "弃权")
+                )
+        return tuple(out)
+
+    # ------------------------------------------------------------------ the day
+
+    def day_start_state(self, n: int) -> GameState | None:
+        """The secret state the day began from: after night ``n`` was resolved."""
+        return self.state_labelled(f"night {n}")
+
+    def judge_day(self, n: int, *, as_of: datetime | None = None) -> DayJudgement:
+        """Judge day ``n`` from the store: the original count, then every revote the judges called."""
+        if as_of is None and n in self._days:
+            return self._days[n]
+        day = self.game.day(n)
+        prev = self.judge_day(n - 1).result if n > 1 and any(d.day == n - 1 for d in self.game.days) else None
+        state = self.day_start_state(n)
+        if state is not None:
+            alive = frozenset(state.living())
+            before = self.state_before_night(n)
+            new_victim = before is None or len(alive) < len(before.living())
+        else:
+            alive = frozenset(self.game.roster) - self._eliminated_before(n)
+            new_victim = True
+        attendance = self.attendance(day)
+        pair = None
+        authority = None
+        if state is not None:
+            dk = double_kill_pair(state, n) if state.phase is Phase.DAY and state.round == n else None
+            pair = frozenset(dk) if dk else None
+            authority = state.authority_holder
+        inp = DayInput(
+            procedure=self.grammar,  # type: ignore[arg-type]
+            day=n,
+            roster=self.game.roster,
+            alive=alive,
+            posts=self.vote_posts(day),
+            times=DayTimes(
+                opens_at=day.opens,
+                closes_at=day.closes,
+                void_cutoff=day.void_cutoff,
+                change_cutoff=day.change_cutoff,
+                accelerated=day.accelerated,
+            ),
+            discussion_counts=dict(attendance.counts) if attendance else None,
+            previous_round_deficient=prev.discussion_deficient if prev else frozenset(),
+            strikes=dict(prev.strikes_after) if prev else {},
+            proxy_votes=self.proxy_votes(day),
+            proxy_used=dict(prev.proxy_used_after) if prev else {},
+            overrides=self.overrides(n),
+            authority_holder=authority,
+            double_kill_pair=pair,
+            yellow_cards=dict(prev.yellow_totals) if prev else {},
+            flags=self.day_flags,
+            new_victim=new_victim,
+            judges=frozenset(self.game.judges),
+            display_tz=self.game.tz,
+        )
+        result = resolve_day(inp, as_of=as_of)
+        if as_of is None:
+            with self.store.session() as s:
+                calls = gr.revotes_for(s, self.gid, n)
+            for number, _plan, called_at in calls:
+                if result.outcome.kind is not OutcomeKind.REVOTE or result.outcome.plan is None:
+                    break
+                if result.outcome.plan.number != number:
+                    break
+                plan = plan_revote(result, called_at)
+                result = resolve_revote(result, plan, inp.posts, overrides=inp.overrides)
+        judged = DayJudgement(day, result, attendance, state)
+        if as_of is None:
+            self._days[n] = judged
+        return judged
+
+    def state_before_night(self, n: int) -> GameState | None:
+        if n == 1:
+            hist = [lab for _, lab, _ in self.history() if lab.startswith("setup")]
+            return self.state_labelled(hist[-1]) if hist else None
+        return self.state_labelled(f"day {n - 1}")
+
+    def _eliminated_before(self, n: int) -> frozenset[str]:
+        """Without a stored setup: who the earlier days' results removed (executions and drownings)."""
+        gone: set[str] = set()
+        for d in self.game.days:
+            if d.day >= n:
+                break
+            r = self.judge_day(d.day).result
+            gone |= set(r.executed) | set(r.drowned_names)
+        return frozenset(gone)
+
+    def call_revote(self, n: int, called_at: datetime) -> DayJudgement:
+        judged = self.judge_day(n)
+        r = judged.result
+        if r.outcome.kind is not OutcomeKind.REVOTE or r.outcome.plan is None:
+            raise UsageError(f"day {n} is not waiting for a revote ({r.outcome.text or r.outcome.kind})")
+        plan = plan_revote(r, called_at)
+        with self.store.session() as s:
+            gr.save_revote(
+                s,
+                self.gid,
+                n,
+                plan.number,
+                {"candidates": list(plan.candidates), "participants": list(plan.participants)},
+                called_at,
+            )
+            s.commit()
+        self._days.pop(n, None)
+        return self.judge_day(n)
+
+    def add_override(self, n: int, pid: int, as_kind: str, target: str | None, why: str) -> gr.OverrideRecord:
+        day = self.game.day(n)
+        if as_kind not in OVERRIDE_KINDS:
+            raise UsageError(f"--as must be one of {', '.join(OVERRIDE_KINDS)}")
+        if as_kind in ("vote", "change") and not target:
+            raise UsageError(f"--as {as_kind} needs --target NAME")
+        if target and target != "弃权" and target not in self.game.roster:
+            raise UsageError(f"{target!r} is not in the roster (names match exactly)")
+        pids = {p.pid for p in self.vote_posts(day)}
+        if pid not in pids:
+            raise UsageError(
+                f"pid {pid} is not a post of day {n}'s vote thread (tid {day.vote_tid}) in the store; "
+                "run `forumbot poll` first, or check the day"
+            )
+        if not why.strip():
+            raise UsageError("an override needs --why (it is shown in every later tally)")
+        with self.store.session() as s:
+            rec = gr.add_override(s, self.gid, n, pid, as_kind, target, why, self.by)
+            s.commit()
+        self._days.clear()
+        return rec
+
+    def add_proxy_vote(self, n: int, player: str, target: str, at: datetime) -> None:
+        self.game.day(n)
+        for name in (player, target):
+            if name != "弃权" and name not in self.game.roster:
+                raise UsageError(f"{name!r} is not in the roster (names match exactly)")
+        with self.store.session() as s:
+            gr.add_proxy_vote(s, self.gid, n, player, target, at, self.by)
+            s.commit()
+        self._days.clear()
+
+    def preview_day(self, judged: DayJudgement) -> Resolution | None:
+        """What closing the day would do to the secret state (pure: nothing is saved)."""
+        st = self.state()
+        if st is None or st.phase is not Phase.DAY or st.round != judged.day.day:
+            return None
+        return self._apply(st, judged)
+
+    def _apply(self, st: GameState, judged: DayJudgement) -> Resolution:
+        r = judged.result
+        tally = r.final_tally
+        top = max((line.count for line in tally), default=0)
+        tied = frozenset(line.target for line in tally if line.count == top) if top else None
+        executed = None
+        if r.outcome.kind in (OutcomeKind.EXECUTE, OutcomeKind.AUTHORITY) and r.outcome.out:
+            executed = r.outcome.out[0]
+        if r.outcome.kind is OutcomeKind.DOUBLE_EXECUTE:
+            tied = frozenset(r.outcome.out)
+        red = [c.player for c in r.cards if c.color.value == "red"]
+        drowned = [d for d in r.drowned_names if d != executed]
+        return apply_day(
+            st,
+            day=judged.day.day,
+            executed=executed,
+            tied=tied if tied and len(tied) > 1 else None,
+            drowned=drowned,
+            red_cards=red,
+        )
+
+    def close_day(self, n: int) -> Resolution:
+        judged = self.judge_day(n)
+        r = judged.result
+        if r.outcome.kind is OutcomeKind.REVOTE:
+            raise UsageError(
+                f"day {n} waits for revote #{r.outcome.plan.number if r.outcome.plan else '?'}: "
+                "call it with `forumbot revote --day N`, poll after its deadline, then close"
+            )
+        st = self.require_state()
+        if st.phase is not Phase.DAY or st.round != n:
+            raise UsageError(
+                f"the game is at {st.phase.value} {st.round}, not day {n}: resolve night {n} first, "
+                "or this day is already closed"
+            )
+        res = self._apply(st, judged)
+        self.save_state(f"day {n}", res.state)
+        return res
+
+    # ------------------------------------------------------------------ the night
+
+    def night_deadline(self, n: int) -> datetime:
+        """Night ``n``'s submissions are due at the deadline that follows day ``n - 1`` (night 1: the
+        timetable's first night)."""
+        if n > 1:
+            return self.game.day(n - 1).night_deadline
+        if self.game.night1_deadline is None:
+            raise ConfigError(
+                "no deadline for night 1", field="timetable.first_night", fix='first_night = "2026-06-03"'
+            )
+        return self.game.night1_deadline
+
+    def submit_action(self, n: int, action: NightAction, submitted_at: datetime) -> bool:
+        """Check the action against the state now and store it. Returns whether it came late."""
+        st = self.require_state()
+        if st.phase is not Phase.NIGHT or st.round != n:
+            raise UsageError(f"the game is at {st.phase.value} {st.round}, not night {n}")
+        check_action(st, action)
+        with self.store.session() as s:
+            gr.add_night_submission(s, self.gid, n, action_to_dict(action), submitted_at, self.by)
+            s.commit()
+        return submitted_at > self.night_deadline(n)
+
+    def night(self, n: int) -> tuple[GameState, Night]:
+        st = self.require_state()
+        night = new_night(st)
+        with self.store.session() as s:
+            subs = gr.night_submissions(s, self.gid, n)
+        deadline = self.night_deadline(n)
+        for data, at in subs:
+            night = submit(st, night, action_from_dict(data), late=at > deadline)
+        return st, night
+
+    def resolve_night(self, n: int, *, seed: int | None = None) -> Resolution:
+        st, night = self.night(n)
+        if st.phase is not Phase.NIGHT or st.round != n:
+            raise UsageError(f"the game is at {st.phase.value} {st.round}, not night {n}")
+        res = resolve_night(st, night, seed=seed)
+        self.save_state(f"night {n}", res.state)
+        self._days.clear()
+        return res
+
+
+def public_events(events: tuple[Event, ...]) -> tuple[Event, ...]:
+    return tuple(e for e in events if e.public)
+
+
+def night_flags_for(game: Game) -> NightFlags:
+    return split_flags(game.flags, get_ruleset(game.ruleset).flags)[1]
+
+
+def day_flags_for(game: Game) -> DayFlags:
+    return split_flags(game.flags, get_ruleset(game.ruleset).flags)[0]
+
+
+def describe_state(st: GameState) -> dict[str, Any]:
+    """The judge's view of the secret state (roles included): for ``forumbot state``."""
+    table = ROLE_TABLES[st.family]
+    return {
+        "ruleset": st.ruleset_id,
+        "phase": f"{st.phase.value} {st.round}",
+        "outcome": None if st.outcome is None else str(st.outcome),
+        "players": [
+            {
+                "name": p.name,
+                "role": table[p.role].name_zh,
+                "alive": p.alive,
+                "out": None if p.alive else f"{p.cause.value if p.cause else '?'} ({p.out_round})",
+                "possessed": p.possessed,
+                "converted": p.converted,
+            }
+            for p in st.players
+        ],
+        "strikes": dict(st.strikes),
+        "counters": {k: v for k, v in state_to_dict(st).items() if k not in ("players", "flags")},
+    }

@@ -55,12 +55,6 @@ class DayFlags:
         "A wrong-name (or ambiguous) vote also earns a vote strike. Default: only no vote, an edited vote "
         "and a failed revote strike; a wrong name, a void or an abstention is attendance.",
     )
-    r001_drowned_scattered: bool = _flag(
-        False,
-        "AMB-26",
-        "Players drowned at this close count as scattered voters. Default: their votes are void and they are "
-        "neither scattered nor revoters.",
-    )
     r001_revote_cumulative: bool = _flag(
         True,
         "AMB-27",

@@ -49,13 +49,15 @@ class DemoBoard:
                 self.end_headers()
                 self.wfile.write(body)
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._handler = Handler
+        self._server: ThreadingHTTPServer | None = None  # bound on __enter__ only
 
     @property
     def url(self) -> str:
+        if self._server is None:
+            raise RuntimeError("the demo board is not serving: use it as `with DemoBoard(...) as board`")
         host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}/"
+        return f"http://{host!s}:{port}/"
 
     def snapshot_date(self) -> str:
         meta = json.loads((self.board_dir / self.snapshot / "snapshot.json").read_text("utf-8"))
@@ -85,9 +87,12 @@ class DemoBoard:
         return 404, NOT_FOUND.encode("utf-8")
 
     def __enter__(self) -> DemoBoard:
-        self._thread.start()
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler)
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None

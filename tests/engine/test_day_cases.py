@@ -18,8 +18,9 @@ Schema (all keys optional unless said):
            drowned={player=rule}, cards={player=[colors]}, verdicts={pid=status|{status,target,review,
            suggestion,reason_contains}}, players={player=status}, revote={candidates,participants,deadline},
            discussion_deficient, problems_count
-  [[revotes]] called_at, posts=[...], proxies=[...], expect={...}
-  [[variants]] name, flags={...}, drop_pids=[...], expect={...}
+  [[revotes]] called_at, call_text, posts=[...], proxies=[...], expect={...}
+  [[variants]] name, flags={...}, drop_pids=[...], after_revotes, expect={...}
+  [[views]] as_of, provisional (default true), expect={...}
 """
 
 from __future__ import annotations
@@ -243,6 +244,10 @@ def run_case(
     results = [result]
     for rv in case.get("revotes", []):
         plan = plan_revote(result, _utc(rv["called_at"]))
+        if "call_text" in rv and not flag_overrides:
+            assert plan.call_text(SHANGHAI) == rv["call_text"], (
+                f"{case.get('id')}: call {plan.call_text(SHANGHAI)!r}"
+            )
         posts = _posts(rv.get("posts", []), case["procedure"], list(case["roster"]), inp.flags)
         result = resolve_revote(result, plan, posts, proxy_votes=_proxies(rv.get("proxies", [])))
         results.append(result)
@@ -265,6 +270,19 @@ def test_day_case(path: Path) -> None:
     # every post gets exactly one verdict, never dropped
     first = results[0]
     assert len(first.verdicts) == len(case.get("posts", [])) + len(case.get("proxies", []))
+
+
+VIEWS = [(p, i) for p in CASES for i, _ in enumerate(_load(p).get("views", []))]
+
+
+@pytest.mark.parametrize("path,index", VIEWS, ids=[f"{p.stem}-as-of-{i}" for p, i in VIEWS])
+def test_day_case_as_of_view(path: Path, index: int) -> None:
+    """The count as it stood at a given moment: later posts ignored, no deadline passed yet."""
+    case = _load(path)
+    view = case["views"][index]
+    result = resolve_day(build_input(case), as_of=_utc(view["as_of"]))
+    assert result.provisional is view.get("provisional", True)
+    check(result, view["expect"], f"{path.stem} as of {view['as_of']}")
 
 
 VARIANTS = [(p, i) for p in CASES for i, _ in enumerate(_load(p).get("variants", []))]

@@ -7,6 +7,8 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.ballots import Ballot, BallotKind
 from engine.day import (
@@ -232,3 +234,41 @@ def test_every_revote_post_gets_a_verdict_and_they_stay_in_the_result() -> None:
     res = resolve_revote(r, None, posts)
     assert len(res.revotes[0].verdicts) == len(posts)
     assert res.verdicts == r.verdicts  # the original verdicts are kept unchanged
+
+
+_REVOTE_BALLOTS = st.one_of(
+    st.builds(vote, st.sampled_from(["A", "B", "C", "AA", ""])),
+    st.just(vote(None, abstain=True)),
+    st.just(Ballot(BallotKind.VOID)),
+    st.just(Ballot(BallotKind.NOT_A_VOTE)),
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from(PLAYERS), st.integers(0, 150), _REVOTE_BALLOTS), max_size=15),
+    st.lists(st.tuples(st.sampled_from(PLAYERS), st.integers(60, 200), _REVOTE_BALLOTS), max_size=8),
+    st.dictionaries(st.sampled_from(PLAYERS), st.integers(0, 1)),
+)
+def test_revotes_always_end_in_an_execution_a_second_call_or_peace(
+    first: list[tuple[str, int, Ballot]], second: list[tuple[str, int, Ballot]], strikes: dict[str, int]
+) -> None:
+    r = tied_day(strikes=strikes)
+    call = at(13, 5)
+    posts = tuple(post(100 + i, a, call + timedelta(minutes=m), b) for i, (a, m, b) in enumerate(first))
+    res = resolve_revote(r, plan_revote(r, call), posts)
+    assert len(res.revotes[0].verdicts) == len(posts)
+    assert all(res.strikes_after.get(p, 0) >= r.strikes_after.get(p, 0) for p in PLAYERS)
+    if res.outcome.kind is OutcomeKind.REVOTE:
+        plan2 = res.outcome.plan
+        assert plan2 is not None and plan2.number == 2
+        assert not set(plan2.participants) & set(res.drowned_names)
+        assert set(plan2.candidates) <= set(r.outcome.plan.candidates)  # type: ignore[union-attr]
+        call2 = at(14, 10)
+        posts2 = tuple(
+            post(200 + i, a, call2 + timedelta(minutes=m - 60), b) for i, (a, m, b) in enumerate(second)
+        )
+        res2 = resolve_revote(res, plan_revote(res, call2), posts2)
+        assert res2.outcome.kind in (OutcomeKind.EXECUTE, OutcomeKind.NO_EXECUTION)
+    else:
+        assert res.outcome.kind in (OutcomeKind.EXECUTE, OutcomeKind.NO_EXECUTION)

@@ -1,0 +1,65 @@
+"""A responses-mocked board that replays the example game's saved pages (our own files, data/examples).
+
+``board.use("s2")`` switches the snapshot, like time passing on the board: a vote is edited and a
+discussion post is deleted between s1 and s2.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+import responses
+
+from forumbot.config import Game, game_from_dict
+from forumbot.demoboard import DemoBoard
+from forumbot.resources import data_dir
+
+EXAMPLE = data_dir() / "examples" / "meishi"
+BOARD_URL = "https://bbs.example.com/"
+
+
+@dataclass
+class MockBoard:
+    board: DemoBoard
+    mock: responses.RequestsMock
+
+    def use(self, snapshot: str) -> None:
+        self.board.use(snapshot)
+
+    @property
+    def calls(self) -> int:
+        return len(self.mock.calls)
+
+
+@pytest.fixture
+def mock_board() -> Iterator[MockBoard]:
+    # The DemoBoard's answer() maps a Discuz! URL to a saved page; here it runs inside responses,
+    # without any socket.
+    board = DemoBoard(EXAMPLE / "board")
+
+    def reply(request: Any) -> tuple[int, dict[str, str], bytes]:
+        path = request.url[len(BOARD_URL) - 1 :]
+        status, body = board.answer(path)
+        return status, {"Content-Type": "text/html; charset=utf-8", "Date": board.snapshot_date()}, body
+
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        mock.add_callback(responses.GET, re.compile(re.escape(BOARD_URL) + ".*"), callback=reply)
+        yield MockBoard(board, mock)
+
+
+def example_game(store_url: str, **flags: Any) -> Game:
+    data = tomllib.loads((EXAMPLE / "game.toml").read_text("utf-8"))
+    data["board"]["url"] = BOARD_URL
+    data["game"]["store"] = store_url
+    if flags:
+        data["flags"] = flags
+    return game_from_dict(data)
+
+
+def example_roles() -> dict[str, str]:
+    return tomllib.loads((EXAMPLE / "roles.toml").read_text("utf-8"))["roles"]

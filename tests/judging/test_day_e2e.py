@@ -1,0 +1,174 @@
+"""A whole game day from the board: poll a (mocked) board twice, judge the day, draft the vote count.
+
+The example game (data/examples/meishi, R001): night 1 kills 锅贴; on day 1 烧卖 gets 3 votes, 饺子 2;
+馄饨's vote is edited after 11:00 (void + one strike), 汤圆 voids her vote at 12:20 (effective), 粽子
+misspells 烧卖, the dead 锅贴 and the spectator 吃瓜群众 "vote", 麻花 votes at 13:05 (late) and 煎饼
+never votes.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from datetime import UTC, datetime
+
+import pytest
+
+from engine.day import OutcomeKind, VoteStatus
+from forumbot.client import BoardClient
+from forumbot.commands.judging import action_from_fields, case_post_draft, vote_count_draft
+from forumbot.config import parse_local_time
+from forumbot.errors import UsageError
+from forumbot.judge import Judge
+from forumbot.poll import poll
+from forumbot.store import Store
+from tests.judging.conftest import EXAMPLE, MockBoard, example_game, example_roles
+
+
+def play_night_one(judge: Judge) -> None:
+    judge.setup(roles=example_roles())
+    for e in tomllib.loads((EXAMPLE / "night1.toml").read_text("utf-8"))["submissions"]:
+        judge.submit_action(1, action_from_fields(e["kind"], e), parse_local_time(e["at"], judge.game.tz, "at"))
+    judge.resolve_night(1)
+
+
+def poll_both_snapshots(judge: Judge, board: MockBoard) -> None:
+    game = judge.game
+    client = BoardClient(game.board, sleep=lambda _s: None)
+    board.use("s1")
+    assert poll(client, judge.store, game.board, game.watched_tids(), progress=False).ok
+    board.use("s2")
+    assert poll(client, judge.store, game.board, game.watched_tids(), full=True, progress=False).ok
+
+
+@pytest.fixture
+def judge(store: Store) -> Judge:
+    return Judge(example_game(store.url), store, by="test-judge")
+
+
+def statuses(judge: Judge) -> dict[int, str]:
+    return {v.pid: v.status.value for v in judge.judge_day(1).result.verdicts if v.pid}
+
+
+def test_the_day_is_judged_post_by_post_from_the_board(judge: Judge, mock_board: MockBoard) -> None:
+    play_night_one(judge)
+    poll_both_snapshots(judge, mock_board)
+    r = judge.judge_day(1).result
+    assert [(t.target, t.count) for t in r.final_tally] == [("烧卖", 3), ("饺子", 2)]
+    assert r.outcome.kind is OutcomeKind.EXECUTE and r.outcome.out == ("烧卖",)
+    assert statuses(judge) == {
+        6: "not_a_player",  # the judges' opening post
+        10: "counted",
+        12: "counted",
+        14: "edited",  # seen as 投票：包子 at 11:00, as 投票：饺子 at 13:30
+        16: "counted",
+        18: "superseded",  # voided by her own 废票 at 12:20 (≤ 12:30)
+        19: "abstain",
+        21: "counted",
+        23: "void_wrong_name",
+        25: "counted",
+        27: "dead",
+        28: "not_a_player",
+        33: "void_self",
+        38: "not_a_player",
+        39: "late",
+    }
+    typo = next(v for v in r.verdicts if v.pid == 23)
+    assert typo.suggestion == "烧卖" and typo.needs_review
+    assert dict(r.strikes_after) == {"馄饨": 1, "麻花": 1, "煎饼": 1}
+
+
+def test_the_vote_count_draft_links_every_voter_and_reveals_the_identity(
+    judge: Judge, mock_board: MockBoard
+) -> None:
+    play_night_one(judge)
+    poll_both_snapshots(judge, mock_board)
+    draft = vote_count_draft(judge.game, judge, judge.judge_day(1))
+    link = "https://bbs.example.com/forum.php?mod=redirect&goto=findpost&ptid=3&pid="
+    assert f"[b]烧卖[/b]（3票）：饺子[url={link}10]#2[/url]、包子[url={link}12]#3[/url]、春卷[url={link}21]#8[/url]" in draft
+    assert f"粽子[url={link}23]#9[/url]：写错名字算废票" in draft
+    assert "未投票：麻花、煎饼" in draft
+    assert "[b]烧卖 被处决，身份：杀手[/b]" in draft
+    assert "法官大人" not in draft  # the judges' own posts are not listed as invalid votes
+
+
+def test_a_count_as_of_mid_day_sees_only_what_was_posted_by_then(judge: Judge, mock_board: MockBoard) -> None:
+    play_night_one(judge)
+    poll_both_snapshots(judge, mock_board)
+    at = parse_local_time("2026-06-04 11:00", judge.game.tz, "at")
+    r = judge.judge_day(1, as_of=at).result
+    assert r.provisional
+    assert dict(r.counts) == {"烧卖": 4, "饺子": 2}  # 汤圆's void came at 12:20; 馄饨's edit is seen
+
+
+def test_closing_the_day_executes_and_stores_a_new_state(judge: Judge, mock_board: MockBoard) -> None:
+    play_night_one(judge)
+    poll_both_snapshots(judge, mock_board)
+    res = judge.close_day(1)
+    assert res.out == ("烧卖",)
+    st = judge.require_state()
+    assert not st.is_alive("烧卖") and st.phase.value == "night" and st.round == 2
+    with pytest.raises(UsageError, match="not day 1"):
+        judge.close_day(1)
+
+
+def test_the_case_post_shows_the_dead_and_the_kill_text_but_no_identity(judge: Judge) -> None:
+    judge.setup(roles=example_roles())
+    for e in tomllib.loads((EXAMPLE / "night1.toml").read_text("utf-8"))["submissions"]:
+        judge.submit_action(1, action_from_fields(e["kind"], e), parse_local_time(e["at"], judge.game.tz, "at"))
+    res = judge.resolve_night(1)
+    draft = case_post_draft(judge.game, judge, 1, res.events)
+    assert "死者：锅贴" in draft and "饺子皮" in draft
+    for role in ("平民", "杀手", "警察", "毒药", "鬼匪"):
+        assert role not in draft
+    private = [e.text for e in res.events if not e.public]
+    assert "烧卖：杀手" in private  # the police's check goes to the police group only
+
+
+def test_an_override_changes_the_count_and_is_shown_with_who_and_why(judge: Judge, mock_board: MockBoard) -> None:
+    play_night_one(judge)
+    poll_both_snapshots(judge, mock_board)
+    judge.add_override(1, 23, "vote", "烧卖", "typo accepted by the judges: 烧麦 = 烧卖")
+    r = judge.judge_day(1).result
+    assert dict(r.counts)["烧卖"] == 4
+    v = next(v for v in r.verdicts if v.pid == 23)
+    assert v.override is not None and v.override.by == "test-judge"
+    assert "typo accepted" in vote_count_draft(judge.game, judge, judge.judge_day(1))
+
+
+def test_an_override_of_a_pid_not_in_the_round_is_refused(judge: Judge, mock_board: MockBoard) -> None:
+    poll_both_snapshots(judge, mock_board)
+    with pytest.raises(UsageError, match="pid 7 is not a post of day 1's vote thread"):
+        judge.add_override(1, 7, "void", None, "wrong thread")  # pid 7 is in the discussion thread
+    with pytest.raises(UsageError, match="not in the roster"):
+        judge.add_override(1, 23, "vote", "烧麦", "x")
+    with pytest.raises(UsageError, match="needs --why"):
+        judge.add_override(1, 23, "void", None, "  ")
+
+
+def test_without_a_setup_the_tally_still_works_and_leaves_the_identity_to_the_judge(
+    judge: Judge, mock_board: MockBoard
+) -> None:
+    poll_both_snapshots(judge, mock_board)
+    judged = judge.judge_day(1)
+    # no stored state: everyone in the roster is alive, so the dead 锅贴's vote counts for 饺子
+    assert dict(judged.result.counts) == {"烧卖": 3, "饺子": 3}
+    assert judged.result.outcome.kind is OutcomeKind.REVOTE
+    assert "重新投票" in vote_count_draft(judge.game, judge, judged)
+
+
+def test_attendance_counts_valid_discussion_posts_only(judge: Judge, mock_board: MockBoard) -> None:
+    poll_both_snapshots(judge, mock_board)
+    att = judge.attendance(judge.game.day(1))
+    assert att is not None
+    assert att.counts["馄饨"] == 0  # 顶
+    assert att.counts["煎饼"] == 1
+    assert att.counts["饺子"] == 2
+
+
+def test_edited_vote_evidence_comes_from_the_stored_revisions(judge: Judge, mock_board: MockBoard) -> None:
+    play_night_one(judge)
+    poll_both_snapshots(judge, mock_board)
+    v = next(v for v in judge.judge_day(1).result.verdicts if v.pid == 14)
+    assert v.status is VoteStatus.EDITED
+    assert "编辑" in v.reason
+    assert datetime.now(UTC) > v.at

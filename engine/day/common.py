@@ -71,7 +71,7 @@ def build_entries(
     by_pid: dict[int, Override] = {}
     problems: list[str] = []
     for o in overrides:
-        if o.pid in by_pid:
+        if o.pid in by_pid and by_pid[o.pid] != o:
             problems.append(f"pid={o.pid}：有多条法官更正，以最后一条为准")
         by_pid[o.pid] = o
     entries: list[Entry] = []

@@ -272,3 +272,17 @@ def test_revotes_always_end_in_an_execution_a_second_call_or_peace(
         assert res2.outcome.kind in (OutcomeKind.EXECUTE, OutcomeKind.NO_EXECUTION)
     else:
         assert res.outcome.kind in (OutcomeKind.EXECUTE, OutcomeKind.NO_EXECUTION)
+
+
+def test_overrides_of_the_day_apply_to_revote_posts_once() -> None:
+    from engine.day import Override
+
+    r = tied_day()
+    o = Override(pid=10, kind=BallotKind.VOTE, target="A", why="笔误", by="法官")
+    inp = replace(r.input, overrides=(o,))
+    r = resolve_day(inp)
+    res = resolve_revote(
+        r, plan_revote(r, at(13, 5)), (post(10, "E", at(13, 10), vote("AA")),), overrides=(o,)
+    )
+    assert res.verdict(10).status is VoteStatus.COUNTED and res.verdict(10).override == o
+    assert res.problems == ()

@@ -27,7 +27,9 @@ from tests.judging.conftest import EXAMPLE, MockBoard, example_game, example_rol
 def play_night_one(judge: Judge) -> None:
     judge.setup(roles=example_roles())
     for e in tomllib.loads((EXAMPLE / "night1.toml").read_text("utf-8"))["submissions"]:
-        judge.submit_action(1, action_from_fields(e["kind"], e), parse_local_time(e["at"], judge.game.tz, "at"))
+        judge.submit_action(
+            1, action_from_fields(e["kind"], e), parse_local_time(e["at"], judge.game.tz, "at")
+        )
     judge.resolve_night(1)
 
 
@@ -84,7 +86,10 @@ def test_the_vote_count_draft_links_every_voter_and_reveals_the_identity(
     poll_both_snapshots(judge, mock_board)
     draft = vote_count_draft(judge.game, judge, judge.judge_day(1))
     link = "https://bbs.example.com/forum.php?mod=redirect&goto=findpost&ptid=3&pid="
-    assert f"[b]烧卖[/b]（3票）：饺子[url={link}10]#2[/url]、包子[url={link}12]#3[/url]、春卷[url={link}21]#8[/url]" in draft
+    assert (
+        f"[b]烧卖[/b]（3票）：饺子[url={link}10]#2[/url]、包子[url={link}12]#3[/url]、春卷[url={link}21]#8[/url]"
+        in draft
+    )
     assert f"粽子[url={link}23]#9[/url]：写错名字算废票" in draft
     assert "未投票：麻花、煎饼" in draft
     assert "[b]烧卖 被处决，身份：杀手[/b]" in draft
@@ -114,7 +119,9 @@ def test_closing_the_day_executes_and_stores_a_new_state(judge: Judge, mock_boar
 def test_the_case_post_shows_the_dead_and_the_kill_text_but_no_identity(judge: Judge) -> None:
     judge.setup(roles=example_roles())
     for e in tomllib.loads((EXAMPLE / "night1.toml").read_text("utf-8"))["submissions"]:
-        judge.submit_action(1, action_from_fields(e["kind"], e), parse_local_time(e["at"], judge.game.tz, "at"))
+        judge.submit_action(
+            1, action_from_fields(e["kind"], e), parse_local_time(e["at"], judge.game.tz, "at")
+        )
     res = judge.resolve_night(1)
     draft = case_post_draft(judge.game, judge, 1, res.events)
     assert "死者：锅贴" in draft and "饺子皮" in draft
@@ -124,7 +131,9 @@ def test_the_case_post_shows_the_dead_and_the_kill_text_but_no_identity(judge: J
     assert "烧卖：杀手" in private  # the police's check goes to the police group only
 
 
-def test_an_override_changes_the_count_and_is_shown_with_who_and_why(judge: Judge, mock_board: MockBoard) -> None:
+def test_an_override_changes_the_count_and_is_shown_with_who_and_why(
+    judge: Judge, mock_board: MockBoard
+) -> None:
     play_night_one(judge)
     poll_both_snapshots(judge, mock_board)
     judge.add_override(1, 23, "vote", "烧卖", "typo accepted by the judges: 烧麦 = 烧卖")

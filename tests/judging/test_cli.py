@@ -1,0 +1,105 @@
+"""The judge's day on the command line, against a responses-mocked board and a store file."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+import tomli_w
+
+from forumbot.cli import main
+from tests.judging.conftest import BOARD_URL, EXAMPLE, MockBoard
+
+
+@pytest.fixture
+def game_file(tmp_path: Path) -> Path:
+    data = tomllib.loads((EXAMPLE / "game.toml").read_text("utf-8"))
+    data["board"]["url"] = BOARD_URL
+    data["game"]["store"] = "game.db"
+    p = tmp_path / "forumbot.toml"
+    p.write_text(tomli_w.dumps(data), "utf-8")
+    return p
+
+
+def run(game_file: Path, *args: str) -> int:
+    return main(["--game", str(game_file), *args])
+
+
+def out_json(capsys: pytest.CaptureFixture[str]) -> dict:
+    return json.loads(capsys.readouterr().out)
+
+
+def test_a_judges_day_from_setup_to_close(game_file: Path, mock_board: MockBoard, capsys) -> None:
+    assert run(game_file, "setup", "--roles", str(EXAMPLE / "roles.toml")) == 0
+    assert run(game_file, "night", "submit", "--night", "1", "--file", str(EXAMPLE / "night1.toml")) == 0
+    capsys.readouterr()
+    assert run(game_file, "night", "resolve", "--night", "1", "--json") == 0
+    night = out_json(capsys)
+    assert night["out"] == ["锅贴"] and "死者：锅贴" in night["case_post"]
+
+    mock_board.use("s2")
+    assert run(game_file, "poll") == 0
+    capsys.readouterr()
+    assert run(game_file, "tally", "--day", "1", "--json") == 0
+    tally = out_json(capsys)
+    assert [(t["target"], t["count"]) for t in tally["tally"]] == [("烧卖", 3), ("饺子", 2)]
+    assert tally["outcome"]["kind"] == "execute"
+    assert {v["pid"]: v["status"] for v in tally["verdicts"]}[39] == "late"
+    assert "烧卖 被处决，身份：杀手" in tally["draft"]
+
+    assert run(game_file, "override", "39", "--day", "1", "--as", "ignore", "--why", "迟到票不列出") == 0
+    capsys.readouterr()
+    assert run(game_file, "tally", "--day", "1", "--json") == 0
+    v39 = next(v for v in out_json(capsys)["verdicts"] if v["pid"] == 39)
+    assert v39["status"] == "overridden" and v39["override"]["why"] == "迟到票不列出"
+
+    assert run(game_file, "close", "--day", "1") == 0
+    capsys.readouterr()
+    assert run(game_file, "state", "--json") == 0
+    state = out_json(capsys)
+    assert state["phase"] == "night 2"
+    assert {p["name"]: p["alive"] for p in state["players"]}["烧卖"] is False
+
+
+def test_an_illegal_night_action_is_refused_with_the_rule(game_file: Path, capsys) -> None:
+    assert run(game_file, "setup", "--roles", str(EXAMPLE / "roles.toml")) == 0
+    code = run(game_file, "night", "submit", "--night", "1", "check", "--by", "包子", "--target", "无名氏")
+    assert code == 4
+    assert "无名氏" in capsys.readouterr().err
+
+
+def test_attendance_and_the_elevator(game_file: Path, mock_board: MockBoard, capsys) -> None:
+    mock_board.use("s2")
+    assert run(game_file, "poll") == 0
+    capsys.readouterr()
+    assert run(game_file, "attendance", "--day", "1", "--json") == 0
+    att = out_json(capsys)
+    assert att["counts"]["馄饨"] == 0 and "馄饨" in att["deficient"]
+    assert run(game_file, "attendance", "--day", "1", "--elevator") == 0
+    assert "【美食杀】第1日电梯" in capsys.readouterr().out
+
+
+def test_flags_lists_every_amb_proposal(capsys) -> None:
+    assert main(["flags", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    ambs = {r["amb"] for r in rows}
+    assert {"AMB-24", "AMB-43", "AMB-63", "AMB-75"} <= ambs
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "words"),
+    [
+        (["tally", "--day", "1"], 2, "game file"),
+        (["tally", "--day", "9"], 1, "day 9 is not in the game file"),
+        (["override", "12345", "--day", "1", "--as", "void", "--why", "x"], 1, "pid 12345"),
+        (["state"], 1, "forumbot setup"),
+    ],
+)
+def test_clear_errors_and_exit_codes(game_file: Path, tmp_path: Path, args, code, words, capsys) -> None:
+    if words == "game file":
+        assert main(["--game", str(tmp_path / "missing.toml"), *args]) == code
+    else:
+        assert run(game_file, *args) == code
+    assert words in capsys.readouterr().err

@@ -104,9 +104,13 @@ def build_entries(
         seq += 1
     for pid in by_pid:
         if pid not in seen:
-            problems.append(f"pid={pid}：法官更正的帖子不在本次投票帖中，未使用")
+            problems.append(unused_override_problem(pid))
     entries.sort(key=lambda e: e.sort_key)
     return entries, problems
+
+
+def unused_override_problem(pid: int) -> str:
+    return f"pid={pid}：法官更正的帖子不在本次投票帖中，未使用"
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from engine.ballots import BallotKind, suggest_name
-from engine.day.common import Entry, build_entries, build_tally, straddle_note
+from engine.day.common import Entry, build_entries, build_tally, straddle_note, unused_override_problem
 from engine.day.model import (
     DayResult,
     Drowning,
@@ -86,7 +86,9 @@ def resolve_revote(
     drowned_before = set(previous.drowned_names)
     participants = set(plan.participants)
     candidates = plan.candidates
-    all_overrides = tuple(o for o in inp.overrides if o.pid in {p.pid for p in posts}) + overrides
+    post_pids = {p.pid for p in posts}
+    all_overrides = tuple(o for o in inp.overrides if o.pid in post_pids) + overrides
+    used = {unused_override_problem(o.pid) for o in all_overrides if o.pid in post_pids}
     entries, problems = build_entries(posts, proxy_votes, all_overrides)
     proxy_used = dict(previous.proxy_used_after)
     verdicts: list[Verdict] = []
@@ -181,7 +183,7 @@ def resolve_revote(
         proxy_used_after=proxy_used,
         outcome=outcome,
         revotes=(*previous.revotes, rnd),
-        problems=previous.problems + tuple(problems),
+        problems=tuple(p for p in previous.problems if p not in used) + tuple(problems),
     )
 
 

@@ -63,6 +63,7 @@ class DayConfig:
     discussion_opens: datetime  # attendance window start (previous close, or the case post on day 1)
     accelerated: bool = False
     proxy_votes: tuple[ProxyVoteEntry, ...] = ()
+    dead: tuple[str, ...] = ()  # out before this day's vote (the night's dead), when no roles are stored
 
 
 @dataclass(frozen=True)
@@ -410,6 +411,8 @@ def game_from_dict(data: Mapping[str, Any], *, path: Path | None = None) -> Game
                 _check_names([target], roster_set, f"{pw}.target")
             at = parse_local_time(_need(pv, "at", pw, 'at = "2026-06-04 10:00"'), tz, f"{pw}.at")
             proxies.append(ProxyVoteEntry(player, target, at, str(pv.get("entered_by", ""))))
+        dead = tuple(str(x) for x in d.get("dead", ()))
+        _check_names(dead, roster_set, f"{where}.dead")
         vote_tid = d.get("vote", d.get("vote_tid"))
         disc_tid = d.get("discussion", d.get("discussion_tid"))
         if vote_tid is None:
@@ -429,6 +432,7 @@ def game_from_dict(data: Mapping[str, Any], *, path: Path | None = None) -> Game
                 discussion_opens=prev_close if prev_close is not None else opens,
                 accelerated=bool(d.get("accelerated", False)),
                 proxy_votes=tuple(proxies),
+                dead=dead,
             )
         )
         prev_close = closes

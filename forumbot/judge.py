@@ -341,8 +341,9 @@ class Judge:
             before = self.state_before_night(n)
             new_victim = before is None or len(alive) < len(before.living())
         else:
-            alive = frozenset(self.game.roster) - self._eliminated_before(n)
-            new_victim = True
+            dead = {name for d in self.game.days if d.day <= n for name in d.dead}
+            alive = frozenset(self.game.roster) - self._eliminated_before(n) - dead
+            new_victim = bool(day.dead) or n == 1
         attendance = self.attendance(day)
         pair = None
         authority = None

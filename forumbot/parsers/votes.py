@@ -545,6 +545,13 @@ def vote_posts(
         ballot = read_ballot(p.text, grammar, players, require_reason_label=require_reason_label)
         if p.state is not PostState.NORMAL:
             ballot = replace(ballot, needs_review=True, note=f"帖子状态异常（{p.state.value}），请法官确认")
+        # The marker names the LAST editor only. A judge or moderator editing a player's vote post is
+        # not the player editing his vote: flag it for the judges instead of voiding it.
+        own_marker = p.edit is not None and (not p.edit.by or p.edit.by == p.author)
+        if p.edit is not None and not own_marker:
+            ballot = replace(
+                ballot, needs_review=True, note=f"本帖由 {p.edit.by} 编辑（非作者本人），请法官确认"
+            )
         out.append(
             VotePost(
                 pid=p.pid,
@@ -553,7 +560,7 @@ def vote_posts(
                 at=p.posted_at,
                 ballot=ballot,
                 quoted_pids=p.quoted_pids,
-                edited=p.edit is not None or p.pid in edited_set,
+                edited=own_marker or p.pid in edited_set,
                 edit_note=(p.edit.raw or f"本帖最后由 {p.edit.by} 编辑") if p.edit is not None else "",
                 at_latest=p.posted_until if p.posted_until != p.posted_at else None,
             )

@@ -9,6 +9,7 @@ never votes.
 from __future__ import annotations
 
 import tomllib
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
@@ -163,6 +164,16 @@ def test_without_a_setup_the_tally_still_works_and_leaves_the_identity_to_the_ju
     assert dict(judged.result.counts) == {"烧卖": 3, "饺子": 3}
     assert judged.result.outcome.kind is OutcomeKind.REVOTE
     assert "重新投票" in vote_count_draft(judge.game, judge, judged)
+
+
+def test_without_a_setup_the_game_file_can_name_the_nights_dead(store: Store, mock_board: MockBoard) -> None:
+    game = example_game(store.url)
+    game = replace(game, days=(replace(game.days[0], dead=("锅贴",)),))
+    judge = Judge(game, store, by="test-judge")
+    poll_both_snapshots(judge, mock_board)
+    judged = judge.judge_day(1)
+    assert dict(judged.result.counts) == {"烧卖": 3, "饺子": 2}
+    assert "身份：＿＿" in vote_count_draft(game, judge, judged)  # the identity is left to the judge
 
 
 def test_attendance_counts_valid_discussion_posts_only(judge: Judge, mock_board: MockBoard) -> None:

@@ -350,9 +350,16 @@ def test_vote_posts_turns_stored_records_into_engine_posts() -> None:
         rec(62, "投票对象：Eva\n投票理由：", state=PostState.DELETED),
         rec(52, "duplicate of a pinned post"),
         rec(63, "投票对象：Flo\n投票理由："),
+        rec(
+            64,
+            "投票对象：Gia\n投票理由：",
+            edit=EditMarker("法官大人", t, "本帖最后由 法官大人 于 2026-6-11 10:31 编辑"),
+        ),
     ]
     vp = {p.pid: p for p in vote_posts(records, "r004", B13, edited_pids={63})}
-    assert sorted(vp) == [52, 59, 60, 61, 62, 63]
+    assert sorted(vp) == [52, 59, 60, 61, 62, 63, 64]
+    # an edit by someone else (a judge, a moderator) is flagged for review, not held against the voter
+    assert not vp[64].edited and vp[64].ballot.needs_review and "法官大人" in vp[64].ballot.note
     assert vp[52].edited and "本帖最后由" in vp[52].edit_note and vp[52].ballot.target == "Bob"
     assert vp[59].quoted_pids == (52,) and vp[59].at_latest == t + timedelta(seconds=59)
     assert vp[59].ballot.kind is C

@@ -7,6 +7,7 @@ sees a secret it could leak: the builders decide what is public, the templates o
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -130,7 +131,8 @@ def _env() -> Environment:
 
 def render(template: str, view: object) -> str:
     text = _env().get_template(template).render(v=view)
-    return "\n".join(line.rstrip() for line in text.strip().splitlines()) + "\n"
+    text = "\n".join(line.rstrip() for line in text.strip().splitlines())
+    return re.sub(r"\n{3,}", "\n\n", text) + "\n"  # sections are separated by one blank line
 
 
 def render_vote_count(view: VoteCountView) -> str:
@@ -158,12 +160,14 @@ def vote_count_view(
     tz: ZoneInfo,
     result: Any,  # engine.day.DayResult
     public_lines: tuple[str, ...] = (),
+    notice_lines: tuple[str, ...] = (),
     reveal_missing: bool = False,
     judges: frozenset[str] = frozenset(),
 ) -> VoteCountView:
-    """The vote count of a judged day. ``public_lines`` are the public events of closing the day (the
-    execution with the identity the rules reveal, drownings); without them (no secret state stored)
-    the result line comes from the tally alone and the identity is left for the judge to fill in."""
+    """The vote count of a judged day. ``public_lines`` are the public result of closing the day (the
+    execution with the identity the rules reveal), ``notice_lines`` the other public notices
+    (drownings, red cards); without them (no secret state stored) the result line comes from the
+    tally alone and the identity is left for the judge to fill in."""
     from engine.day import OutcomeKind, PlayerStatus
 
     def link(pid: int | None) -> str:
@@ -213,7 +217,9 @@ def vote_count_view(
         text = outcome.text or outcome.kind.value
         if reveal_missing and outcome.kind in (OutcomeKind.EXECUTE, OutcomeKind.AUTHORITY):
             text += "，身份：＿＿（未录入身份，请法官填写）"
-    if not public_lines:
+    if public_lines or notice_lines:
+        drowning = tuple(notice_lines)
+    else:
         drowning = tuple(f"{d.player} 淹死（{d.rule.label}）" for d in result.drowned_announced)
     cards = tuple(
         f"{c.player} {'黄牌' if c.color.value == 'yellow' else '红牌'}：{c.reason}" for c in result.cards

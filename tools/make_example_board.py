@@ -81,7 +81,9 @@ def dgmdate_u(ts: datetime, now: datetime) -> str:
 def render_body(p: P, by_pid: dict[int, P]) -> str:
     out = []
     if p.edited_at is not None:
-        out.append(f'<i class="pstatus"> 本帖最后由 {p.author} 于 {ymd(p.edited_at, False)} 编辑 </i><br />\n<br />\n')
+        out.append(
+            f'<i class="pstatus"> 本帖最后由 {p.author} 于 {ymd(p.edited_at, False)} 编辑 </i><br />\n<br />\n'
+        )
     text = p.text
     m = re.match(r"\[quote=(\d+)\]\n?", text)
     if m:
@@ -105,8 +107,10 @@ def render_body(p: P, by_pid: dict[int, P]) -> str:
 def render_post(p: P, by_pid: dict[int, P], now: datetime, tid: int, fid: int) -> str:
     floor = LABELS.get(p.position)
     floor_html = floor if floor else f"<em>{p.position}</em><sup>#</sup>"
-    href = f"forum.php?mod=viewthread&tid={tid}" if p.first else (
-        f"forum.php?mod=redirect&goto=findpost&ptid={tid}&pid={p.pid}"
+    href = (
+        f"forum.php?mod=viewthread&tid={tid}"
+        if p.first
+        else (f"forum.php?mod=redirect&goto=findpost&ptid={tid}&pid={p.pid}")
     )
     subject = ""
     return f"""<div id="post_{p.pid}" ><table id="pid{p.pid}" class="plhin" summary="pid{p.pid}" cellspacing="0" cellpadding="0">
@@ -169,7 +173,9 @@ def pager(tid: int, page: int, pages: int) -> str:
         return ""
     links = []
     if page > 1:
-        links.append(f'<a href="forum.php?mod=viewthread&amp;tid={tid}&amp;page={page - 1}" class="prev">&nbsp;&nbsp;</a>')
+        links.append(
+            f'<a href="forum.php?mod=viewthread&amp;tid={tid}&amp;page={page - 1}" class="prev">&nbsp;&nbsp;</a>'
+        )
     for n in range(1, pages + 1):
         links.append(
             f"<strong>{n}</strong>"
@@ -181,12 +187,16 @@ def pager(tid: int, page: int, pages: int) -> str:
         f'value="{page}" /><span title="共 {pages} 页"> / {pages} 页</span></label>'
     )
     if page < pages:
-        links.append(f'<a href="forum.php?mod=viewthread&amp;tid={tid}&amp;page={page + 1}" class="nxt">下一页</a>')
+        links.append(
+            f'<a href="forum.php?mod=viewthread&amp;tid={tid}&amp;page={page + 1}" class="nxt">下一页</a>'
+        )
     return '<div class="pg">' + "".join(links) + "</div>"
 
 
 def page_shell(title: str, board: dict, body: str, fid: int, tid: int | None) -> str:
-    js_ids = f"var fid = parseInt('{fid}'), tid = parseInt('{tid}');" if tid else f"var fid = parseInt('{fid}');"
+    js_ids = (
+        f"var fid = parseInt('{fid}'), tid = parseInt('{tid}');" if tid else f"var fid = parseInt('{fid}');"
+    )
     return f"""<!DOCTYPE html>
 <html>
 <head>
@@ -304,11 +314,15 @@ def main(folder: Path) -> None:
         for t in sc["threads"]:
             tid = int(t["tid"])
             posts = visible.get(tid, [])
+            if not posts:  # the thread does not exist yet at this snapshot
+                continue
             for page, text in render_thread(tid, t["subject"], posts, by_pid, now, board):
                 (out / f"viewthread-{tid}-{page}.html").write_text(text, "utf-8")
             listing.append((tid, t["subject"], t["author"], len(posts) - 1, posts[-1]))
         listing.sort(key=lambda row: row[4].at, reverse=True)
-        (out / f"forumdisplay-{board['fid']}-1.html").write_text(render_forum(listing, now, board, users), "utf-8")
+        (out / f"forumdisplay-{board['fid']}-1.html").write_text(
+            render_forum(listing, now, board, users), "utf-8"
+        )
         date = now.astimezone(ZoneInfo("UTC"))
         (out / "snapshot.json").write_text(
             json.dumps({"name": name, "date": date.strftime("%a, %d %b %Y %H:%M:%S GMT")}, indent=1) + "\n",

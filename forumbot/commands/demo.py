@@ -121,7 +121,30 @@ def run_demo(workdir: Path, out: Console) -> int:
             out.print("\n[b]6. Vote count draft[/b] (BBCode, to paste in the vote thread):\n")
             out.print(vote_count_draft(game, judge, judged), markup=False)
             closed = judge.close_day(1)
-            out.print(f"[b]7. Day 1 closed[/b]: out {'、'.join(closed.out) or '(nobody)'}; next: night 2.")
+            out.print(f"[b]7. Day 1 closed[/b]: out {'、'.join(closed.out) or '(nobody)'}.")
+
+            # 8. night 2 and day 2: the ghost possesses, attendance and strikes carry over, two drown
+            for e in tomllib.loads((folder / "night2.toml").read_text("utf-8"))["submissions"]:
+                judge.submit_action(
+                    2, action_from_fields(e["kind"], e), parse_local_time(e["at"], game.tz, "at")
+                )
+            res = judge.resolve_night(2)
+            out.print(f"\n[b]8. Night 2[/b] → out: {'、'.join(res.out) or '(nobody)'}")
+            for e in res.events:
+                if not e.public:
+                    out.print(f"   → {e.audience}: {e.text}")
+            board.use("s3")
+            report = poll(client, store, game.board, game.watched_tids(), full=True, progress=False)
+            out.print(f"   full poll at 6/5 13:30: {report.summary()}")
+            judged = judge.judge_day(2)
+            out.print("\n[b]9. Day 2 vote count draft[/b]:\n")
+            out.print(vote_count_draft(game, judge, judged), markup=False)
+            closed = judge.close_day(2)
+            st = judge.require_state()
+            out.print(
+                f"[b]10. Day 2 closed[/b]: out {'、'.join(closed.out)}; "
+                f"{len(st.living())} players alive; next: night {st.round}."
+            )
             out.print(f"\nboard requests made: {len(board.requests)}; the store is at {game.store_url}")
     return 0
 

@@ -354,8 +354,11 @@ def verdict_rows(judged: DayJudgement, game: Game) -> list[dict[str, Any]]:
 def vote_count_draft(game: Game, judge: Judge, judged: DayJudgement) -> str:
     preview = judge.preview_day(judged) if not judged.result.provisional else None
     lines: tuple[str, ...] = ()
+    notices: tuple[str, ...] = ()
     if preview is not None:
-        lines = tuple(e.text for e in preview.events if e.public)
+        notice_kinds = (EventKind.DROWNING, EventKind.SENT_OFF, EventKind.RED_CARD)
+        lines = tuple(e.text for e in preview.events if e.public and e.kind not in notice_kinds)
+        notices = tuple(e.text for e in preview.events if e.public and e.kind in notice_kinds)
     day = judged.day
     return drafts.render_vote_count(
         drafts.vote_count_view(
@@ -365,6 +368,7 @@ def vote_count_draft(game: Game, judge: Judge, judged: DayJudgement) -> str:
             tz=game.tz,
             result=judged.result,
             public_lines=lines,
+            notice_lines=notices,
             reveal_missing=judge.state() is None and judge.ruleset.family == "r001",
             judges=frozenset(game.judges),
         )

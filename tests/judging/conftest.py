@@ -52,9 +52,16 @@ def mock_board() -> Iterator[MockBoard]:
         yield MockBoard(board, mock)
 
 
-def example_game(store_url: str, **flags: Any) -> Game:
+def example_data(days: int = 2) -> dict[str, Any]:
+    """The example game file, keeping its first ``days`` days (day 2's threads exist only in s3)."""
     data = tomllib.loads((EXAMPLE / "game.toml").read_text("utf-8"))
     data["board"]["url"] = BOARD_URL
+    data["days"] = data["days"][:days]
+    return data
+
+
+def example_game(store_url: str, days: int = 1, **flags: Any) -> Game:
+    data = example_data(days)
     data["game"]["store"] = store_url
     if flags:
         data["flags"] = flags

@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import json
-import tomllib
 from pathlib import Path
 
 import pytest
 import tomli_w
 
 from forumbot.cli import main
-from tests.judging.conftest import BOARD_URL, EXAMPLE, MockBoard
+from tests.judging.conftest import EXAMPLE, MockBoard, example_data
 
 
 @pytest.fixture
 def game_file(tmp_path: Path) -> Path:
-    data = tomllib.loads((EXAMPLE / "game.toml").read_text("utf-8"))
-    data["board"]["url"] = BOARD_URL
+    data = example_data(days=1)
     data["game"]["store"] = "game.db"
     p = tmp_path / "forumbot.toml"
     p.write_text(tomli_w.dumps(data), "utf-8")

@@ -192,3 +192,42 @@ def test_edited_vote_evidence_comes_from_the_stored_revisions(judge: Judge, mock
     assert v.status is VoteStatus.EDITED
     assert "编辑" in v.reason
     assert datetime.now(UTC) > v.at
+
+
+def test_day_two_carries_strikes_and_attendance_and_drowns_the_absent(
+    store: Store, mock_board: MockBoard
+) -> None:
+    """R001 §四.2: fewer than 2 valid posts in two consecutive rounds, or two vote strikes, drown a player;
+    his vote is void; the drowning is announced by name without identity; the ghost shows as 杀手."""
+    judge = Judge(example_game(store.url, days=2), store, by="test-judge")
+    play_night_one(judge)
+    client = BoardClient(judge.game.board, sleep=lambda _s: None)
+    for snap in ("s1", "s2"):
+        mock_board.use(snap)
+        assert poll(client, store, judge.game.board, [2, 3], full=True, progress=False).ok
+    judge.close_day(1)
+    for e in tomllib.loads((EXAMPLE / "night2.toml").read_text("utf-8"))["submissions"]:
+        judge.submit_action(
+            2, action_from_fields(e["kind"], e), parse_local_time(e["at"], judge.game.tz, "at")
+        )
+    night = judge.resolve_night(2)
+    assert night.out == ("包子",)
+    assert "饺子" not in case_post_draft(judge.game, judge, 2, night.events)  # the possession stays secret
+    mock_board.use("s3")
+    assert poll(client, store, judge.game.board, judge.game.watched_tids(), progress=False).ok
+
+    judged = judge.judge_day(2)
+    r = judged.result
+    assert dict(r.counts) == {"月饼": 4, "春卷": 3}
+    assert {d.player: d.rule.value for d in r.drowned} == {"馄饨": "discussion", "煎饼": "vote_strikes"}
+    v = {v.author: v.status.value for v in r.verdicts if v.pid and v.author == "馄饨"}
+    assert v == {"馄饨": "drowned"}
+    draft = vote_count_draft(judge.game, judge, judged)
+    assert "月饼 被处决，身份：杀手" in draft  # the ghost is revealed only as 杀手
+    assert "馄饨" in draft and "煎饼" in draft and "淹死" in draft
+    for secret in ("鬼匪", "被附体", "平民", "毒药"):
+        assert secret not in draft
+    closed = judge.close_day(2)
+    assert set(closed.out) == {"月饼", "馄饨", "煎饼"}
+    st = judge.require_state()
+    assert st.outcome is None and st.round == 3

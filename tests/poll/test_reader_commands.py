@@ -67,14 +67,21 @@ def test_poll_from_a_game_file(
 ) -> None:
     fake_board.add_thread(2, 4)
     fake_board.add_thread(3, 6)
+    fake_board.add_thread(4, 1)  # the example game's day-2 threads
+    fake_board.add_thread(5, 1)
     game = EXAMPLE_GAME.read_text("utf-8").replace("http://127.0.0.1:8080/", ROOT)
     game = game.replace("[game]\n", '[game]\nstore = "game.db"\n', 1)
     (tmp_path / "forumbot.toml").write_text(game, "utf-8")
     assert main(["poll"]) == 0
-    assert "10 new posts" in capsys.readouterr().out
+    assert "12 new posts" in capsys.readouterr().out
     with open_store(tmp_path / "game.db") as store:
         threads = repo.list_threads(store, ROOT)
-        assert [(t.tid, t.kind, t.day) for t in threads] == [(2, "discussion", 1), (3, "vote", 1)]
+        assert [(t.tid, t.kind, t.day) for t in threads] == [
+            (2, "discussion", 1),
+            (3, "vote", 1),
+            (4, "discussion", 2),
+            (5, "vote", 2),
+        ]
     assert main(["posts", "3"]) == 0  # board and store from the game file
     assert "6 post(s) shown" in capsys.readouterr().out
 

@@ -147,6 +147,14 @@ class DayFlags:
         "The 投票理由/改票理由 label must be present (its content may be empty). Read by the vote parser: "
         "pass it to forumbot.parsers.votes.read_ballot(require_reason_label=...).",
     )
+    r004_allow_text_before_format: bool = _flag(
+        True,
+        "§a.4",
+        "Text before 投票对象/改票对象 (after quotes are stripped), e.g. an analysis followed by the vote. "
+        "Default: the vote is read and flagged for the judges' review (the fixtures' README lists where the "
+        "captured scene departs from our rules, and a long post ending in the format is not among them). "
+        "False: the strict ^投票对象… of the parsing spec — a format error that must be corrected.",
+    )
     r004_edited_vote: EditedVotePolicy = field(
         default=EditedVotePolicy.INVALID_NO_PENALTY,
         metadata={

@@ -242,6 +242,7 @@ class Judge:
             self.grammar,  # type: ignore[arg-type]
             self.game.roster,
             require_reason_label=self.day_flags.r004_require_reason_label,
+            allow_text_before_format=self.day_flags.r004_allow_text_before_format,
             edited_pids=edited,
         )
 

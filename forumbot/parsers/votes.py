@@ -417,7 +417,7 @@ def _r004_target(raw: str, names: _Names) -> tuple[str | None, bool, bool, tuple
     return t, False, False, tuple(inside)
 
 
-def _read_r004(t: str, names: _Names, require_reason_label: bool) -> Ballot:
+def _read_r004(t: str, names: _Names, require_reason_label: bool, allow_text_before: bool) -> Ballot:
     if not t:
         return Ballot(BallotKind.NOT_A_VOTE, note="空帖（或只有引用）")
     kinds = {m.group(1) for m in _R004_LABEL.finditer(t)}
@@ -477,9 +477,20 @@ def _read_r004(t: str, names: _Names, require_reason_label: bool) -> Ballot:
         return Ballot(BallotKind.UNREADABLE, None, note=f"格式错误：{word}对象为空")
     notes = [n for n in (label_note,) if n]
     review = False
+    if pre and not allow_text_before:
+        return Ballot(
+            BallotKind.UNREADABLE,
+            target,
+            abstain,
+            reason=reason,
+            needs_review=True,
+            note=f"格式错误：“{word}对象”前有其他文字（须严格按格式）",
+            ambiguous=ambiguous,
+            names=found,
+        )
     if pre:
         review = True
-        notes.append("格式前有其他文字，请法官确认")
+        notes.append("格式前有其他文字（按设置接受），请法官确认")
     if ambiguous:
         review = True
         notes.append(f"写了多个名字（{'、'.join(found)}），目标不明确")
@@ -499,13 +510,19 @@ def _read_r004(t: str, names: _Names, require_reason_label: bool) -> Ballot:
 
 
 def read_ballot(
-    text: str, grammar: Grammar, players: Collection[str], *, require_reason_label: bool = True
+    text: str,
+    grammar: Grammar,
+    players: Collection[str],
+    *,
+    require_reason_label: bool = True,
+    allow_text_before_format: bool = True,
 ) -> Ballot:
     """Read one post's text (quotes already stripped; stripped again defensively) under ``grammar``.
 
     ``players`` are the names to recognise (the roster, or the living players). The target is returned
     as written; whether it is a living player is the day engine's business. ``require_reason_label`` is
-    DayFlags.r004_require_reason_label (AMB-75). Never raises on any text; an unknown grammar raises
+    DayFlags.r004_require_reason_label (AMB-75), ``allow_text_before_format``
+    DayFlags.r004_allow_text_before_format. Never raises on any text; an unknown grammar raises
     ValueError.
     """
     if grammar not in ("r001", "r004"):
@@ -516,7 +533,7 @@ def read_ballot(
     t = normalize_vote_text(text)
     if grammar == "r001":
         return _read_r001(t, names)
-    return _read_r004(t, names, require_reason_label)
+    return _read_r004(t, names, require_reason_label, allow_text_before_format)
 
 
 def vote_posts(
@@ -525,6 +542,7 @@ def vote_posts(
     players: Collection[str],
     *,
     require_reason_label: bool = True,
+    allow_text_before_format: bool = True,
     edited_pids: Collection[int] = (),
 ) -> tuple[VotePost, ...]:
     """Stored vote-thread posts → the day engine's :class:`~engine.day.VotePost` values, in pid order.
@@ -542,7 +560,13 @@ def vote_posts(
         if p.pid in seen:
             continue
         seen.add(p.pid)
-        ballot = read_ballot(p.text, grammar, players, require_reason_label=require_reason_label)
+        ballot = read_ballot(
+            p.text,
+            grammar,
+            players,
+            require_reason_label=require_reason_label,
+            allow_text_before_format=allow_text_before_format,
+        )
         if p.state is not PostState.NORMAL:
             ballot = replace(ballot, needs_review=True, note=f"帖子状态异常（{p.state.value}），请法官确认")
         # The marker names the LAST editor only. A judge or moderator editing a player's vote post is

@@ -64,7 +64,13 @@ def _ballot(raw: dict[str, Any], procedure: str, roster: list[str], flags: DayFl
         if "names" in b:
             b["names"] = tuple(b["names"])
         return Ballot(**b)
-    return read_ballot(raw["text"], procedure, roster, require_reason_label=flags.r004_require_reason_label)  # type: ignore[arg-type]
+    return read_ballot(  # type: ignore[arg-type]
+        raw["text"],
+        procedure,
+        roster,
+        require_reason_label=flags.r004_require_reason_label,
+        allow_text_before_format=flags.r004_allow_text_before_format,
+    )
 
 
 def _posts(

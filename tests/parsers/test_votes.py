@@ -227,6 +227,15 @@ def test_r004_reason_label_may_be_optional_by_flag() -> None:
     assert read_ballot("投票对象：Bob\n改票理由：x", "r004", B13, require_reason_label=False).kind is U
 
 
+def test_r004_text_before_the_format_is_read_and_flagged_or_refused_by_the_flag() -> None:
+    """“请严格依照投票格式或改票格式进行投票。” Default: read it, flag it; strict flag: a format error."""
+    text = "说一下我的想法：Bob 可疑\n投票对象：Bob\n投票理由：见上"
+    relaxed = read_ballot(text, "r004", B13)
+    assert relaxed.kind is V and relaxed.target == "Bob" and relaxed.needs_review
+    strict = read_ballot(text, "r004", B13, allow_text_before_format=False)
+    assert strict.kind is U and "前有其他文字" in strict.note
+
+
 def test_r004_reason_text() -> None:
     assert read_ballot("投票对象：Bob\n投票理由：发言\n很诡异", "r004", B13).reason == "发言\n很诡异"
 

@@ -149,7 +149,7 @@ class DayFlags:
     )
     r004_allow_text_before_format: bool = _flag(
         True,
-        "§a.4",
+        "AMB-75",
         "Text before 投票对象/改票对象 (after quotes are stripped), e.g. an analysis followed by the vote. "
         "Default: the vote is read and flagged for the judges' review (the fixtures' README lists where the "
         "captured scene departs from our rules, and a long post ending in the format is not among them). "

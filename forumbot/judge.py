@@ -143,6 +143,10 @@ class Judge:
             s.commit()
         self._days: dict[int, DayJudgement] = {}
 
+    def refresh(self) -> None:
+        """Forget the judged days: the store has changed (a poll, an override, a revote call)."""
+        self._days.clear()
+
     # ------------------------------------------------------------------ secret state
 
     @property
@@ -463,8 +467,9 @@ class Judge:
         self._days.clear()
 
     def preview_day(self, judged: DayJudgement) -> Resolution | None:
-        """What closing the day would do to the secret state (pure: nothing is saved)."""
-        st = self.state()
+        """What closing the day does to the secret state, from the state the day began with (pure:
+        nothing is saved), so the draft is the same before and after ``close``."""
+        st = judged.state
         if st is None or st.phase is not Phase.DAY or st.round != judged.day.day:
             return None
         return self._apply(st, judged)

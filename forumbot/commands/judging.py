@@ -588,7 +588,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
         return report
 
     def on_deadline(m: Moment) -> None:
-        judge._days.clear()
+        judge.refresh()
         judged = judge.judge_day(m.day)
         path = drafts_dir / f"day{m.day}-{m.kind.value}.bbcode"
         path.write_text(vote_count_draft(game, judge, judged), "utf-8")

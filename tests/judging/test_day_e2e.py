@@ -231,3 +231,12 @@ def test_day_two_carries_strikes_and_attendance_and_drowns_the_absent(
     assert set(closed.out) == {"月饼", "馄饨", "煎饼"}
     st = judge.require_state()
     assert st.outcome is None and st.round == 3
+
+
+def test_the_draft_is_the_same_before_and_after_closing_the_day(judge: Judge, mock_board: MockBoard) -> None:
+    play_night_one(judge)
+    poll_both_snapshots(judge, mock_board)
+    before = vote_count_draft(judge.game, judge, judge.judge_day(1))
+    judge.close_day(1)
+    judge.refresh()
+    assert vote_count_draft(judge.game, judge, judge.judge_day(1)) == before

@@ -64,6 +64,7 @@ class DayConfig:
     accelerated: bool = False
     proxy_votes: tuple[ProxyVoteEntry, ...] = ()
     dead: tuple[str, ...] = ()  # out before this day's vote (the night's dead), when no roles are stored
+    opens_given: bool = True  # False: ``opens`` is the timetable's estimate; the case post's own time wins
 
 
 @dataclass(frozen=True)
@@ -433,6 +434,7 @@ def game_from_dict(data: Mapping[str, Any], *, path: Path | None = None) -> Game
                 accelerated=bool(d.get("accelerated", False)),
                 proxy_votes=tuple(proxies),
                 dead=dead,
+                opens_given="opens" in d,
             )
         )
         prev_close = closes

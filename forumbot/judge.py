@@ -334,11 +334,30 @@ class Judge:
         """The secret state the day began from: after night ``n`` was resolved."""
         return self.state_labelled(f"night {n}")
 
+    def effective_day(self, n: int) -> DayConfig:
+        """Day ``n`` with the case post's real time as the opening, when the game file only estimated it.
+
+        The case post opens the vote window (AMB-24). When a day has a discussion thread of its own
+        and the file gives no ``opens``, the thread's opening post is the case post.
+        """
+        day = self.game.day(n)
+        if day.opens_given or day.discussion_tid is None:
+            return day
+        if sum(1 for d in self.game.days if d.discussion_tid == day.discussion_tid) > 1:
+            return day  # one thread for several days: its first post opens day 1 only
+        first = next((p for p in self._thread_posts(day.discussion_tid) if p.first), None)
+        if first is None or not first.posted_at < day.closes:
+            return day
+        opens = first.posted_at
+        return replace(
+            day, opens=opens, discussion_opens=opens if n == self.game.days[0].day else day.discussion_opens
+        )
+
     def judge_day(self, n: int, *, as_of: datetime | None = None) -> DayJudgement:
         """Judge day ``n`` from the store: the original count, then every revote the judges called."""
         if as_of is None and n in self._days:
             return self._days[n]
-        day = self.game.day(n)
+        day = self.effective_day(n)
         prev = self.judge_day(n - 1).result if n > 1 and any(d.day == n - 1 for d in self.game.days) else None
         state = self.day_start_state(n)
         if state is not None:

@@ -451,7 +451,7 @@ def cmd_tally(args: argparse.Namespace) -> int:
 def cmd_attendance(args: argparse.Namespace) -> int:
     game, store, judge = open_desk(args)
     with store:
-        day = game.day(args.day)
+        day = judge.effective_day(args.day)
         att = judge.attendance(day)
         if att is None:
             raise UsageError(f"day {args.day} has no discussion thread in the game file (discussion = TID)")

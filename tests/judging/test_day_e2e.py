@@ -216,6 +216,8 @@ def test_day_two_carries_strikes_and_attendance_and_drowns_the_absent(
     mock_board.use("s3")
     assert poll(client, store, judge.game.board, judge.game.watched_tids(), progress=False).ok
 
+    # day 2 gives no `opens`: the case post (the discussion thread's opening post) opens the vote
+    assert judge.effective_day(2).opens == parse_local_time("2026-06-04 17:20:05", judge.game.tz, "opens")
     judged = judge.judge_day(2)
     r = judged.result
     assert dict(r.counts) == {"月饼": 4, "春卷": 3}

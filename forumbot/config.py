@@ -62,6 +62,7 @@ class DayConfig:
     night_deadline: datetime  # the next night's submissions are due
     discussion_opens: datetime  # attendance window start (previous close, or the case post on day 1)
     accelerated: bool = False
+    accelerated_at: datetime | None = None  # R004: accelerated from this moment on (declared mid-day)
     proxy_votes: tuple[ProxyVoteEntry, ...] = ()
     dead: tuple[str, ...] = ()  # out before this day's vote (the night's dead), when no roles are stored
     opens_given: bool = True  # False: ``opens`` is the timetable's estimate; the case post's own time wins
@@ -412,6 +413,15 @@ def game_from_dict(data: Mapping[str, Any], *, path: Path | None = None) -> Game
                 _check_names([target], roster_set, f"{pw}.target")
             at = parse_local_time(_need(pv, "at", pw, 'at = "2026-06-04 10:00"'), tz, f"{pw}.at")
             proxies.append(ProxyVoteEntry(player, target, at, str(pv.get("entered_by", ""))))
+        accel: bool | datetime = d.get("accelerated", False)
+        if isinstance(accel, str | datetime) and not isinstance(accel, bool):
+            accel = parse_local_time(accel, tz, f"{where}.accelerated")
+        elif not isinstance(accel, bool):
+            raise GameFileError(
+                f"accelerated = {accel!r}",
+                field=f"{where}.accelerated",
+                fix='true, or the moment: "2026-06-12 10:00"',
+            )
         dead = tuple(str(x) for x in d.get("dead", ()))
         _check_names(dead, roster_set, f"{where}.dead")
         vote_tid = d.get("vote", d.get("vote_tid"))
@@ -431,7 +441,8 @@ def game_from_dict(data: Mapping[str, Any], *, path: Path | None = None) -> Game
                 change_cutoff=change_cutoff,
                 night_deadline=night,
                 discussion_opens=prev_close if prev_close is not None else opens,
-                accelerated=bool(d.get("accelerated", False)),
+                accelerated=accel is True,
+                accelerated_at=accel if isinstance(accel, datetime) else None,
                 proxy_votes=tuple(proxies),
                 dead=dead,
                 opens_given="opens" in d,

@@ -387,6 +387,7 @@ class Judge:
                 void_cutoff=day.void_cutoff,
                 change_cutoff=day.change_cutoff,
                 accelerated=day.accelerated,
+                accelerated_at=day.accelerated_at,
             ),
             discussion_counts=dict(attendance.counts) if attendance else None,
             previous_round_deficient=prev.discussion_deficient if prev else frozenset(),
@@ -452,6 +453,16 @@ class Judge:
             s.commit()
         self._days.pop(n, None)
         return self.judge_day(n)
+
+    def day_of_vote_post(self, pid: int) -> int:
+        """The day whose vote thread holds ``pid`` (the first such day when a thread serves several)."""
+        for d in self.game.days:
+            if d.vote_tid is not None and any(p.pid == pid for p in self._thread_posts(d.vote_tid)):
+                return d.day
+        raise UsageError(
+            f"pid {pid} is in none of the game's vote threads in the store; "
+            "run `forumbot poll` first, or check the pid"
+        )
 
     def add_override(self, n: int, pid: int, as_kind: str, target: str | None, why: str) -> gr.OverrideRecord:
         day = self.game.day(n)

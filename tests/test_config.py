@@ -101,6 +101,20 @@ def test_a_wrong_game_file_names_the_field_and_the_fix(patch, field, words):
     assert "Fix:" in str(err.value)
 
 
+def test_acceleration_is_a_switch_or_the_moment_it_was_declared():
+    data = game(game__ruleset="R004")
+    data["days"] = [
+        {"day": 1, "vote": 3, "opens": "2026-06-09 21:30", "accelerated": True},
+        {"day": 2, "vote": 5, "opens": "2026-06-11 00:00", "accelerated": "2026-06-11 10:00"},
+    ]
+    d1, d2 = game_from_dict(data).days
+    assert d1.accelerated and d1.accelerated_at is None
+    assert not d2.accelerated and d2.accelerated_at == utc("2026-06-11 02:00")
+    data["days"][1]["accelerated"] = 3
+    with pytest.raises(GameFileError, match="accelerated"):
+        game_from_dict(data)
+
+
 def test_unknown_player_in_a_proxy_vote_is_refused():
     data = game()
     data["days"][0]["proxy_votes"] = [{"player": "丁", "target": "甲", "at": "2026-06-04 10:00"}]

@@ -126,7 +126,7 @@ def cmd_setup(args: argparse.Namespace) -> int:
             for name, text in notices.items():
                 out.print(f"\n── {name} ──\n{text}")
         elif notices:
-            out.print("Private notices not shown; rerun with --notices on a screen only judges see.")
+            out.print("Private notices not shown (--no-notices).")
     return 0
 
 
@@ -535,7 +535,8 @@ def cmd_revote(args: argparse.Namespace) -> int:
 def cmd_override(args: argparse.Namespace) -> int:
     _game, store, judge = open_desk(args)
     with store:
-        rec = judge.add_override(args.day, args.pid, args.as_kind, args.target, args.why)
+        day = args.day if args.day is not None else judge.day_of_vote_post(args.pid)
+        rec = judge.add_override(day, args.pid, args.as_kind, args.target, args.why)
         console().print(
             f"override recorded: day {rec.day} pid {rec.pid} → {rec.as_kind}"
             + (f" {rec.target}" if rec.target else "")
@@ -613,7 +614,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--roles", metavar="FILE", help="a TOML file with [roles] name = 角色 instead of a draw")
     p.add_argument("--variant", choices=("doctor", "butterfly"), help="R004 医生/花蝴蝶")
     p.add_argument("--force", action="store_true", help="draw again (the old draw stays in the history)")
-    p.add_argument("--notices", action="store_true", help="print each player's private notice")
+    p.add_argument(
+        "--no-notices", dest="notices", action="store_false", help="do not print the players' private notices"
+    )
     p.set_defaults(func=cmd_setup)
 
     p = sub.add_parser("state", help="the secret game state (judges only)")
@@ -628,7 +631,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     night = sub.add_parser("night", help="night submissions and their resolution")
     nsub = night.add_subparsers(dest="night_command", metavar="ACTION")
     p = nsub.add_parser("submit", help="record a night submission (checked against the rules now)")
-    p.add_argument("--night", type=int, required=True)
+    p.add_argument(
+        "--night", "--day", dest="night", type=int, required=True, help="the night (= the day it opens)"
+    )
     p.add_argument("kind", nargs="?", choices=ACTIONS)
     p.add_argument("--file", help="a TOML file of [[submissions]]")
     p.add_argument("--by", help="who submitted (a group member, or the role holder)")
@@ -644,12 +649,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     p.set_defaults(func=cmd_night_submit)
     p = nsub.add_parser("resolve", help="resolve the night: out-list, private messages, case post draft")
-    p.add_argument("--night", type=int, required=True)
+    p.add_argument("--night", "--day", dest="night", type=int, required=True)
     p.add_argument("--seed", type=int, help="seed for random draws the rules call for (recorded)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_night_resolve)
     p = nsub.add_parser("extra-check", help="R001: the police's extra check after checking the poison")
-    p.add_argument("--night", type=int, required=True)
+    p.add_argument("--night", "--day", dest="night", type=int, required=True)
     p.add_argument("target")
     p.add_argument("--at")
     p.set_defaults(func=cmd_night_extra)
@@ -677,7 +682,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
     p = sub.add_parser("override", help="a judge's correction of one post's verdict (logged, applied later)")
     p.add_argument("pid", type=int)
-    p.add_argument("--day", type=int, required=True)
+    p.add_argument(
+        "--day", type=int, help="the day whose vote thread holds the post (default: found from the pid)"
+    )
     p.add_argument(
         "--as", dest="as_kind", required=True, choices=("vote", "abstain", "void", "ignore", "change")
     )

@@ -33,7 +33,7 @@ def test_a_judges_day_from_setup_to_close(game_file: Path, mock_board: MockBoard
     assert run(game_file, "setup", "--roles", str(EXAMPLE / "roles.toml")) == 0
     assert run(game_file, "night", "submit", "--night", "1", "--file", str(EXAMPLE / "night1.toml")) == 0
     capsys.readouterr()
-    assert run(game_file, "night", "resolve", "--night", "1", "--json") == 0
+    assert run(game_file, "night", "resolve", "--day", "1", "--json") == 0  # --day is --night's alias
     night = out_json(capsys)
     assert night["out"] == ["锅贴"] and "死者：锅贴" in night["case_post"]
 
@@ -47,7 +47,9 @@ def test_a_judges_day_from_setup_to_close(game_file: Path, mock_board: MockBoard
     assert {v["pid"]: v["status"] for v in tally["verdicts"]}[39] == "late"
     assert "烧卖 被处决，身份：杀手" in tally["draft"]
 
-    assert run(game_file, "override", "39", "--day", "1", "--as", "ignore", "--why", "迟到票不列出") == 0
+    assert (
+        run(game_file, "override", "39", "--as", "ignore", "--why", "迟到票不列出") == 0
+    )  # day found from the pid
     capsys.readouterr()
     assert run(game_file, "tally", "--day", "1", "--json") == 0
     v39 = next(v for v in out_json(capsys)["verdicts"] if v["pid"] == 39)

@@ -11,6 +11,7 @@ is the engine's, stored as JSON versions (``setup``, ``night N``, ``day N``) by 
 from __future__ import annotations
 
 import getpass
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -61,6 +62,7 @@ from forumbot.resources import read_data
 from forumbot.store import repo
 from forumbot.store.db import Store
 
+_UNDO = re.compile(r"undo #(\d+) ")
 RULESET_FILES = {
     "R001": "r001.toml",
     "R000-GP": "r000_gp.toml",
@@ -164,15 +166,34 @@ class Judge:
             raise UsageError("no roles are stored for this game yet: run `forumbot setup` first")
         return st
 
+    def _live_history(self) -> list[tuple[int, str, datetime]]:
+        """The state versions that were not undone (an undo is itself a version, naming the one undone)."""
+        rows = self.history()
+        undone = {int(m.group(1)) for _, lab, _ in rows if (m := _UNDO.match(lab))}
+        return [r for r in rows if r[0] not in undone and not _UNDO.match(r[1])]
+
     def state_labelled(self, label: str) -> GameState | None:
-        with self.store.session() as s:
-            rows = gr.state_history(s, self.gid)
-        wanted = [rid for rid, lab, _ in rows if lab == label]
+        wanted = [rid for rid, lab, _ in self._live_history() if lab == label]
         if not wanted:
             return None
         with self.store.session() as s:
             found = gr.load_state_by_id(s, wanted[-1])
         return state_from_dict(found) if found is not None else None
+
+    def undo(self) -> tuple[str, str]:
+        """Step the secret state back one version (a night resolved, a day closed, a setup). Nothing is
+        deleted: the undo is recorded as a new version. Returns (what was undone, what is current now)."""
+        live = self._live_history()
+        if len(live) < 2:
+            raise UsageError("nothing to undo: the game is at its first stored state (or has none)")
+        (last_id, last_label, _), (prev_id, prev_label, _) = live[-1], live[-2]
+        with self.store.session() as s:
+            data = gr.load_state_by_id(s, prev_id)
+            assert data is not None
+            gr.save_state(s, self.gid, f"undo #{last_id} ({last_label})", data, self.by)
+            s.commit()
+        self.refresh()
+        return last_label, prev_label
 
     def save_state(self, label: str, state: GameState) -> None:
         with self.store.session() as s:

@@ -157,6 +157,16 @@ def cmd_state(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_undo(args: argparse.Namespace) -> int:
+    _game, store, judge = open_desk(args)
+    with store:
+        undone, now = judge.undo()
+        console().print(
+            f"undone: {undone}; the game is back at: {now} (the undo is kept in `state --history`)"
+        )
+    return 0
+
+
 def cmd_flags(args: argparse.Namespace) -> int:
     rows = all_flags()
     if args.json:
@@ -623,6 +633,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--json", action="store_true")
     p.add_argument("--history", action="store_true", help="every stored version of the state")
     p.set_defaults(func=cmd_state)
+
+    p = sub.add_parser("undo", help="step the secret state back one version (a night, a day close, a setup)")
+    p.set_defaults(func=cmd_undo)
 
     p = sub.add_parser("flags", help="every rule-reading flag with its default and AMB id")
     p.add_argument("--json", action="store_true")

@@ -21,7 +21,7 @@ from forumbot.config import parse_local_time
 from forumbot.errors import UsageError
 from forumbot.judge import Judge
 from forumbot.poll import poll
-from forumbot.store import Store
+from forumbot.store import Store, open_store
 from tests.judging.conftest import EXAMPLE, MockBoard, example_game, example_roles
 
 
@@ -242,3 +242,21 @@ def test_the_draft_is_the_same_before_and_after_closing_the_day(judge: Judge, mo
     judge.close_day(1)
     judge.refresh()
     assert vote_count_draft(judge.game, judge, judge.judge_day(1)) == before
+
+
+def test_undo_steps_back_a_version_and_keeps_it_in_the_history(judge: Judge, mock_board: MockBoard) -> None:
+    play_night_one(judge)
+    poll_both_snapshots(judge, mock_board)
+    judge.close_day(1)
+    assert judge.undo() == ("day 1", "night 1")
+    st = judge.require_state()
+    assert st.is_alive("烧卖") and st.phase.value == "day" and st.round == 1
+    assert judge.undo() == ("night 1", "setup (roles given by the judges)")
+    assert judge.state_labelled("night 1") is None  # an undone version no longer opens day 1
+    labels = [lab for _, lab, _ in judge.history()]
+    assert labels[:3] == ["setup (roles given by the judges)", "night 1", "day 1"]
+    assert sum(lab.startswith("undo #") for lab in labels) == 2
+    judge.resolve_night(1)  # redo: the night can be resolved again
+    assert judge.state_labelled("night 1") is not None
+    with open_store(":memory:") as empty, pytest.raises(UsageError, match="nothing to undo"):
+        Judge(example_game(empty.url), empty).undo()

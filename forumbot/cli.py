@@ -10,6 +10,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from engine.errors import EngineError
 from forumbot import __version__
 from forumbot.errors import BoardError, ConfigError, ForumbotError
 
@@ -66,6 +67,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ForumbotError as exc:
         print(f"forumbot: {exc}", file=sys.stderr)
         return 1
+    except EngineError as exc:  # an illegal action or a state the rules do not allow: the judge's to fix
+        print(f"forumbot: refused: {exc}", file=sys.stderr)
+        return 4
     except KeyboardInterrupt:
         print("forumbot: interrupted; the store keeps everything read so far", file=sys.stderr)
         return 130

@@ -97,6 +97,14 @@ class RevoteRow(SQLModel, table=True):
     created_at: datetime = Field(default_factory=_now, sa_type=UTCDateTime)
 
 
+JUDGE_TABLES = (GameRow, GameStateRow, NightSubmissionRow, OverrideRow, ProxyVoteRow, RevoteRow)
+
+
+def create_tables(engine: Any) -> None:
+    """Create the judges' tables beside the store's (never alters or drops existing ones)."""
+    SQLModel.metadata.create_all(engine, tables=[t.__table__ for t in JUDGE_TABLES])  # type: ignore[attr-defined]
+
+
 # --------------------------------------------------------------------------- boundary records
 
 

@@ -17,8 +17,6 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from sqlmodel import SQLModel
-
 from engine.actions import Night, NightAction, action_from_dict, action_to_dict
 from engine.attendance import (
     AttendanceResult,
@@ -114,20 +112,7 @@ class Judge:
         self.game = game
         self.store = store
         self.by = by or whoami()
-        SQLModel.metadata.create_all(
-            store.engine,
-            tables=[
-                t.__table__  # type: ignore[attr-defined]
-                for t in (
-                    gr.GameRow,
-                    gr.GameStateRow,
-                    gr.NightSubmissionRow,
-                    gr.OverrideRow,
-                    gr.ProxyVoteRow,
-                    gr.RevoteRow,
-                )
-            ],
-        )
+        gr.create_tables(store.engine)
         try:
             self.ruleset: RuleSet = get_ruleset(game.ruleset)
         except EngineError as exc:

@@ -32,7 +32,6 @@ from engine.actions import (
     Snipe,
     Spy,
 )
-from engine.errors import EngineError
 from engine.events import AudienceKind, Event, EventKind, event_to_dict
 from engine.flags import all_flags
 from engine.night import resolve_extra_check
@@ -83,19 +82,6 @@ def local_time(game: Game, text: str | None, what: str) -> datetime:
     if text is None:
         return datetime.now(UTC)
     return parse_local_time(text, game.tz, what)
-
-
-def engine_errors(func: Any) -> Any:
-    """Engine errors (an illegal action, a bad state) are the judge's to fix: print them plainly."""
-
-    def run(args: argparse.Namespace) -> int:
-        try:
-            return int(func(args) or 0)
-        except EngineError as exc:
-            print(f"forumbot: refused: {exc}", file=sys.stderr)
-            return 4
-
-    return run
 
 
 def console() -> Console:
@@ -226,7 +212,6 @@ def action_from_fields(kind: str, f: Mapping[str, Any]) -> NightAction:
     return simple[kind](target=need("target"), by=by)
 
 
-@engine_errors
 def cmd_night_submit(args: argparse.Namespace) -> int:
     game, store, judge = open_desk(args)
     with store:
@@ -287,7 +272,6 @@ def case_post_draft(game: Game, judge: Judge, n: int, events: tuple[Event, ...])
     return drafts.render_case_post(view)
 
 
-@engine_errors
 def cmd_night_resolve(args: argparse.Namespace) -> int:
     game, store, judge = open_desk(args)
     with store:
@@ -317,7 +301,6 @@ def cmd_night_resolve(args: argparse.Namespace) -> int:
     return 0
 
 
-@engine_errors
 def cmd_night_extra(args: argparse.Namespace) -> int:
     game, store, judge = open_desk(args)
     with store:
@@ -563,7 +546,6 @@ def cmd_proxy(args: argparse.Namespace) -> int:
     return 0
 
 
-@engine_errors
 def cmd_close(args: argparse.Namespace) -> int:
     game, store, judge = open_desk(args)
     with store:

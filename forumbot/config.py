@@ -123,17 +123,18 @@ def parse_local_time(value: Any, tz: ZoneInfo, field_name: str) -> datetime:
         dt = value
     elif isinstance(value, str):
         text = value.strip().replace("T", " ").replace("/", "-")
-        dt = None
+        parsed: datetime | None = None
         for fmt in ("%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S"):
             try:
-                dt = datetime.strptime(text, fmt)
+                parsed = datetime.strptime(text, fmt)
                 break
             except ValueError:
                 continue
-        if dt is None:
+        if parsed is None:
             raise GameFileError(
                 f"cannot read the time {value!r}", field=field_name, fix='write it as "2026-06-04 13:00"'
             )
+        dt = parsed
     else:
         raise GameFileError(
             f"expected a time, got {value!r}", field=field_name, fix='write it as "2026-06-04 13:00"'

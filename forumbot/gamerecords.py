@@ -102,7 +102,7 @@ JUDGE_TABLES = (GameRow, GameStateRow, NightSubmissionRow, OverrideRow, ProxyVot
 
 def create_tables(engine: Any) -> None:
     """Create the judges' tables beside the store's (never alters or drops existing ones)."""
-    SQLModel.metadata.create_all(engine, tables=[t.__table__ for t in JUDGE_TABLES])  # type: ignore[attr-defined]
+    SQLModel.metadata.create_all(engine, tables=[t.__table__ for t in JUDGE_TABLES])  # type: ignore[union-attr]
 
 
 # --------------------------------------------------------------------------- boundary records

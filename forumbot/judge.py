@@ -32,6 +32,7 @@ from engine.day import (
     DayTimes,
     OutcomeKind,
     Override,
+    Procedure,
     ProxyVote,
     VotePost,
     plan_revote,
@@ -47,7 +48,7 @@ from engine.flags_day import DayFlags
 from engine.flags_night import NightFlags
 from engine.night import check as check_action
 from engine.night import new_night, resolve_night, submit
-from engine.presets import parse_presets
+from engine.presets import PresetTable, parse_presets
 from engine.roles import ROLE_TABLES, RoleId
 from engine.rulesets import RuleSet, get_ruleset
 from engine.setup import Setup, draw_roles, new_game
@@ -137,8 +138,8 @@ class Judge:
     # ------------------------------------------------------------------ secret state
 
     @property
-    def grammar(self) -> str:
-        return self.ruleset.day_procedure
+    def grammar(self) -> Procedure:
+        return "r004" if self.ruleset.day_procedure == "r004" else "r001"
 
     def state(self) -> GameState | None:
         with self.store.session() as s:
@@ -191,7 +192,7 @@ class Judge:
 
     # ------------------------------------------------------------------ setup
 
-    def presets(self):  # type: ignore[no-untyped-def]
+    def presets(self) -> PresetTable:
         return parse_presets(read_data("rulesets", RULESET_FILES[self.ruleset.id]))
 
     def setup(
@@ -249,7 +250,7 @@ class Judge:
         edited = [p.pid for p in stored if len(p.revisions) > 1]
         return to_vote_posts(
             posts,
-            self.grammar,  # type: ignore[arg-type]
+            self.grammar,
             self.game.roster,
             require_reason_label=self.day_flags.r004_require_reason_label,
             allow_text_before_format=self.day_flags.r004_allow_text_before_format,
@@ -382,7 +383,7 @@ class Judge:
             pair = frozenset(dk) if dk else None
             authority = state.authority_holder
         inp = DayInput(
-            procedure=self.grammar,  # type: ignore[arg-type]
+            procedure=self.grammar,
             day=n,
             roster=self.game.roster,
             alive=alive,

@@ -25,7 +25,7 @@ from forumbot.commands.judging import (
     verdict_rows,
     vote_count_draft,
 )
-from forumbot.config import game_from_dict, parse_local_time
+from forumbot.config import Game, game_from_dict, parse_local_time
 from forumbot.demoboard import DemoBoard
 from forumbot.judge import Judge
 from forumbot.poll import poll
@@ -99,9 +99,9 @@ def run_demo(workdir: Path, out: Console) -> int:
             # 5. judge the day
             judged = judge.judge_day(1)
             out.print("\n[b]5. Day 1 verdicts[/b] (every post of the vote thread):")
-            t = Table("floor", "author", "time", "verdict", "target", "reason")
+            table = Table("floor", "author", "time", "verdict", "target", "reason")
             for row in verdict_rows(judged, game):
-                t.add_row(
+                table.add_row(
                     str(row["floor"] or "-"),
                     row["author"],
                     row["at"][5:16].replace("T", " "),
@@ -109,7 +109,7 @@ def run_demo(workdir: Path, out: Console) -> int:
                     ("弃权" if row["abstain"] else row["target"]) or "",
                     row["reason"],
                 )
-            out.print(t)
+            out.print(table)
             att = judged.attendance
             if att is not None:
                 out.print(
@@ -149,8 +149,8 @@ def run_demo(workdir: Path, out: Console) -> int:
     return 0
 
 
-def _local(t: datetime, game: object) -> str:
-    return t.astimezone(game.tz).strftime("%m-%d %H:%M")  # type: ignore[attr-defined]
+def _local(t: datetime, game: Game) -> str:
+    return t.astimezone(game.tz).strftime("%m-%d %H:%M")
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

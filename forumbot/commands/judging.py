@@ -9,7 +9,7 @@ import contextlib
 import json
 import sys
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,7 @@ from engine.actions import (
 from engine.events import AudienceKind, Event, EventKind, event_to_dict
 from engine.flags import all_flags
 from engine.night import resolve_extra_check
+from engine.setup import Setup
 from engine.state import Phase
 from forumbot import drafts
 from forumbot.config import Game, find_game_file, load_game, parse_local_time
@@ -101,12 +102,12 @@ def cmd_setup(args: argparse.Namespace) -> int:
             if not isinstance(roles, dict):
                 raise UsageError(f"{args.roles}: expected a [roles] table of name = role")
         made = judge.setup(seed=args.seed, roles=roles, variant=args.variant, force=args.force)
-        state = getattr(made, "state", made)
+        state = made.state if isinstance(made, Setup) else made
         out = console()
         out.print(f"[b]{game.name}[/b]: roles stored for {len(state.players)} players ({state.ruleset_id}).")
-        for w in getattr(made, "warnings", ()):
+        for w in made.warnings if isinstance(made, Setup) else ():
             out.print(f"[yellow]warning:[/yellow] {w}")
-        notices: Mapping[str, str] = getattr(made, "notices", {})
+        notices: Mapping[str, str] = made.notices if isinstance(made, Setup) else {}
         if notices and args.notices:
             out.print("\n[b]Private notices (send each to the player's main account):[/b]")
             for name, text in notices.items():
@@ -197,7 +198,7 @@ def action_from_fields(kind: str, f: Mapping[str, Any]) -> NightAction:
         return KillHostages(order=tuple(order) if order else None, by=by)
     if kind == "arrow":
         return Arrow(first=need("first"), second=need("second"), by=by)
-    simple = {
+    simple: dict[str, Callable[..., NightAction]] = {
         "check": Check,
         "snipe": Snipe,
         "fireworks": Fireworks,

@@ -65,6 +65,8 @@ class DayConfig:
     accelerated_at: datetime | None = None  # R004: accelerated from this moment on (declared mid-day)
     proxy_votes: tuple[ProxyVoteEntry, ...] = ()
     dead: tuple[str, ...] = ()  # out before this day's vote (the night's dead), when no roles are stored
+    sent_off: tuple[str, ...] = ()  # R001 §四.10 / AMB-33: the judges send these off at this day's close
+    red_cards: tuple[str, ...] = ()  # R004: red cards the judges give at this day's end (after the vote)
     opens_given: bool = True  # False: ``opens`` is the timetable's estimate; the case post's own time wins
 
 
@@ -425,6 +427,10 @@ def game_from_dict(data: Mapping[str, Any], *, path: Path | None = None) -> Game
             )
         dead = tuple(str(x) for x in d.get("dead", ()))
         _check_names(dead, roster_set, f"{where}.dead")
+        sent_off = tuple(str(x) for x in d.get("sent_off", ()))
+        _check_names(sent_off, roster_set, f"{where}.sent_off")
+        red_cards = tuple(str(x) for x in d.get("red_cards", ()))
+        _check_names(red_cards, roster_set, f"{where}.red_cards")
         vote_tid = d.get("vote", d.get("vote_tid"))
         disc_tid = d.get("discussion", d.get("discussion_tid"))
         if vote_tid is None:
@@ -446,6 +452,8 @@ def game_from_dict(data: Mapping[str, Any], *, path: Path | None = None) -> Game
                 accelerated_at=accel if isinstance(accel, datetime) else None,
                 proxy_votes=tuple(proxies),
                 dead=dead,
+                sent_off=sent_off,
+                red_cards=red_cards,
                 opens_given="opens" in d,
             )
         )

@@ -512,23 +512,29 @@ class Judge:
         return self._apply(st, judged)
 
     def _apply(self, st: GameState, judged: DayJudgement) -> Resolution:
+        """The day's result applied to the state: the vote's elimination, drownings, the judges' own
+        decisions of the day from the game file (sendings-off, red cards), then the batch win check."""
         r = judged.result
-        tally = r.final_tally
-        top = max((line.count for line in tally), default=0)
-        tied = frozenset(line.target for line in tally if line.count == top) if top else None
+        day = judged.day
         executed = None
+        tied: frozenset[str] | None = None
         if r.outcome.kind in (OutcomeKind.EXECUTE, OutcomeKind.AUTHORITY) and r.outcome.out:
             executed = r.outcome.out[0]
+        if r.outcome.kind is OutcomeKind.AUTHORITY:
+            top = max((line.count for line in r.final_tally), default=0)
+            tied = frozenset(line.target for line in r.final_tally if line.count == top)
         if r.outcome.kind is OutcomeKind.DOUBLE_EXECUTE:
             tied = frozenset(r.outcome.out)
         red = [c.player for c in r.cards if c.color.value == "red"]
+        red += [name for name in day.red_cards if name not in red]
         drowned = [d for d in r.drowned_names if d != executed]
         return apply_day(
             st,
-            day=judged.day.day,
+            day=day.day,
             executed=executed,
             tied=tied if tied and len(tied) > 1 else None,
             drowned=drowned,
+            sent_off=day.sent_off,
             red_cards=red,
         )
 

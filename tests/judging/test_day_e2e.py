@@ -260,3 +260,17 @@ def test_undo_steps_back_a_version_and_keeps_it_in_the_history(judge: Judge, moc
     assert judge.state_labelled("night 1") is not None
     with open_store(":memory:") as empty, pytest.raises(UsageError, match="nothing to undo"):
         Judge(example_game(empty.url), empty).undo()
+
+
+def test_a_sending_off_in_the_game_file_is_applied_at_the_close(store: Store, mock_board: MockBoard) -> None:
+    """R001 §四.10 (AMB-33): using private messages as evidence ⇒ out at once, named without identity."""
+    game = example_game(store.url)
+    game = replace(game, days=(replace(game.days[0], sent_off=("粽子",)),))
+    judge = Judge(game, store, by="test-judge")
+    play_night_one(judge)
+    poll_both_snapshots(judge, mock_board)
+    draft = vote_count_draft(game, judge, judge.judge_day(1))
+    assert "粽子" in draft.split("[b]烧卖 被处决，身份：杀手[/b]")[1]
+    assert "平民" not in draft
+    res = judge.close_day(1)
+    assert set(res.out) == {"烧卖", "粽子"}

@@ -16,7 +16,7 @@ from engine.errors import StateError
 from engine.flags_day import DayFlags
 from engine.flags_night import NightFlags, flags_from_dict
 
-__all__ = ["FlagRow", "all_flags", "split_flags"]
+__all__ = ["OTHER_READINGS", "FlagRow", "all_flags", "split_flags"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,8 +28,84 @@ class FlagRow:
     doc: str
 
 
-def all_flags(night_defaults: NightFlags | None = None) -> tuple[FlagRow, ...]:
-    """Every flag, day ones first, with its default (a rule set may pass its own night defaults)."""
+# Readings of the register that are not switches: either the register gives no alternative (the
+# reading follows from the text), or the judges set them in the game file rather than as a flag.
+# They are listed with the flags so that ``forumbot flags`` accounts for every AMB id.
+OTHER_READINGS: tuple[FlagRow, ...] = (
+    FlagRow(
+        "(fixed) possession after the ghost dies",
+        "fixed",
+        "not executed",
+        "AMB-09",
+        "Kills resolve first; a ghost who died in the kill step (victim or pledge) does not possess.",
+    ),
+    FlagRow(
+        "(fixed) drowned voters",
+        "fixed",
+        "void, not scattered, no revote",
+        "AMB-26",
+        "Players drowned this round have their votes voided, are not scattered and do not revote; they "
+        "stay votable and may be tie candidates.",
+    ),
+    FlagRow(
+        "(fixed) zero valid votes (R001)",
+        "fixed",
+        "平安夜，无人票死; strikes apply",
+        "AMB-29",
+        "Nobody is executed and there is no revote; vote strikes still apply.",
+    ),
+    FlagRow(
+        "(game file) police last words",
+        "config",
+        "until posted or the next night deadline",
+        "AMB-31",
+        "The check result and the case post wait for an executed officer's last words, at most until the "
+        "next night's deadline ([[days]] night_deadline); the engine emits the judge's note.",
+    ),
+    FlagRow(
+        "(game file) R004 sizes 24–35",
+        "config",
+        "20–23 preset by N mod 4 + m×(杀手,警察,平民×2)",
+        "AMB-79",
+        "data/rulesets/r004.toml [growth]; sizes below 18 or above 35 are refused.",
+    ),
+    FlagRow(
+        "(game file) acceleration",
+        "config",
+        "declared by the judges",
+        "AMB-82",
+        '[[days]] accelerated = true | "moment" and close = "...": what it shortens and when it '
+        "starts are the judges' input.",
+    ),
+    FlagRow(
+        "(game file) R004 closing time",
+        "config",
+        "21:00",
+        "AMB-85",
+        "[timetable] vote_close (21:00 for R004, 13:00 for R001), or a day's close.",
+    ),
+    FlagRow(
+        "(fixed) zero valid votes (R004)",
+        "fixed",
+        "nobody out",
+        "AMB-86",
+        "No valid vote at all: nobody is out.",
+    ),
+    FlagRow(
+        "(fixed) 威权 holder's tie vote",
+        "fixed",
+        "final valid vote; none or 弃权 ⇒ nobody out",
+        "AMB-87",
+        "The holder's final valid vote decides a tie; no post, an invalid vote or 弃权 ⇒ nobody is out.",
+    ),
+)
+
+
+def all_flags(
+    night_defaults: NightFlags | None = None, *, with_other_readings: bool = True
+) -> tuple[FlagRow, ...]:
+    """Every flag, day ones first, with its default (a rule set may pass its own night defaults), then
+    the readings that are not switches (OTHER_READINGS)."""
     night = night_defaults or NightFlags()
     day_fields = {f.name: f for f in fields(DayFlags)}
     night_fields = {f.name: f for f in fields(NightFlags)}
@@ -50,6 +126,8 @@ def all_flags(night_defaults: NightFlags | None = None) -> tuple[FlagRow, ...]:
                 f.metadata.get("doc", ""),
             )
         )
+    if with_other_readings:
+        rows += OTHER_READINGS
     return tuple(rows)
 
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +22,7 @@ from forumbot.demoboard import DemoBoard
 from forumbot.resources import data_dir
 
 EXAMPLE = data_dir() / "examples" / "meishi"
+EXAMPLE_R004 = data_dir() / "examples" / "r004"
 BOARD_URL = "https://bbs.example.com/"
 
 
@@ -36,11 +39,10 @@ class MockBoard:
         return len(self.mock.calls)
 
 
-@pytest.fixture
-def mock_board() -> Iterator[MockBoard]:
-    # The DemoBoard's answer() maps a Discuz! URL to a saved page; here it runs inside responses,
-    # without any socket.
-    board = DemoBoard(EXAMPLE / "board")
+@contextmanager
+def mocked(example: Path) -> Iterator[MockBoard]:
+    """The example's saved pages behind responses (the DemoBoard's URL→page map, without a socket)."""
+    board = DemoBoard(example / "board")
 
     def reply(request: Any) -> tuple[int, dict[str, str], bytes]:
         path = request.url[len(BOARD_URL) - 1 :]
@@ -50,6 +52,18 @@ def mock_board() -> Iterator[MockBoard]:
     with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
         mock.add_callback(responses.GET, re.compile(re.escape(BOARD_URL) + ".*"), callback=reply)
         yield MockBoard(board, mock)
+
+
+@pytest.fixture
+def mock_board() -> Iterator[MockBoard]:
+    with mocked(EXAMPLE) as board:
+        yield board
+
+
+@pytest.fixture
+def r004_board() -> Iterator[MockBoard]:
+    with mocked(EXAMPLE_R004) as board:
+        yield board
 
 
 def example_data(days: int = 2) -> dict[str, Any]:

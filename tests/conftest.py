@@ -18,11 +18,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import SQLAlchemyError
 
 from forumbot.board import BoardConfig
 from forumbot.store import Store, open_store
+
+# Property tests check behaviour, never speed (speed is measured in benchmarks/): no per-example deadline.
+settings.register_profile("forumbot", deadline=None)
+settings.load_profile("forumbot")
 
 PG_ENV = "FORUMBOT_TEST_DATABASE_URL"
 TEST_UA = (

@@ -42,10 +42,8 @@ from engine.day import (
 from engine.eliminations import double_kill_pair
 from engine.eliminations import resolve_day as apply_day
 from engine.errors import EngineError
-from engine.events import Event, Resolution
+from engine.events import Resolution
 from engine.flags import split_flags
-from engine.flags_day import DayFlags
-from engine.flags_night import NightFlags
 from engine.night import check as check_action
 from engine.night import new_night, resolve_night, submit
 from engine.presets import PresetTable, parse_presets
@@ -598,18 +596,6 @@ class Judge:
         self.save_state(f"night {n}", res.state)
         self._days.clear()
         return res
-
-
-def public_events(events: tuple[Event, ...]) -> tuple[Event, ...]:
-    return tuple(e for e in events if e.public)
-
-
-def night_flags_for(game: Game) -> NightFlags:
-    return split_flags(game.flags, get_ruleset(game.ruleset).flags)[1]
-
-
-def day_flags_for(game: Game) -> DayFlags:
-    return split_flags(game.flags, get_ruleset(game.ruleset).flags)[0]
 
 
 def describe_state(st: GameState) -> dict[str, Any]:

@@ -135,6 +135,11 @@ def render(template: str, view: object) -> str:
     return re.sub(r"\n{3,}", "\n\n", text) + "\n"  # sections are separated by one blank line
 
 
+def render_text(template: str, **values: Any) -> str:
+    """A non-BBCode template (the starter game file), rendered as is."""
+    return _env().get_template(template).render(**values)
+
+
 def render_vote_count(view: VoteCountView) -> str:
     return render("vote_count.bbcode.j2", view)
 

@@ -144,6 +144,28 @@ def cmd_state(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_init(args: argparse.Namespace) -> int:
+    """Write a starter game file (nothing secret in it) for the judges to fill in."""
+    from forumbot.config import canonical_ruleset
+
+    path = Path(args.game or "forumbot.toml")
+    if path.exists() and not args.force:
+        raise UsageError(f"{path} exists; pass --force to overwrite it")
+    ruleset = canonical_ruleset(args.ruleset)
+    r004 = ruleset == "R004"
+    text = drafts.render_text(
+        "game.toml.j2",
+        name=args.name,
+        ruleset=ruleset,
+        board=args.board,
+        night_deadline="23:00" if r004 else "17:00",
+        vote_close="21:00" if r004 else "13:00",
+    )
+    path.write_text(text, "utf-8")
+    console().print(f"wrote {path}: fill in the roster and the days, then `forumbot poll`")
+    return 0
+
+
 def cmd_undo(args: argparse.Namespace) -> int:
     _game, store, judge = open_desk(args)
     with store:
@@ -616,6 +638,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--json", action="store_true")
     p.add_argument("--history", action="store_true", help="every stored version of the state")
     p.set_defaults(func=cmd_state)
+
+    p = sub.add_parser("init", help="write a starter game file (--game FILE, default ./forumbot.toml)")
+    p.add_argument("--ruleset", default="R001", help="R001, R000-GP, R000-G1, R000-G2 or R004")
+    p.add_argument("--board", default="https://bbs.example.com/", help="the board's root URL")
+    p.add_argument("--name", default="版杀", help="the game's name (used in drafts and in the store)")
+    p.add_argument("--force", action="store_true", help="overwrite an existing file")
+    p.set_defaults(func=cmd_init)
 
     p = sub.add_parser("undo", help="step the secret state back one version (a night, a day close, a setup)")
     p.set_defaults(func=cmd_undo)

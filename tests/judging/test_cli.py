@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -103,3 +104,19 @@ def test_clear_errors_and_exit_codes(game_file: Path, tmp_path: Path, args, code
     else:
         assert run(game_file, *args) == code
     assert words in capsys.readouterr().err
+
+
+def test_init_writes_a_starter_game_file_that_loads(tmp_path: Path, capsys) -> None:
+    from forumbot.config import load_game
+
+    target = tmp_path / "forumbot.toml"
+    assert (
+        main(["--game", str(target), "init", "--ruleset", "杀人游戏", "--board", "https://b.example/"]) == 0
+    )
+    data = tomllib.loads(target.read_text("utf-8"))
+    assert data["game"]["ruleset"] == "R004" and data["timetable"]["vote_close"] == "21:00"
+    data["players"]["roster"] = ["甲"]
+    target.write_text(tomli_w.dumps(data), "utf-8")
+    assert load_game(target).ruleset == "R004"
+    assert main(["--game", str(target), "init"]) == 1  # never overwrites without --force
+    assert "exists" in capsys.readouterr().err

@@ -19,9 +19,10 @@ from rich.table import Table
 
 from forumbot.client import BoardClient
 from forumbot.commands.judging import (
-    action_from_fields,
     case_post_draft,
     console,
+    read_submissions,
+    submit_entries,
     verdict_rows,
     vote_count_draft,
 )
@@ -55,10 +56,8 @@ def run_demo(workdir: Path, out: Console) -> int:
             out.print(f"\n[b]1. Setup[/b]: roles stored as secrets for {len(roles)} players (judges only).")
 
             # 2. night 1
-            subs = tomllib.loads((folder / "night1.toml").read_text("utf-8"))["submissions"]
-            for e in subs:
-                at = parse_local_time(e["at"], game.tz, "at")
-                judge.submit_action(1, action_from_fields(e["kind"], e), at)
+            subs = read_submissions(folder / "night1.toml")
+            submit_entries(judge, 1, subs)
             res = judge.resolve_night(1)
             out.print(
                 f"\n[b]2. Night 1[/b]: {len(subs)} submissions → out: {'、'.join(res.out) or '(nobody)'}"
@@ -124,10 +123,7 @@ def run_demo(workdir: Path, out: Console) -> int:
             out.print(f"[b]7. Day 1 closed[/b]: out {'、'.join(closed.out) or '(nobody)'}.")
 
             # 8. night 2 and day 2: the ghost possesses, attendance and strikes carry over, two drown
-            for e in tomllib.loads((folder / "night2.toml").read_text("utf-8"))["submissions"]:
-                judge.submit_action(
-                    2, action_from_fields(e["kind"], e), parse_local_time(e["at"], game.tz, "at")
-                )
+            submit_entries(judge, 2, read_submissions(folder / "night2.toml"))
             res = judge.resolve_night(2)
             out.print(f"\n[b]8. Night 2[/b] → out: {'、'.join(res.out) or '(nobody)'}")
             for e in res.events:

@@ -235,15 +235,30 @@ def action_from_fields(kind: str, f: Mapping[str, Any]) -> NightAction:
     return simple[kind](target=need("target"), by=by)
 
 
+def read_submissions(path: Path) -> list[dict[str, Any]]:
+    """The [[submissions]] of a night file (kind, by, target, pledge, possess, kill_text, at ...)."""
+    entries = list(tomllib.loads(path.read_text("utf-8")).get("submissions", []))
+    if not entries:
+        raise UsageError(f"{path}: no [[submissions]] entries")
+    return entries
+
+
+def submit_entries(judge: Judge, night: int, entries: list[dict[str, Any]]) -> list[tuple[str, bool]]:
+    """Check and store each submission; (what, late) for each. A missing ``at`` means now."""
+    done = []
+    for e in entries:
+        action = action_from_fields(str(e.get("kind")), e)
+        at = local_time(judge.game, e.get("at"), "night submission at")
+        done.append((f"{e.get('kind')} by {e.get('by') or '-'}", judge.submit_action(night, action, at)))
+    return done
+
+
 def cmd_night_submit(args: argparse.Namespace) -> int:
-    game, store, judge = open_desk(args)
+    _game, store, judge = open_desk(args)
     with store:
         entries: list[dict[str, Any]] = []
         if args.file:
-            data = tomllib.loads(Path(args.file).read_text("utf-8"))
-            entries = list(data.get("submissions", []))
-            if not entries:
-                raise UsageError(f"{args.file}: no [[submissions]] entries")
+            entries = read_submissions(Path(args.file))
         else:
             if not args.kind:
                 raise UsageError("give the action (e.g. `night submit --night 1 kill --target X`) or --file")
@@ -257,12 +272,9 @@ def cmd_night_submit(args: argparse.Namespace) -> int:
                 }
                 | {"kind": args.kind}
             ]
-        for e in entries:
-            action = action_from_fields(str(e.get("kind")), e)
-            at = local_time(game, e.get("at"), "night submission at")
-            late = judge.submit_action(args.night, action, at)
+        for what, late in submit_entries(judge, args.night, entries):
             note = " [b](late: after the deadline)[/b]" if late else ""
-            console().print(f"night {args.night}: recorded {e.get('kind')} by {e.get('by') or '-'}" + note)
+            console().print(f"night {args.night}: recorded {what}" + note)
     return 0
 
 

@@ -8,7 +8,6 @@ never votes.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import replace
 from datetime import UTC, datetime
 
@@ -16,7 +15,7 @@ import pytest
 
 from engine.day import OutcomeKind, VoteStatus
 from forumbot.client import BoardClient
-from forumbot.commands.judging import action_from_fields, case_post_draft, vote_count_draft
+from forumbot.commands.judging import case_post_draft, read_submissions, submit_entries, vote_count_draft
 from forumbot.config import parse_local_time
 from forumbot.errors import UsageError
 from forumbot.judge import Judge
@@ -27,10 +26,7 @@ from tests.judging.conftest import EXAMPLE, MockBoard, example_game, example_rol
 
 def play_night_one(judge: Judge) -> None:
     judge.setup(roles=example_roles())
-    for e in tomllib.loads((EXAMPLE / "night1.toml").read_text("utf-8"))["submissions"]:
-        judge.submit_action(
-            1, action_from_fields(e["kind"], e), parse_local_time(e["at"], judge.game.tz, "at")
-        )
+    submit_entries(judge, 1, read_submissions(EXAMPLE / "night1.toml"))
     judge.resolve_night(1)
 
 
@@ -119,10 +115,7 @@ def test_closing_the_day_executes_and_stores_a_new_state(judge: Judge, mock_boar
 
 def test_the_case_post_shows_the_dead_and_the_kill_text_but_no_identity(judge: Judge) -> None:
     judge.setup(roles=example_roles())
-    for e in tomllib.loads((EXAMPLE / "night1.toml").read_text("utf-8"))["submissions"]:
-        judge.submit_action(
-            1, action_from_fields(e["kind"], e), parse_local_time(e["at"], judge.game.tz, "at")
-        )
+    submit_entries(judge, 1, read_submissions(EXAMPLE / "night1.toml"))
     res = judge.resolve_night(1)
     draft = case_post_draft(judge.game, judge, 1, res.events)
     assert "死者：锅贴" in draft and "饺子皮" in draft
@@ -206,10 +199,7 @@ def test_day_two_carries_strikes_and_attendance_and_drowns_the_absent(
         mock_board.use(snap)
         assert poll(client, store, judge.game.board, [2, 3], full=True, progress=False).ok
     judge.close_day(1)
-    for e in tomllib.loads((EXAMPLE / "night2.toml").read_text("utf-8"))["submissions"]:
-        judge.submit_action(
-            2, action_from_fields(e["kind"], e), parse_local_time(e["at"], judge.game.tz, "at")
-        )
+    submit_entries(judge, 2, read_submissions(EXAMPLE / "night2.toml"))
     night = judge.resolve_night(2)
     assert night.out == ("包子",)
     assert "饺子" not in case_post_draft(judge.game, judge, 2, night.events)  # the possession stays secret

@@ -10,8 +10,8 @@ import pytest
 
 from engine.day import OutcomeKind
 from forumbot.client import BoardClient
-from forumbot.commands.judging import action_from_fields, case_post_draft, vote_count_draft
-from forumbot.config import game_from_dict, parse_local_time
+from forumbot.commands.judging import case_post_draft, read_submissions, submit_entries, vote_count_draft
+from forumbot.config import game_from_dict
 from forumbot.judge import Judge
 from forumbot.poll import poll
 from forumbot.store import Store
@@ -26,8 +26,7 @@ def judge(store: Store) -> Judge:
     game = game_from_dict(data)
     j = Judge(game, store, by="test-director")
     j.setup(roles=tomllib.loads((EXAMPLE_R004 / "roles.toml").read_text("utf-8"))["roles"])
-    for e in tomllib.loads((EXAMPLE_R004 / "night1.toml").read_text("utf-8"))["submissions"]:
-        j.submit_action(1, action_from_fields(e["kind"], e), parse_local_time(e["at"], game.tz, "at"))
+    submit_entries(j, 1, read_submissions(EXAMPLE_R004 / "night1.toml"))
     return j
 
 

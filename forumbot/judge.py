@@ -45,7 +45,7 @@ from engine.errors import EngineError
 from engine.events import Resolution
 from engine.flags import split_flags
 from engine.night import check as check_action
-from engine.night import new_night, resolve_night, submit
+from engine.night import new_night, resolve_extra_check, resolve_night, submit
 from engine.presets import PresetTable, parse_presets
 from engine.roles import ROLE_TABLES, RoleId
 from engine.rulesets import RuleSet, get_ruleset
@@ -587,6 +587,21 @@ class Judge:
         for data, at in subs:
             night = submit(st, night, action_from_dict(data), late=at > deadline)
         return st, night
+
+    def extra_check(
+        self, n: int, target: str, at: datetime, *, result_at: datetime | None = None
+    ) -> Resolution:
+        """R001: the police's extra check after checking the poison (AMB-15). It is late when submitted
+        more than the flag's window after the first result reached the police (default: the moment
+        night ``n`` was resolved here)."""
+        resolved = [when for _, label, when in self._live_history() if label == f"night {n}"]
+        if not resolved:
+            raise UsageError(f"night {n} is not resolved yet")
+        start = result_at or resolved[-1]
+        late = (at - start).total_seconds() > self.night_flags.gp_extra_check_window_minutes * 60
+        res = resolve_extra_check(self.require_state(), target, late=late)
+        self.save_state(f"night {n} extra check", res.state)
+        return res
 
     def resolve_night(self, n: int, *, seed: int | None = None) -> Resolution:
         st, night = self.night(n)

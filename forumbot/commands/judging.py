@@ -34,7 +34,6 @@ from engine.actions import (
 )
 from engine.events import AudienceKind, Event, EventKind, event_to_dict
 from engine.flags import all_flags
-from engine.night import resolve_extra_check
 from engine.setup import Setup
 from engine.state import Phase
 from forumbot import drafts
@@ -339,16 +338,9 @@ def cmd_night_resolve(args: argparse.Namespace) -> int:
 def cmd_night_extra(args: argparse.Namespace) -> int:
     game, store, judge = open_desk(args)
     with store:
-        st = judge.require_state()
-        granted = judge.state_labelled(f"night {args.night}")
-        if granted is None:
-            raise UsageError(f"night {args.night} is not resolved yet")
         at = local_time(game, args.at, "--at")
-        window = judge.night_flags.gp_extra_check_window_minutes
-        resolved_at = judge.history()[-1][2]
-        late = (at - resolved_at).total_seconds() > window * 60
-        res = resolve_extra_check(st, args.target, late=late)
-        judge.save_state(f"night {args.night} extra check", res.state)
+        result_at = local_time(game, args.result_at, "--result-at") if args.result_at else None
+        res = judge.extra_check(args.night, args.target, at, result_at=result_at)
         _print_events(res.events, console())
     return 0
 
@@ -693,7 +685,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = nsub.add_parser("extra-check", help="R001: the police's extra check after checking the poison")
     p.add_argument("--night", "--day", dest="night", type=int, required=True)
     p.add_argument("target")
-    p.add_argument("--at")
+    p.add_argument("--at", help="when the police submitted it (default now)")
+    p.add_argument(
+        "--result-at",
+        dest="result_at",
+        help="when the first result reached the police (default: when resolved)",
+    )
     p.set_defaults(func=cmd_night_extra)
     night.set_defaults(func=lambda a: (night.print_help(), 2)[1])
 

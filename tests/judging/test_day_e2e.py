@@ -264,3 +264,26 @@ def test_a_sending_off_in_the_game_file_is_applied_at_the_close(store: Store, mo
     assert "平民" not in draft
     res = judge.close_day(1)
     assert set(res.out) == {"烧卖", "粽子"}
+
+
+@pytest.mark.parametrize(("minutes", "late"), [(59, False), (61, True)])
+def test_the_extra_check_after_checking_the_poison_has_a_sixty_minute_window(
+    judge: Judge, minutes: int, late: bool
+) -> None:
+    """毒药被验：警察额外获得一次验人 (AMB-15: 60 minutes after the first result, else forfeited)."""
+    from datetime import timedelta
+
+    from forumbot.commands.judging import action_from_fields
+
+    judge.setup(roles=example_roles())
+    at = parse_local_time("2026-06-03 16:30", judge.game.tz, "at")
+    judge.submit_action(1, action_from_fields("kill", {"by": "烧卖", "target": "锅贴", "pledge": "烧卖"}), at)
+    judge.submit_action(1, action_from_fields("check", {"by": "包子", "target": "油条"}), at)
+    res = judge.resolve_night(1)
+    assert "油条：毒药" in [e.text for e in res.events]
+    result_at = parse_local_time("2026-06-03 17:05", judge.game.tz, "at")
+    extra = judge.extra_check(1, "月饼", result_at + timedelta(minutes=minutes), result_at=result_at)
+    texts = [e.text for e in extra.events]
+    assert ("月饼：杀手" in texts) is not late
+    with pytest.raises(UsageError, match="not resolved"):
+        judge.extra_check(2, "月饼", result_at)

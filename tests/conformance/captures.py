@@ -1,7 +1,8 @@
 """Access to the captured pages in ../shared/fixtures (outside the repo) and their database truth.
 
-Every test module here calls :func:`require_fixtures` at import, so the whole suite is skipped on a clean
-clone (CI) and runs wherever the captures sit next to the repository.
+Every test module here calls :func:`require_fixtures` at import, so the whole suite is skipped on a clone
+without the captures, fails under CI (CI=true) when they are missing, and runs wherever they sit next to
+the repository.
 """
 
 from __future__ import annotations
@@ -14,16 +15,15 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import pytest
+from tests.shared_fixtures import SHARED_FIXTURES, require_shared
 
-FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures"
+FIXTURES = SHARED_FIXTURES
 BOARDS = ("discuz-x35-utf8", "discuz-x35-gbk")
 
 
 def require_fixtures() -> None:
-    """Skip the calling test module when the captures are not next to the repository."""
-    if not (FIXTURES / BOARDS[0] / "truth.json").is_file():
-        pytest.skip(f"captured pages not found at {FIXTURES}", allow_module_level=True)
+    """Skip the calling test module when the captures are not next to the repository (fail under CI)."""
+    require_shared(FIXTURES / BOARDS[0] / "truth.json")
 
 
 @dataclass(frozen=True)

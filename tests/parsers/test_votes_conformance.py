@@ -1,12 +1,12 @@
 """The vote reader and the day engine on the vote thread captured from a real Discuz! X3.5 board
-(../shared/fixtures/discuz-x35-utf8/truth.json, tid 3). Skipped when the captures are absent (CI)."""
+(../shared/fixtures/discuz-x35-utf8/truth.json, tid 3). Skipped when the captures are absent, failed
+under CI."""
 
 from __future__ import annotations
 
 import json
 import re
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,12 +14,12 @@ import pytest
 from engine.ballots import BallotKind
 from engine.day import DayInput, DayTimes, OutcomeKind, VotePost, VoteStatus, resolve_day
 from forumbot.parsers.votes import read_ballot
+from tests.shared_fixtures import SHARED_FIXTURES, require_shared
 
 pytestmark = pytest.mark.conformance
 
-BOARD = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "discuz-x35-utf8"
-if not (BOARD / "truth.json").is_file():
-    pytest.skip(f"captured pages not found at {BOARD}", allow_module_level=True)
+BOARD = SHARED_FIXTURES / "discuz-x35-utf8"
+require_shared(BOARD / "truth.json")
 
 TRUTH: dict[str, Any] = json.loads((BOARD / "truth.json").read_text("utf-8"))
 IDS: dict[str, Any] = json.loads((BOARD / "ids.json").read_text("utf-8"))

@@ -12,8 +12,9 @@ from forumbot.commands.reader import parse_when, read_headers_file
 from forumbot.resources import data_dir
 from forumbot.store import open_store, repo
 from tests.client.pagebuilder import ROOT, TZ, FakeBoard
+from tests.shared_fixtures import SHARED_FIXTURES, require_shared
 
-FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "discuz-x35-utf8"
+FIXTURES = SHARED_FIXTURES / "discuz-x35-utf8"
 EXAMPLE_GAME = data_dir() / "examples" / "meishi" / "game.toml"
 
 
@@ -143,8 +144,8 @@ def test_parse_when() -> None:
 
 
 @pytest.mark.conformance
-@pytest.mark.skipif(not FIXTURES.is_dir(), reason="shared/fixtures not present")
 def test_parse_a_captured_page_uses_its_headers(capsys: pytest.CaptureFixture[str]) -> None:
+    require_shared(FIXTURES / "thread3_vote" / "pc_page2.guest.html")
     assert main(["parse", str(FIXTURES / "thread3_vote" / "pc_page2.guest.html"), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert "59" in json.dumps(data)  # the change vote lives on page 2

@@ -6,19 +6,15 @@ Settings come from flags, then the game file, then packaged defaults.
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from collections.abc import Sequence
 
 from engine.errors import EngineError
 from forumbot import __version__
+from forumbot.commands import demo, judging, reader
 from forumbot.errors import BoardError, ConfigError, ForumbotError
 
-COMMAND_MODULES = (
-    "forumbot.commands.reader",
-    "forumbot.commands.judging",
-    "forumbot.commands.demo",
-)
+COMMAND_MODULES = (reader, judging, demo)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,13 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="SQLAlchemy URL or SQLite path of the store (overrides the game file)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name == name:
-                continue
-            raise
+    for module in COMMAND_MODULES:
         module.register(sub)
     return parser
 

@@ -29,7 +29,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import html as htmllib
-import importlib
 import json
 import os
 import re
@@ -39,8 +38,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from http.cookiejar import Cookie
 from pathlib import Path
-from typing import Any, Protocol, TypeVar, cast
-from zoneinfo import ZoneInfo
+from typing import Any, TypeVar
 
 import requests
 from requests.structures import CaseInsensitiveDict
@@ -58,6 +56,8 @@ from forumbot.errors import (
     NetworkError,
     UnparseablePage,
 )
+from forumbot.fetches import FetchRecord
+from forumbot.parsers import parse_forum_page, parse_thread_page
 from forumbot.parsers.records import ForumPage, ThreadPage
 from forumbot.urls import Url
 
@@ -104,46 +104,6 @@ class FetchedPage:
     @property
     def date(self) -> str | None:
         return self.headers.get("Date")
-
-
-@dataclass(frozen=True, slots=True)
-class FetchRecord:
-    """One HTTP exchange, for the store's fetch log. ``status`` is None when nothing came back."""
-
-    method: str
-    url: str
-    status: int | None
-    at: datetime  # UTC, when the request was sent
-    ok: bool
-    error: str = ""
-    elapsed: float = 0.0  # seconds
-    size: int = 0  # body bytes
-
-
-class PageParsers(Protocol):
-    """The parsers API (forumbot.parsers satisfies it; tests may pass a fake)."""
-
-    def parse_thread_page(
-        self,
-        body: bytes,
-        url: str,
-        *,
-        date_header: str | None = None,
-        content_type: str | None = None,
-        tz: ZoneInfo,
-        status: int = 200,
-    ) -> ThreadPage: ...
-
-    def parse_forum_page(
-        self,
-        body: bytes,
-        url: str,
-        *,
-        date_header: str | None = None,
-        content_type: str | None = None,
-        tz: ZoneInfo,
-        status: int = 200,
-    ) -> ForumPage: ...
 
 
 # Logins that failed in this process, by (board, username, password digest). Never tried again:
@@ -213,7 +173,7 @@ class BoardClient:
     """One polite visitor to one board.
 
     ``session``, ``sleep``, ``clock`` and ``now`` are injectable for tests (``responses`` plus a fake
-    clock); ``parsers`` defaults to :mod:`forumbot.parsers`. ``backoff`` is the first retry wait in
+    clock). ``backoff`` is the first retry wait in
     seconds; each further retry doubles it (capped at 60 s).
     """
 
@@ -225,7 +185,6 @@ class BoardClient:
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
-        parsers: PageParsers | None = None,
         backoff: float = 2.0,
     ) -> None:
         self.config = config
@@ -237,7 +196,6 @@ class BoardClient:
         self._sleep = sleep
         self._clock = clock
         self._now = now
-        self._parsers = parsers
         self.backoff = backoff
         self.min_interval = config.min_interval  # raised for the session after a CC-defence page
         self._last_request: float | None = None
@@ -536,14 +494,8 @@ class BoardClient:
     def _use_api(self) -> bool:
         return self.config.source is SourceKind.API and self.api_disabled is None
 
-    def parsers(self) -> PageParsers:
-        if self._parsers is None:
-            self._parsers = cast(PageParsers, importlib.import_module("forumbot.parsers"))
-        assert self._parsers is not None
-        return self._parsers
-
     def _parse_thread(self, page: FetchedPage) -> ThreadPage:
-        return self.parsers().parse_thread_page(
+        return parse_thread_page(
             page.body,
             page.url,
             date_header=page.date,
@@ -553,7 +505,7 @@ class BoardClient:
         )
 
     def _parse_forum(self, page: FetchedPage) -> ForumPage:
-        return self.parsers().parse_forum_page(
+        return parse_forum_page(
             page.body,
             page.url,
             date_header=page.date,

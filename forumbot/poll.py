@@ -27,9 +27,11 @@ from forumbot.board import BoardConfig
 from forumbot.client import BoardClient
 from forumbot.errors import BoardError
 from forumbot.parsers.records import ForumThread, ThreadPage
-from forumbot.store import repo
+from forumbot.store.base import ensure_board
 from forumbot.store.db import Store
-from forumbot.store.repo import StateChange, StoredThread
+from forumbot.store.fetchlog import record_fetches, record_poll
+from forumbot.store.posts import StateChange, mark_vanished, record_thread_page
+from forumbot.store.threads import StoredThread, list_threads, update_thread
 
 MAX_PAGES_PER_THREAD = 1000  # a guard against a board that never reports its last page
 
@@ -191,11 +193,11 @@ def poll(
     else:
         hook = progress
 
-    repo.ensure_board(store, key)
+    ensure_board(store, key)
     leftover = client.drain_fetches()  # exchanges made before this poll (a login): log them too
     if leftover:
-        repo.record_fetches(store, key, leftover)
-    stored = {t.tid: t for t in repo.list_threads(store, key, tids)}
+        record_fetches(store, key, leftover)
+    stored = {t.tid: t for t in list_threads(store, key, tids)}
 
     # One forum-list request per forum tells which threads changed.
     listing: dict[int, ForumThread] = {}
@@ -211,7 +213,7 @@ def poll(
                 _log_error(store, key, client, exc, None, report, now)
                 report.notes.append(f"forum {fid} list failed: every watched thread is checked directly")
                 continue
-            repo.record_fetches(store, key, client.drain_fetches())
+            record_fetches(store, key, client.drain_fetches())
             listing.update({t.tid: t for t in forum.threads})
 
     plan: list[tuple[int, int, str]] = []
@@ -264,7 +266,7 @@ def poll(
     report.source = client.current_source()
     if client.api_disabled is not None and cfg.source == "api":
         report.notes.append(f"the API failed, PC pages were read instead: {client.api_disabled}")
-    repo.record_poll(
+    record_poll(
         store,
         key,
         started_at=report.started_at,
@@ -293,7 +295,7 @@ def _log_error(
     page: int | None = None,
 ) -> PollError:
     err = PollError(tid, exc.url, type(exc).__name__, str(exc))
-    repo.record_fetches(
+    record_fetches(
         store, key, client.drain_fetches(), tid=tid, page=page, error=err.message, at=now(), url=exc.url
     )
     report.errors.append(err)
@@ -326,7 +328,7 @@ def _read_thread(
         if first_page is None:
             first_page = tp
         info = tp.thread
-        result = repo.record_thread_page(
+        result = record_thread_page(
             store,
             key,
             tp,
@@ -357,13 +359,13 @@ def _read_thread(
     out.complete = True
     at = now()
     if full and first_page is not None and start == 1:
-        changes = repo.mark_vanished(store, key, tid, seen, at=at)
+        changes = mark_vanished(store, key, tid, seen, at=at)
         report.state_changes.extend(changes)
         out.deleted = [c.pid for c in changes]
     replies = listed.replies if listed is not None else None
     if replies is None and first_page is not None and first_page.thread.page == 1:
         replies = first_page.thread.replies
-    repo.update_thread(
+    update_thread(
         store,
         key,
         tid,

@@ -27,7 +27,6 @@ class MomentKind(StrEnum):
     VOID_CUTOFF = "void_cutoff"
     CHANGE_CUTOFF = "change_cutoff"
     CLOSE = "close"
-    REVOTE_DEADLINE = "revote_deadline"
 
 
 @dataclass(frozen=True, order=True)
@@ -38,9 +37,9 @@ class Moment:
     deadline: datetime  # the deadline itself
 
 
-def moments(game: Game, extra: tuple[Moment, ...] = ()) -> list[Moment]:
+def moments(game: Game) -> list[Moment]:
     """Every deadline of the game file at which a full re-read is due, in time order."""
-    out: list[Moment] = list(extra)
+    out: list[Moment] = []
     for d in game.days:
         if game.ruleset == "R004":
             out.append(Moment(d.change_cutoff + GRACE, d.day, MomentKind.CHANGE_CUTOFF, d.change_cutoff))
@@ -71,13 +70,12 @@ class Watcher:
     run_poll: Callable[[bool], object]  # full: bool -> a poll report
     on_deadline: Callable[[Moment], None]
     clock: Callable[[], datetime] = lambda: datetime.now(UTC)
-    extra_moments: Callable[[], tuple[Moment, ...]] = lambda: ()
     state: WatchState = field(default_factory=WatchState)
     log: Callable[[str], None] = print
 
     def tick(self) -> list[Moment]:
         now = self.clock()
-        todo = due(moments(self.game, self.extra_moments()), self.state, now)
+        todo = due(moments(self.game), self.state, now)
         if todo:
             self.log(
                 f"{now:%Y-%m-%d %H:%M} UTC: deadline reached ({', '.join(m.kind for m in todo)}): full read"

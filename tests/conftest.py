@@ -1,4 +1,4 @@
-"""Shared test fixtures: a store on every backend, a fake clock, board settings, the parsers.
+"""Shared test fixtures: a store on every backend, a fake clock, board settings.
 
 The ``store`` fixture runs each test on in-memory SQLite, on an SQLite file, and on PostgreSQL when
 FORUMBOT_TEST_DATABASE_URL is set (each test in a schema of its own, dropped afterwards). When that
@@ -8,7 +8,6 @@ FORUMBOT_REQUIRE_POSTGRES set, where they fail: a green CI must mean both backen
 
 from __future__ import annotations
 
-import importlib
 import os
 import uuid
 from collections.abc import Callable, Iterator
@@ -165,24 +164,3 @@ def make_board(**overrides: Any) -> BoardConfig:
 def board_config() -> Callable[..., BoardConfig]:
     return make_board
 
-
-def real_parsers() -> Any | None:
-    """forumbot.parsers when it provides the parsers API, else None."""
-    try:
-        mod = importlib.import_module("forumbot.parsers")
-    except ImportError:
-        return None
-    if all(hasattr(mod, n) for n in ("parse_thread_page", "parse_forum_page")):
-        return mod
-    return None
-
-
-@pytest.fixture
-def parsers() -> Any:
-    """The real parsers once they exist; until then the throwaway fake in tests/client."""
-    mod = real_parsers()
-    if mod is not None:
-        return mod
-    from tests.client import fakeparser
-
-    return fakeparser

@@ -18,21 +18,15 @@ from rich.console import Console
 from rich.table import Table
 
 from forumbot.client import BoardClient
-from forumbot.commands.judging import (
-    case_post_draft,
-    console,
-    read_submissions,
-    submit_entries,
-    verdict_rows,
-    vote_count_draft,
-)
+from forumbot.commands.judging import console, verdict_rows
 from forumbot.config import Game, game_from_dict, parse_local_time
 from forumbot.demoboard import DemoBoard
-from forumbot.judge import Judge
+from forumbot.desk import Desk, case_post_draft, read_submissions, vote_count_draft
 from forumbot.poll import poll
 from forumbot.resources import data_dir
-from forumbot.store import repo
 from forumbot.store.db import open_store
+from forumbot.store.posts import get_post
+from forumbot.store.threads import list_threads
 
 EXAMPLE = "meishi"
 
@@ -48,17 +42,17 @@ def run_demo(workdir: Path, out: Console) -> int:
         out.print(f"example board: {board.url}   store: {game.store_url} (SQLite)")
         store = open_store(game.store_url)
         with store:
-            judge = Judge(game, store, by="demo-judge")
+            desk = Desk(game, store, by="demo-judge")
 
             # 1. the secret draw, as the judges made it
             roles = tomllib.loads((folder / "roles.toml").read_text("utf-8"))["roles"]
-            judge.setup(roles=roles)
+            desk.setup(roles=roles)
             out.print(f"\n[b]1. Setup[/b]: roles stored as secrets for {len(roles)} players (judges only).")
 
             # 2. night 1
             subs = read_submissions(folder / "night1.toml")
-            submit_entries(judge, 1, subs)
-            res = judge.resolve_night(1)
+            desk.night_entries(1, subs)
+            res = desk.night_resolve(1)
             out.print(
                 f"\n[b]2. Night 1[/b]: {len(subs)} submissions → out: {'、'.join(res.out) or '(nobody)'}"
             )
@@ -66,16 +60,16 @@ def run_demo(workdir: Path, out: Console) -> int:
                 if not e.public:
                     out.print(f"   → {e.audience}: {e.text}")
             out.print("\n[b]Case post draft[/b] (public):\n")
-            out.print(case_post_draft(game, judge, 1, res.events), markup=False)
+            out.print(case_post_draft(desk, 1, res.events), markup=False)
 
             # 3. poll the board mid-day
             client = BoardClient(game.board)
             board.use("s1")
             report = poll(client, store, game.board, game.watched_tids(), progress=False)
             out.print(f"\n[b]3. Poll at 11:00[/b]: {report.summary()}")
-            for t in repo.list_threads(store, game.board):
+            for t in list_threads(store, game.board):
                 out.print(f"   thread {t.tid} 《{t.title}》: {t.pages} page(s), {t.replies} replies")
-            mid = judge.judge_day(1, as_of=parse_local_time("2026-06-04 11:00", game.tz, "as_of"))
+            mid = desk.tally(1, as_of=parse_local_time("2026-06-04 11:00", game.tz, "as_of"))
             out.print(
                 "   running count at 11:00: "
                 + ", ".join(f"{line.target} {line.count}" for line in mid.result.final_tally)
@@ -88,7 +82,7 @@ def run_demo(workdir: Path, out: Console) -> int:
             for ch in report.state_changes:
                 out.print(f"   pid {ch.pid}: {ch.old} → {ch.new} ({ch.note}); its content stays in the store")
             for pid in report.revised_pids:
-                post = repo.get_post(store, game.board, pid)
+                post = get_post(store, game.board, pid)
                 if post is None:
                     continue
                 out.print(f"   pid {pid} by {post.author} was edited; every revision is kept:")
@@ -96,7 +90,7 @@ def run_demo(workdir: Path, out: Console) -> int:
                     out.print(f"     r{rev.number} first seen {_local(rev.first_seen, game)}: {rev.text!r}")
 
             # 5. judge the day
-            judged = judge.judge_day(1)
+            judged = desk.tally(1)
             out.print("\n[b]5. Day 1 verdicts[/b] (every post of the vote thread):")
             table = Table("floor", "author", "time", "verdict", "target", "reason")
             for row in verdict_rows(judged, game):
@@ -118,13 +112,13 @@ def run_demo(workdir: Path, out: Console) -> int:
                     )
                 )
             out.print("\n[b]6. Vote count draft[/b] (BBCode, to paste in the vote thread):\n")
-            out.print(vote_count_draft(game, judge, judged), markup=False)
-            closed = judge.close_day(1)
+            out.print(vote_count_draft(desk, judged), markup=False)
+            closed = desk.close_day(1)
             out.print(f"[b]7. Day 1 closed[/b]: out {'、'.join(closed.out) or '(nobody)'}.")
 
             # 8. night 2 and day 2: the ghost possesses, attendance and strikes carry over, two drown
-            submit_entries(judge, 2, read_submissions(folder / "night2.toml"))
-            res = judge.resolve_night(2)
+            desk.night_entries(2, read_submissions(folder / "night2.toml"))
+            res = desk.night_resolve(2)
             out.print(f"\n[b]8. Night 2[/b] → out: {'、'.join(res.out) or '(nobody)'}")
             for e in res.events:
                 if not e.public:
@@ -132,11 +126,11 @@ def run_demo(workdir: Path, out: Console) -> int:
             board.use("s3")
             report = poll(client, store, game.board, game.watched_tids(), full=True, progress=False)
             out.print(f"   full poll at 6/5 13:30: {report.summary()}")
-            judged = judge.judge_day(2)
+            judged = desk.tally(2)
             out.print("\n[b]9. Day 2 vote count draft[/b]:\n")
-            out.print(vote_count_draft(game, judge, judged), markup=False)
-            closed = judge.close_day(2)
-            st = judge.require_state()
+            out.print(vote_count_draft(desk, judged), markup=False)
+            closed = desk.close_day(2)
+            st = desk.require_state()
             out.print(
                 f"[b]10. Day 2 closed[/b]: out {'、'.join(closed.out)}; "
                 f"{len(st.living())} players alive; next: night {st.round}."

@@ -5,11 +5,10 @@ what a judge reviews: tables for the terminal, ``--json`` for tools, BBCode draf
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import sys
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -17,46 +16,24 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from engine.actions import (
-    Arrow,
-    Assassinate,
-    Check,
-    Fireworks,
-    Heal,
-    Hug,
-    Kidnap,
-    Kill,
-    KillHostages,
-    NightAction,
-    Protect,
-    Snipe,
-    Spy,
-)
-from engine.events import AudienceKind, Event, EventKind, event_to_dict
+from engine.events import Event, event_to_dict
 from engine.flags import all_flags
 from engine.setup import Setup
 from engine.state import Phase
 from forumbot import drafts
 from forumbot.config import Game, find_game_file, load_game, parse_local_time
-from forumbot.errors import ConfigError, UsageError
-from forumbot.judge import DayJudgement, Judge, describe_state
-from forumbot.store.db import Store, open_store
-
-ACTIONS = (
-    "kill",
-    "check",
-    "protect",
-    "snipe",
-    "fireworks",
-    "spy",
-    "kidnap",
-    "kill_hostages",
-    "heal",
-    "hug",
-    "assassinate",
-    "arrow",
+from forumbot.desk import (
+    NIGHT_ACTION_KINDS,
+    DayJudgement,
+    Desk,
+    case_post_draft,
+    describe_state,
+    elevator_draft,
+    read_submissions,
+    vote_count_draft,
 )
-
+from forumbot.errors import ConfigError, UsageError
+from forumbot.store.db import Store, open_store
 
 # ------------------------------------------------------------------ opening the desk
 
@@ -72,10 +49,10 @@ def open_game(args: argparse.Namespace) -> Game:
     return load_game(path)
 
 
-def open_desk(args: argparse.Namespace) -> tuple[Game, Store, Judge]:
+def open_desk(args: argparse.Namespace) -> tuple[Game, Store, Desk]:
     game = open_game(args)
     store = open_store(getattr(args, "store", None) or game.store_url)
-    return game, store, Judge(game, store)
+    return game, store, Desk(game, store)
 
 
 def local_time(game: Game, text: str | None, what: str) -> datetime:
@@ -93,14 +70,14 @@ def console() -> Console:
 
 
 def cmd_setup(args: argparse.Namespace) -> int:
-    game, store, judge = open_desk(args)
+    game, store, desk = open_desk(args)
     with store:
         roles = None
         if args.roles:
             roles = tomllib.loads(Path(args.roles).read_text("utf-8")).get("roles")
             if not isinstance(roles, dict):
                 raise UsageError(f"{args.roles}: expected a [roles] table of name = role")
-        made = judge.setup(seed=args.seed, roles=roles, variant=args.variant, force=args.force)
+        made = desk.setup(seed=args.seed, roles=roles, variant=args.variant, force=args.force)
         state = made.state if isinstance(made, Setup) else made
         out = console()
         out.print(f"[b]{game.name}[/b]: roles stored for {len(state.players)} players ({state.ruleset_id}).")
@@ -117,13 +94,21 @@ def cmd_setup(args: argparse.Namespace) -> int:
 
 
 def cmd_state(args: argparse.Namespace) -> int:
-    _game, store, judge = open_desk(args)
+    _game, store, desk = open_desk(args)
     with store:
-        st = judge.require_state()
+        st = desk.require_state()
         info = describe_state(st)
         if args.history:
             info["history"] = [
-                {"id": i, "label": lab, "at": at.isoformat()} for i, lab, at in judge.history()
+                {
+                    "id": v.id,
+                    "label": v.label,
+                    "at": v.at.isoformat(),
+                    "by": v.by,
+                    "undone_at": v.undone_at.isoformat() if v.undone_at else None,
+                    "undone_by": v.undone_by,
+                }
+                for v in desk.history()
             ]
         if args.json:
             print(json.dumps(info, ensure_ascii=False, indent=1, default=str))
@@ -139,7 +124,8 @@ def cmd_state(args: argparse.Namespace) -> int:
         out.print(t)
         if args.history:
             for h in info["history"]:
-                out.print(f"  #{h['id']} {h['label']} ({h['at']})")
+                undone = f" — undone {h['undone_at']} by {h['undone_by']}" if h["undone_at"] else ""
+                out.print(f"  #{h['id']} {h['label']} ({h['at']}){undone}")
     return 0
 
 
@@ -166,9 +152,9 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 
 def cmd_undo(args: argparse.Namespace) -> int:
-    _game, store, judge = open_desk(args)
+    _game, store, desk = open_desk(args)
     with store:
-        undone, now = judge.undo()
+        undone, now = desk.undo()
         console().print(
             f"undone: {undone}; the game is back at: {now} (the undo is kept in `state --history`)"
         )
@@ -194,66 +180,8 @@ def _row(r: Any) -> dict[str, Any]:
 # ------------------------------------------------------------------ the night
 
 
-def action_from_fields(kind: str, f: Mapping[str, Any]) -> NightAction:
-    """A night action from the fields a judge types (CLI flags or a TOML [[submissions]] entry)."""
-    by = f.get("by")
-    target = f.get("target")
-
-    def need(key: str) -> Any:
-        if not f.get(key):
-            raise UsageError(f"a {kind} submission needs {key}")
-        return f[key]
-
-    if kind == "kill":
-        return Kill(
-            victim=target,
-            pledge=f.get("pledge"),
-            possess=f.get("possess"),
-            text=f.get("kill_text") or "",
-            by=by,
-        )
-    if kind == "protect":
-        return Protect(guardian=need("by"), target=target)
-    if kind == "kill_hostages":
-        order = f.get("order")
-        return KillHostages(order=tuple(order) if order else None, by=by)
-    if kind == "arrow":
-        return Arrow(first=need("first"), second=need("second"), by=by)
-    simple: dict[str, Callable[..., NightAction]] = {
-        "check": Check,
-        "snipe": Snipe,
-        "fireworks": Fireworks,
-        "spy": Spy,
-        "kidnap": Kidnap,
-        "heal": Heal,
-        "hug": Hug,
-        "assassinate": Assassinate,
-    }
-    if kind not in simple:
-        raise UsageError(f"unknown night action {kind!r} (one of {', '.join(ACTIONS)})")
-    return simple[kind](target=need("target"), by=by)
-
-
-def read_submissions(path: Path) -> list[dict[str, Any]]:
-    """The [[submissions]] of a night file (kind, by, target, pledge, possess, kill_text, at ...)."""
-    entries = list(tomllib.loads(path.read_text("utf-8")).get("submissions", []))
-    if not entries:
-        raise UsageError(f"{path}: no [[submissions]] entries")
-    return entries
-
-
-def submit_entries(judge: Judge, night: int, entries: list[dict[str, Any]]) -> list[tuple[str, bool]]:
-    """Check and store each submission; (what, late) for each. A missing ``at`` means now."""
-    done = []
-    for e in entries:
-        action = action_from_fields(str(e.get("kind")), e)
-        at = local_time(judge.game, e.get("at"), "night submission at")
-        done.append((f"{e.get('kind')} by {e.get('by') or '-'}", judge.submit_action(night, action, at)))
-    return done
-
-
 def cmd_night_submit(args: argparse.Namespace) -> int:
-    _game, store, judge = open_desk(args)
+    _game, store, desk = open_desk(args)
     with store:
         entries: list[dict[str, Any]] = []
         if args.file:
@@ -271,7 +199,7 @@ def cmd_night_submit(args: argparse.Namespace) -> int:
                 }
                 | {"kind": args.kind}
             ]
-        for what, late in submit_entries(judge, args.night, entries):
+        for what, late in desk.night_entries(args.night, entries):
             note = " [b](late: after the deadline)[/b]" if late else ""
             console().print(f"night {args.night}: recorded {what}" + note)
     return 0
@@ -289,28 +217,11 @@ def _print_events(events: tuple[Event, ...], out: Console) -> None:
             out.print(f"  {e.text}")
 
 
-def case_post_draft(game: Game, judge: Judge, n: int, events: tuple[Event, ...]) -> str:
-    body = [
-        e.text
-        for e in events
-        if e.audience.kind is AudienceKind.PUBLIC and e.kind in (EventKind.CASE_POST, EventKind.DAY_START)
-    ]
-    over = [
-        e.text for e in events if e.audience.kind is AudienceKind.PUBLIC and e.kind is EventKind.GAME_OVER
-    ]
-    closes = ""
-    with contextlib.suppress(UsageError):
-        closes = drafts.local_text(game.day(n).closes, game.tz)
-    title = f"第{n}讨论日" if judge.ruleset.family == "r004" else f"第{n}夜结果"
-    view = drafts.CasePostView(game.name, title, "\n".join(body), closes if not over else "", "\n".join(over))
-    return drafts.render_case_post(view)
-
-
 def cmd_night_resolve(args: argparse.Namespace) -> int:
-    game, store, judge = open_desk(args)
+    _game, store, desk = open_desk(args)
     with store:
-        res = judge.resolve_night(args.night, seed=args.seed)
-        draft = case_post_draft(game, judge, args.night, res.events)
+        res = desk.night_resolve(args.night, seed=args.seed)
+        draft = case_post_draft(desk, args.night, res.events)
         if args.json:
             print(
                 json.dumps(
@@ -336,11 +247,11 @@ def cmd_night_resolve(args: argparse.Namespace) -> int:
 
 
 def cmd_night_extra(args: argparse.Namespace) -> int:
-    game, store, judge = open_desk(args)
+    game, store, desk = open_desk(args)
     with store:
         at = local_time(game, args.at, "--at")
         result_at = local_time(game, args.result_at, "--result-at") if args.result_at else None
-        res = judge.extra_check(args.night, args.target, at, result_at=result_at)
+        res = desk.night_extra_check(args.night, args.target, at, result_at=result_at)
         _print_events(res.events, console())
     return 0
 
@@ -371,37 +282,13 @@ def verdict_rows(judged: DayJudgement, game: Game) -> list[dict[str, Any]]:
     return rows
 
 
-def vote_count_draft(game: Game, judge: Judge, judged: DayJudgement) -> str:
-    preview = judge.preview_day(judged) if not judged.result.provisional else None
-    lines: tuple[str, ...] = ()
-    notices: tuple[str, ...] = ()
-    if preview is not None:
-        notice_kinds = (EventKind.DROWNING, EventKind.SENT_OFF, EventKind.RED_CARD)
-        lines = tuple(e.text for e in preview.events if e.public and e.kind not in notice_kinds)
-        notices = tuple(e.text for e in preview.events if e.public and e.kind in notice_kinds)
-    day = judged.day
-    return drafts.render_vote_count(
-        drafts.vote_count_view(
-            game_name=game.name,
-            board_url=game.board.url,
-            vote_tid=day.vote_tid or 0,
-            tz=game.tz,
-            result=judged.result,
-            public_lines=lines,
-            notice_lines=notices,
-            reveal_missing=judge.state() is None and judge.ruleset.family == "r001",
-            judges=frozenset(game.judges),
-        )
-    )
-
-
 def cmd_tally(args: argparse.Namespace) -> int:
-    game, store, judge = open_desk(args)
+    game, store, desk = open_desk(args)
     with store:
         as_of = local_time(game, args.at, "--at") if args.at else None
-        judged = judge.judge_day(args.day, as_of=as_of)
+        judged = desk.tally(args.day, as_of=as_of)
         r = judged.result
-        draft = vote_count_draft(game, judge, judged)
+        draft = vote_count_draft(desk, judged)
         if args.json:
             print(
                 json.dumps(
@@ -469,13 +356,13 @@ def cmd_tally(args: argparse.Namespace) -> int:
 
 
 def cmd_attendance(args: argparse.Namespace) -> int:
-    game, store, judge = open_desk(args)
+    game, store, desk = open_desk(args)
     with store:
-        day = judge.effective_day(args.day)
-        att = judge.attendance(day)
+        day = desk.day(args.day)
+        att = desk.attendance(day)
         if att is None:
             raise UsageError(f"day {args.day} has no discussion thread in the game file (discussion = TID)")
-        floors = {p.pid: p.floor for p in judge.discussion_posts(day)}
+        floors = {p.pid: p.floor for p in desk.discussion_posts(day)}
         if args.json:
             print(
                 json.dumps(
@@ -507,28 +394,17 @@ def cmd_attendance(args: argparse.Namespace) -> int:
         out.print(f"[b]day {args.day} attendance[/b] (valid discussion posts, minimum {att.min_posts})")
         out.print(t)
         if args.elevator:
-            view = drafts.elevator_view(
-                game_name=game.name,
-                day=args.day,
-                board_url=game.board.url,
-                tid=day.discussion_tid or 0,
-                roster=game.roster,
-                attendance=att,
-                floors=floors,
-                as_of=drafts.local_text(datetime.now(UTC), game.tz),
-                rule="顶、+1、纯表情、纯引用等不计",
-            )
             out.print("\n[b]Elevator draft (BBCode):[/b]\n")
-            print(drafts.render_elevator(view))
+            print(elevator_draft(desk, day, att, floors, datetime.now(UTC)))
     return 0
 
 
 def cmd_revote(args: argparse.Namespace) -> int:
-    game, store, judge = open_desk(args)
+    game, store, desk = open_desk(args)
     with store:
-        judged = judge.judge_day(args.day)
+        judged = desk.tally(args.day)
         if args.call_at or args.call:
-            judged = judge.call_revote(args.day, local_time(game, args.call_at, "--call-at"))
+            judged = desk.revote(args.day, local_time(game, args.call_at, "--call-at"))
         r = judged.result
         out = console()
         for rv in r.revotes:
@@ -548,15 +424,15 @@ def cmd_revote(args: argparse.Namespace) -> int:
         else:
             out.print(f"result: {r.outcome.text or r.outcome.kind.value}")
         out.print("\n[b]Vote count draft (BBCode):[/b]\n")
-        print(vote_count_draft(game, judge, judged))
+        print(vote_count_draft(desk, judged))
     return 0
 
 
 def cmd_override(args: argparse.Namespace) -> int:
-    _game, store, judge = open_desk(args)
+    _game, store, desk = open_desk(args)
     with store:
-        day = args.day if args.day is not None else judge.day_of_vote_post(args.pid)
-        rec = judge.add_override(day, args.pid, args.as_kind, args.target, args.why)
+        day = args.day if args.day is not None else desk.day_of_vote_post(args.pid)
+        rec = desk.override(day, args.pid, args.as_kind, args.target, args.why)
         console().print(
             f"override recorded: day {rec.day} pid {rec.pid} → {rec.as_kind}"
             + (f" {rec.target}" if rec.target else "")
@@ -566,19 +442,19 @@ def cmd_override(args: argparse.Namespace) -> int:
 
 
 def cmd_proxy(args: argparse.Namespace) -> int:
-    game, store, judge = open_desk(args)
+    game, store, desk = open_desk(args)
     with store:
-        judge.add_proxy_vote(args.day, args.player, args.target, local_time(game, args.at, "--at"))
+        desk.proxy_vote(args.day, args.player, args.target, local_time(game, args.at, "--at"))
         console().print(f"proxy vote recorded: {args.player} → {args.target} (day {args.day})")
     return 0
 
 
 def cmd_close(args: argparse.Namespace) -> int:
-    game, store, judge = open_desk(args)
+    _game, store, desk = open_desk(args)
     with store:
-        judged = judge.judge_day(args.day)
-        draft = vote_count_draft(game, judge, judged)
-        res = judge.close_day(args.day)
+        judged = desk.tally(args.day)
+        draft = vote_count_draft(desk, judged)
+        res = desk.close_day(args.day)
         out = console()
         out.print(f"[b]Day {args.day} closed.[/b] Out: {'、'.join(res.out) or '(nobody)'}")
         _print_events(res.events, out)
@@ -597,7 +473,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     from forumbot.poll import poll
     from forumbot.watch import Moment, Watcher, run_forever
 
-    game, store, judge = open_desk(args)
+    game, store, desk = open_desk(args)
     client = BoardClient(game.board)
     drafts_dir = Path(args.drafts)
     drafts_dir.mkdir(parents=True, exist_ok=True)
@@ -608,10 +484,10 @@ def cmd_watch(args: argparse.Namespace) -> int:
         return report
 
     def on_deadline(m: Moment) -> None:
-        judge.refresh()
-        judged = judge.judge_day(m.day)
+        desk.refresh()
+        judged = desk.tally(m.day)
         path = drafts_dir / f"day{m.day}-{m.kind.value}.bbcode"
-        path.write_text(vote_count_draft(game, judge, judged), "utf-8")
+        path.write_text(vote_count_draft(desk, judged), "utf-8")
         print(f"day {m.day} {m.kind.value}: draft written to {path}")
 
     watcher = Watcher(game, run_poll, on_deadline)
@@ -638,7 +514,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     p.set_defaults(func=cmd_setup)
 
-    p = sub.add_parser("state", help="the secret game state (judges only)")
+    p = sub.add_parser("state", help="the secret game state (desks only)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--history", action="store_true", help="every stored version of the state")
     p.set_defaults(func=cmd_state)
@@ -663,7 +539,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument(
         "--night", "--day", dest="night", type=int, required=True, help="the night (= the day it opens)"
     )
-    p.add_argument("kind", nargs="?", choices=ACTIONS)
+    p.add_argument("kind", nargs="?", choices=NIGHT_ACTION_KINDS)
     p.add_argument("--file", help="a TOML file of [[submissions]]")
     p.add_argument("--by", help="who submitted (a group member, or the role holder)")
     p.add_argument("--target")

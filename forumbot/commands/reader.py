@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import importlib
 import json
 import re
 import sys
@@ -25,7 +24,11 @@ from urllib.parse import urljoin
 from zoneinfo import ZoneInfo
 
 from forumbot.board import DEFAULT_TZ, BoardConfig, SourceKind
+from forumbot.config import Game, find_game_file, load_game
 from forumbot.errors import ConfigError, UsageError
+from forumbot.store.base import boards
+from forumbot.store.posts import thread_posts
+from forumbot.store.threads import get_thread, update_thread
 
 DEFAULT_PARSE_URL = "http://board.invalid/forum.php?mod=viewthread&tid=0&page=1"
 DEFAULT_PARSE_API_URL = "http://board.invalid/api/mobile/index.php?version=4&module=viewthread&tid=0&page=1"
@@ -87,17 +90,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 # --------------------------------------------------------------------------- settings
 
 
-def _game(args: argparse.Namespace) -> Any | None:
+def _game(args: argparse.Namespace) -> Game | None:
     """The game file, when one is given or ./forumbot.toml exists (None without one)."""
-    try:
-        config = importlib.import_module("forumbot.config")
-    except ModuleNotFoundError:
-        return None
-    path = config.find_game_file(getattr(args, "game", None))
-    return config.load_game(path) if path is not None else None
+    path = find_game_file(getattr(args, "game", None))
+    return load_game(path) if path is not None else None
 
 
-def _board(args: argparse.Namespace, game: Any | None) -> BoardConfig:
+def _board(args: argparse.Namespace, game: Game | None) -> BoardConfig:
     base: BoardConfig | None = game.board if game is not None else None
     if getattr(args, "board", None):
         url = args.board if args.board.endswith("/") else args.board + "/"
@@ -119,7 +118,7 @@ def _board(args: argparse.Namespace, game: Any | None) -> BoardConfig:
     return dataclasses.replace(base, **changes) if changes else base
 
 
-def _store_url(args: argparse.Namespace, game: Any | None) -> str:
+def _store_url(args: argparse.Namespace, game: Game | None) -> str:
     from forumbot.store import DEFAULT_STORE
 
     if getattr(args, "store", None):
@@ -129,7 +128,7 @@ def _store_url(args: argparse.Namespace, game: Any | None) -> str:
     return DEFAULT_STORE
 
 
-def _tz(name: str | None, game: Any | None, board: BoardConfig | None = None) -> ZoneInfo:
+def _tz(name: str | None, game: Game | None, board: BoardConfig | None = None) -> ZoneInfo:
     zone = name or (game.timezone if game is not None else None) or (board.timezone if board else DEFAULT_TZ)
     try:
         return ZoneInfo(zone)
@@ -164,7 +163,7 @@ def jsonable(value: Any) -> Any:
 def cmd_poll(args: argparse.Namespace) -> int:
     from forumbot.client import BoardClient
     from forumbot.poll import poll
-    from forumbot.store import open_store, repo
+    from forumbot.store import open_store
 
     game = _game(args)
     board = _board(args, game)
@@ -178,7 +177,7 @@ def cmd_poll(args: argparse.Namespace) -> int:
             for d in game.days:
                 for kind, tid in (("vote", d.vote_tid), ("discussion", d.discussion_tid)):
                     if tid in report.threads and report.threads[tid].complete:
-                        repo.update_thread(store, board, tid, kind=kind, day=d.day)
+                        update_thread(store, board, tid, kind=kind, day=d.day)
     if args.json:
         print(json.dumps(jsonable(report), ensure_ascii=False, indent=1))
         return 0 if report.ok else 3
@@ -328,7 +327,7 @@ def parse_when(text: str, tz: ZoneInfo) -> datetime:
 
 
 def cmd_posts(args: argparse.Namespace) -> int:
-    from forumbot.store import open_store, repo
+    from forumbot.store import open_store
 
     game = _game(args)
     board_url: str | None = None
@@ -339,7 +338,7 @@ def cmd_posts(args: argparse.Namespace) -> int:
     tz = _tz(args.tz, game, game.board if game is not None else None)
     with open_store(_store_url(args, game), create=False) as store:
         if board_url is None:
-            known = repo.boards(store)
+            known = boards(store)
             if len(known) != 1:
                 raise UsageError(
                     f"the store holds {len(known)} boards: pass --board URL"
@@ -348,8 +347,8 @@ def cmd_posts(args: argparse.Namespace) -> int:
             board_url = known[0]
         since = parse_when(args.since, tz) if args.since else None
         until = parse_when(args.until, tz) if args.until else None
-        posts = repo.thread_posts(store, board_url, args.thread, author=args.author, since=since, until=until)
-        thread = repo.get_thread(store, board_url, args.thread)
+        posts = thread_posts(store, board_url, args.thread, author=args.author, since=since, until=until)
+        thread = get_thread(store, board_url, args.thread)
     if args.json:
         print(json.dumps([_post_json(p, args.revisions) for p in posts], ensure_ascii=False, indent=1))
         return 0

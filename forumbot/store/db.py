@@ -1,7 +1,8 @@
 """Opening the store: an SQLite file by default, any SQLAlchemy URL (PostgreSQL via psycopg) otherwise.
 
 Why a separate module (as in SQLModel's tutorial): models say what is stored, this module says where,
-and :mod:`forumbot.store.repo` does each unit of work inside ``with store.session()``.
+and the store's modules (posts, threads, fetchlog, records) do each unit of work inside
+``with store.session()``.
 
 SQLite gets foreign keys switched on, a busy timeout (a judge may read while a poll writes), WAL for
 files, and real ``BEGIN`` statements so a page's transaction covers its reads too. An in-memory
@@ -28,7 +29,7 @@ DEFAULT_STORE = "forumbot.db"
 
 @dataclass
 class Store:
-    """An open store. Pass it to the functions of :mod:`forumbot.store.repo`; close it when done."""
+    """An open store. Pass it to the functions of the store's modules; close it when done."""
 
     engine: Engine
     url: str
@@ -40,7 +41,8 @@ class Store:
     def create_tables(self) -> None:
         """Create missing tables (never alters or drops existing ones)."""
         try:
-            tables = [SQLModel.metadata.tables[name] for name in models.TABLE_NAMES]
+            names = models.TABLE_NAMES + models.GAME_TABLE_NAMES
+            tables = [SQLModel.metadata.tables[name] for name in names]
             SQLModel.metadata.create_all(self.engine, tables=tables)
         except SQLAlchemyError as exc:
             raise StoreError(f"cannot create the store's tables in {self.safe_url}: {exc}") from exc

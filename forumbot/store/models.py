@@ -7,11 +7,16 @@ seen is a row of ``post_revisions`` (keyed by a hash of the normalised text, quo
 every change is an event in ``post_events``. ``fetch_log`` keeps every HTTP exchange and
 ``poll_runs`` every poll, so "when did forumbot last look?" has an answer.
 
+Beside the board's posts sit the judges' own records of a game (``games``, ``game_states``,
+``state_undos``, ``night_submissions``, ``overrides``, ``proxy_votes``, ``revotes``): the secret state
+as JSON versions, and every decision with who, when and why. They too are only ever added to: an undo
+is a row naming the version it undoes, never a deletion.
+
 Times are UTC. :class:`UTCDateTime` stores naive UTC (SQLite has no time zones; PostgreSQL gets the
 same column type so both backends behave alike) and hands back aware UTC datetimes; a naive datetime
 given to the store is a bug and raises.
 
-Rows stay inside :mod:`forumbot.store.repo`; callers get plain dataclasses.
+Rows stay inside the store's modules (posts.py, fetchlog.py, records.py); callers get plain dataclasses.
 """
 
 from __future__ import annotations
@@ -206,5 +211,101 @@ class PollRunRow(SQLModel, table=True):
     notes: list[str] = Field(default_factory=list, sa_type=JSON)
 
 
-ALL_TABLES = (BoardRow, ThreadRow, PostRow, RevisionRow, EventRow, FetchLogRow, PollRunRow)
+# --------------------------------------------------------------------------- the judges' records of a game
+
+
+class GameRow(SQLModel, table=True):
+    __tablename__ = "games"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(index=True, unique=True)
+    ruleset: str
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
+class GameStateRow(SQLModel, table=True):
+    """One version of the secret game state. The current state is the latest version not undone."""
+
+    __tablename__ = "game_states"
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    label: str  # what produced it: setup, night 1, day 1, night 1 extra check ...
+    state_json: str = Field(sa_column=Column(Text, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    created_by: str = ""
+
+
+class StateUndoRow(SQLModel, table=True):
+    """A judge's undo: version ``undone_id`` no longer counts, the game is back at ``back_to_id``."""
+
+    __tablename__ = "state_undos"
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    undone_id: int = Field(foreign_key="game_states.id", unique=True)
+    back_to_id: int = Field(foreign_key="game_states.id")
+    at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    by: str = ""
+
+
+class NightSubmissionRow(SQLModel, table=True):
+    __tablename__ = "night_submissions"
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    night: int = Field(index=True)
+    action_json: str = Field(sa_column=Column(Text, nullable=False))
+    submitted_at: datetime = Field(sa_type=UTCDateTime)  # when the actor submitted (as the judge records)
+    entered_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    entered_by: str = ""
+    withdrawn: bool = False  # replaced by a later submission of the same actor (kept, never deleted)
+
+
+class OverrideRow(SQLModel, table=True):
+    """A judge's correction of one post's verdict, applied by every later tally."""
+
+    __tablename__ = "overrides"
+    __table_args__ = (UniqueConstraint("game_id", "day", "pid", "seq"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    day: int = Field(index=True)
+    pid: int = Field(index=True)
+    seq: int = 0  # a later override of the same pid supersedes an earlier one
+    as_kind: str  # vote | abstain | void | ignore | change
+    target: str | None = None
+    why: str
+    by: str
+    at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
+class ProxyVoteRow(SQLModel, table=True):
+    __tablename__ = "proxy_votes"
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    day: int = Field(index=True)
+    player: str
+    target: str
+    at: datetime = Field(sa_type=UTCDateTime)
+    entered_by: str = ""
+
+
+class RevoteRow(SQLModel, table=True):
+    __tablename__ = "revotes"
+    __table_args__ = (UniqueConstraint("game_id", "day", "number"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    day: int
+    number: int
+    plan_json: str = Field(sa_column=Column(Text, nullable=False))
+    called_at: datetime = Field(sa_type=UTCDateTime)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
+# The board's tables (what `forumbot stats` counts) and the judges' tables of a game.
 TABLE_NAMES = ("boards", "threads", "posts", "post_revisions", "post_events", "fetch_log", "poll_runs")
+GAME_TABLE_NAMES = (
+    "games",
+    "game_states",
+    "state_undos",
+    "night_submissions",
+    "overrides",
+    "proxy_votes",
+    "revotes",
+)

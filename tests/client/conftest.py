@@ -34,9 +34,9 @@ def fake_board(rsps: responses.RequestsMock) -> FakeBoard:
 
 
 @pytest.fixture
-def make_client(clock: FakeClock, parsers: Any) -> Callable[..., BoardClient]:
+def make_client(clock: FakeClock) -> Callable[..., BoardClient]:
     def make(config: BoardConfig | None = None, **overrides: Any) -> BoardClient:
         cfg = config or make_board(**overrides)
-        return BoardClient(cfg, sleep=clock.sleep, clock=clock.monotonic, now=clock.now, parsers=parsers)
+        return BoardClient(cfg, sleep=clock.sleep, clock=clock.monotonic, now=clock.now)
 
     return make

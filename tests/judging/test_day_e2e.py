@@ -15,22 +15,21 @@ import pytest
 
 from engine.day import OutcomeKind, VoteStatus
 from forumbot.client import BoardClient
-from forumbot.commands.judging import case_post_draft, read_submissions, submit_entries, vote_count_draft
 from forumbot.config import parse_local_time
+from forumbot.desk import Desk, case_post_draft, read_submissions, vote_count_draft
 from forumbot.errors import UsageError
-from forumbot.judge import Judge
 from forumbot.poll import poll
 from forumbot.store import Store, open_store
 from tests.judging.conftest import EXAMPLE, MockBoard, example_game, example_roles
 
 
-def play_night_one(judge: Judge) -> None:
+def play_night_one(judge: Desk) -> None:
     judge.setup(roles=example_roles())
-    submit_entries(judge, 1, read_submissions(EXAMPLE / "night1.toml"))
-    judge.resolve_night(1)
+    judge.night_entries(1, read_submissions(EXAMPLE / "night1.toml"))
+    judge.night_resolve(1)
 
 
-def poll_both_snapshots(judge: Judge, board: MockBoard) -> None:
+def poll_both_snapshots(judge: Desk, board: MockBoard) -> None:
     game = judge.game
     client = BoardClient(game.board, sleep=lambda _s: None)
     board.use("s1")
@@ -40,18 +39,18 @@ def poll_both_snapshots(judge: Judge, board: MockBoard) -> None:
 
 
 @pytest.fixture
-def judge(store: Store) -> Judge:
-    return Judge(example_game(store.url), store, by="test-judge")
+def judge(store: Store) -> Desk:
+    return Desk(example_game(store.url), store, by="test-judge")
 
 
-def statuses(judge: Judge) -> dict[int, str]:
-    return {v.pid: v.status.value for v in judge.judge_day(1).result.verdicts if v.pid}
+def statuses(judge: Desk) -> dict[int, str]:
+    return {v.pid: v.status.value for v in judge.tally(1).result.verdicts if v.pid}
 
 
-def test_the_day_is_judged_post_by_post_from_the_board(judge: Judge, mock_board: MockBoard) -> None:
+def test_the_day_is_judged_post_by_post_from_the_board(judge: Desk, mock_board: MockBoard) -> None:
     play_night_one(judge)
     poll_both_snapshots(judge, mock_board)
-    r = judge.judge_day(1).result
+    r = judge.tally(1).result
     assert [(t.target, t.count) for t in r.final_tally] == [("烧卖", 3), ("饺子", 2)]
     assert r.outcome.kind is OutcomeKind.EXECUTE and r.outcome.out == ("烧卖",)
     assert statuses(judge) == {
@@ -77,11 +76,11 @@ def test_the_day_is_judged_post_by_post_from_the_board(judge: Judge, mock_board:
 
 
 def test_the_vote_count_draft_links_every_voter_and_reveals_the_identity(
-    judge: Judge, mock_board: MockBoard
+    judge: Desk, mock_board: MockBoard
 ) -> None:
     play_night_one(judge)
     poll_both_snapshots(judge, mock_board)
-    draft = vote_count_draft(judge.game, judge, judge.judge_day(1))
+    draft = vote_count_draft(judge, judge.tally(1))
     link = "https://bbs.example.com/forum.php?mod=redirect&goto=findpost&ptid=3&pid="
     assert (
         f"[b]烧卖[/b]（3票）：饺子[url={link}10]#2[/url]、包子[url={link}12]#3[/url]、春卷[url={link}21]#8[/url]"
@@ -93,16 +92,16 @@ def test_the_vote_count_draft_links_every_voter_and_reveals_the_identity(
     assert "法官大人" not in draft  # the judges' own posts are not listed as invalid votes
 
 
-def test_a_count_as_of_mid_day_sees_only_what_was_posted_by_then(judge: Judge, mock_board: MockBoard) -> None:
+def test_a_count_as_of_mid_day_sees_only_what_was_posted_by_then(judge: Desk, mock_board: MockBoard) -> None:
     play_night_one(judge)
     poll_both_snapshots(judge, mock_board)
     at = parse_local_time("2026-06-04 11:00", judge.game.tz, "at")
-    r = judge.judge_day(1, as_of=at).result
+    r = judge.tally(1, as_of=at).result
     assert r.provisional
     assert dict(r.counts) == {"烧卖": 4, "饺子": 2}  # 汤圆's void came at 12:20; 馄饨's edit is seen
 
 
-def test_closing_the_day_executes_and_stores_a_new_state(judge: Judge, mock_board: MockBoard) -> None:
+def test_closing_the_day_executes_and_stores_a_new_state(judge: Desk, mock_board: MockBoard) -> None:
     play_night_one(judge)
     poll_both_snapshots(judge, mock_board)
     res = judge.close_day(1)
@@ -113,11 +112,11 @@ def test_closing_the_day_executes_and_stores_a_new_state(judge: Judge, mock_boar
         judge.close_day(1)
 
 
-def test_the_case_post_shows_the_dead_and_the_kill_text_but_no_identity(judge: Judge) -> None:
+def test_the_case_post_shows_the_dead_and_the_kill_text_but_no_identity(judge: Desk) -> None:
     judge.setup(roles=example_roles())
-    submit_entries(judge, 1, read_submissions(EXAMPLE / "night1.toml"))
-    res = judge.resolve_night(1)
-    draft = case_post_draft(judge.game, judge, 1, res.events)
+    judge.night_entries(1, read_submissions(EXAMPLE / "night1.toml"))
+    res = judge.night_resolve(1)
+    draft = case_post_draft(judge, 1, res.events)
     assert "死者：锅贴" in draft and "饺子皮" in draft
     for role in ("平民", "杀手", "警察", "毒药", "鬼匪"):
         assert role not in draft
@@ -126,50 +125,50 @@ def test_the_case_post_shows_the_dead_and_the_kill_text_but_no_identity(judge: J
 
 
 def test_an_override_changes_the_count_and_is_shown_with_who_and_why(
-    judge: Judge, mock_board: MockBoard
+    judge: Desk, mock_board: MockBoard
 ) -> None:
     play_night_one(judge)
     poll_both_snapshots(judge, mock_board)
-    judge.add_override(1, 23, "vote", "烧卖", "typo accepted by the judges: 烧麦 = 烧卖")
-    r = judge.judge_day(1).result
+    judge.override(1, 23, "vote", "烧卖", "typo accepted by the judges: 烧麦 = 烧卖")
+    r = judge.tally(1).result
     assert dict(r.counts)["烧卖"] == 4
     v = next(v for v in r.verdicts if v.pid == 23)
     assert v.override is not None and v.override.by == "test-judge"
-    assert "typo accepted" in vote_count_draft(judge.game, judge, judge.judge_day(1))
+    assert "typo accepted" in vote_count_draft(judge, judge.tally(1))
 
 
-def test_an_override_of_a_pid_not_in_the_round_is_refused(judge: Judge, mock_board: MockBoard) -> None:
+def test_an_override_of_a_pid_not_in_the_round_is_refused(judge: Desk, mock_board: MockBoard) -> None:
     poll_both_snapshots(judge, mock_board)
     with pytest.raises(UsageError, match="pid 7 is not a post of day 1's vote thread"):
-        judge.add_override(1, 7, "void", None, "wrong thread")  # pid 7 is in the discussion thread
+        judge.override(1, 7, "void", None, "wrong thread")  # pid 7 is in the discussion thread
     with pytest.raises(UsageError, match="not in the roster"):
-        judge.add_override(1, 23, "vote", "烧麦", "x")
+        judge.override(1, 23, "vote", "烧麦", "x")
     with pytest.raises(UsageError, match="needs --why"):
-        judge.add_override(1, 23, "void", None, "  ")
+        judge.override(1, 23, "void", None, "  ")
 
 
 def test_without_a_setup_the_tally_still_works_and_leaves_the_identity_to_the_judge(
-    judge: Judge, mock_board: MockBoard
+    judge: Desk, mock_board: MockBoard
 ) -> None:
     poll_both_snapshots(judge, mock_board)
-    judged = judge.judge_day(1)
+    judged = judge.tally(1)
     # no stored state: everyone in the roster is alive, so the dead 锅贴's vote counts for 饺子
     assert dict(judged.result.counts) == {"烧卖": 3, "饺子": 3}
     assert judged.result.outcome.kind is OutcomeKind.REVOTE
-    assert "重新投票" in vote_count_draft(judge.game, judge, judged)
+    assert "重新投票" in vote_count_draft(judge, judged)
 
 
 def test_without_a_setup_the_game_file_can_name_the_nights_dead(store: Store, mock_board: MockBoard) -> None:
     game = example_game(store.url)
     game = replace(game, days=(replace(game.days[0], dead=("锅贴",)),))
-    judge = Judge(game, store, by="test-judge")
+    judge = Desk(game, store, by="test-judge")
     poll_both_snapshots(judge, mock_board)
-    judged = judge.judge_day(1)
+    judged = judge.tally(1)
     assert dict(judged.result.counts) == {"烧卖": 3, "饺子": 2}
-    assert "身份：＿＿" in vote_count_draft(game, judge, judged)  # the identity is left to the judge
+    assert "身份：＿＿" in vote_count_draft(judge, judged)  # the identity is left to the judge
 
 
-def test_attendance_counts_valid_discussion_posts_only(judge: Judge, mock_board: MockBoard) -> None:
+def test_attendance_counts_valid_discussion_posts_only(judge: Desk, mock_board: MockBoard) -> None:
     poll_both_snapshots(judge, mock_board)
     att = judge.attendance(judge.game.day(1))
     assert att is not None
@@ -178,10 +177,10 @@ def test_attendance_counts_valid_discussion_posts_only(judge: Judge, mock_board:
     assert att.counts["饺子"] == 2
 
 
-def test_edited_vote_evidence_comes_from_the_stored_revisions(judge: Judge, mock_board: MockBoard) -> None:
+def test_edited_vote_evidence_comes_from_the_stored_revisions(judge: Desk, mock_board: MockBoard) -> None:
     play_night_one(judge)
     poll_both_snapshots(judge, mock_board)
-    v = next(v for v in judge.judge_day(1).result.verdicts if v.pid == 14)
+    v = next(v for v in judge.tally(1).result.verdicts if v.pid == 14)
     assert v.status is VoteStatus.EDITED
     assert "编辑" in v.reason
     assert datetime.now(UTC) > v.at
@@ -192,29 +191,29 @@ def test_day_two_carries_strikes_and_attendance_and_drowns_the_absent(
 ) -> None:
     """R001 §四.2: fewer than 2 valid posts in two consecutive rounds, or two vote strikes, drown a player;
     his vote is void; the drowning is announced by name without identity; the ghost shows as 杀手."""
-    judge = Judge(example_game(store.url, days=2), store, by="test-judge")
+    judge = Desk(example_game(store.url, days=2), store, by="test-judge")
     play_night_one(judge)
     client = BoardClient(judge.game.board, sleep=lambda _s: None)
     for snap in ("s1", "s2"):
         mock_board.use(snap)
         assert poll(client, store, judge.game.board, [2, 3], full=True, progress=False).ok
     judge.close_day(1)
-    submit_entries(judge, 2, read_submissions(EXAMPLE / "night2.toml"))
-    night = judge.resolve_night(2)
+    judge.night_entries(2, read_submissions(EXAMPLE / "night2.toml"))
+    night = judge.night_resolve(2)
     assert night.out == ("包子",)
-    assert "饺子" not in case_post_draft(judge.game, judge, 2, night.events)  # the possession stays secret
+    assert "饺子" not in case_post_draft(judge, 2, night.events)  # the possession stays secret
     mock_board.use("s3")
     assert poll(client, store, judge.game.board, judge.game.watched_tids(), progress=False).ok
 
     # day 2 gives no `opens`: the case post (the discussion thread's opening post) opens the vote
-    assert judge.effective_day(2).opens == parse_local_time("2026-06-04 17:20:05", judge.game.tz, "opens")
-    judged = judge.judge_day(2)
+    assert judge.day(2).opens == parse_local_time("2026-06-04 17:20:05", judge.game.tz, "opens")
+    judged = judge.tally(2)
     r = judged.result
     assert dict(r.counts) == {"月饼": 4, "春卷": 3}
     assert {d.player: d.rule.value for d in r.drowned} == {"馄饨": "discussion", "煎饼": "vote_strikes"}
     v = {v.author: v.status.value for v in r.verdicts if v.pid and v.author == "馄饨"}
     assert v == {"馄饨": "drowned"}
-    draft = vote_count_draft(judge.game, judge, judged)
+    draft = vote_count_draft(judge, judged)
     assert "月饼 被处决，身份：杀手" in draft  # the ghost is revealed only as 杀手
     assert "馄饨" in draft and "煎饼" in draft and "淹死" in draft
     for secret in ("鬼匪", "被附体", "平民", "毒药"):
@@ -225,16 +224,16 @@ def test_day_two_carries_strikes_and_attendance_and_drowns_the_absent(
     assert st.outcome is None and st.round == 3
 
 
-def test_the_draft_is_the_same_before_and_after_closing_the_day(judge: Judge, mock_board: MockBoard) -> None:
+def test_the_draft_is_the_same_before_and_after_closing_the_day(judge: Desk, mock_board: MockBoard) -> None:
     play_night_one(judge)
     poll_both_snapshots(judge, mock_board)
-    before = vote_count_draft(judge.game, judge, judge.judge_day(1))
+    before = vote_count_draft(judge, judge.tally(1))
     judge.close_day(1)
     judge.refresh()
-    assert vote_count_draft(judge.game, judge, judge.judge_day(1)) == before
+    assert vote_count_draft(judge, judge.tally(1)) == before
 
 
-def test_undo_steps_back_a_version_and_keeps_it_in_the_history(judge: Judge, mock_board: MockBoard) -> None:
+def test_undo_steps_back_a_version_and_keeps_it_in_the_history(judge: Desk, mock_board: MockBoard) -> None:
     play_night_one(judge)
     poll_both_snapshots(judge, mock_board)
     judge.close_day(1)
@@ -243,23 +242,25 @@ def test_undo_steps_back_a_version_and_keeps_it_in_the_history(judge: Judge, moc
     assert st.is_alive("烧卖") and st.phase.value == "day" and st.round == 1
     assert judge.undo() == ("night 1", "setup (roles given by the judges)")
     assert judge.state_labelled("night 1") is None  # an undone version no longer opens day 1
-    labels = [lab for _, lab, _ in judge.history()]
-    assert labels[:3] == ["setup (roles given by the judges)", "night 1", "day 1"]
-    assert sum(lab.startswith("undo #") for lab in labels) == 2
-    judge.resolve_night(1)  # redo: the night can be resolved again
+    history = judge.history()  # nothing deleted: each undo is a record naming the version it cancels
+    assert [v.label for v in history] == ["setup (roles given by the judges)", "night 1", "day 1"]
+    assert [v.live for v in history] == [True, False, False]
+    assert all(v.undone_by == "test-judge" for v in history[1:])
+    judge.night_resolve(1)  # redo: the night can be resolved again
     assert judge.state_labelled("night 1") is not None
+    assert [v.label for v in judge.live_history()] == ["setup (roles given by the judges)", "night 1"]
     with open_store(":memory:") as empty, pytest.raises(UsageError, match="nothing to undo"):
-        Judge(example_game(empty.url), empty).undo()
+        Desk(example_game(empty.url), empty).undo()
 
 
 def test_a_sending_off_in_the_game_file_is_applied_at_the_close(store: Store, mock_board: MockBoard) -> None:
     """R001 §四.10 (AMB-33): using private messages as evidence ⇒ out at once, named without identity."""
     game = example_game(store.url)
     game = replace(game, days=(replace(game.days[0], sent_off=("粽子",)),))
-    judge = Judge(game, store, by="test-judge")
+    judge = Desk(game, store, by="test-judge")
     play_night_one(judge)
     poll_both_snapshots(judge, mock_board)
-    draft = vote_count_draft(game, judge, judge.judge_day(1))
+    draft = vote_count_draft(judge, judge.tally(1))
     assert "粽子" in draft.split("[b]烧卖 被处决，身份：杀手[/b]")[1]
     assert "平民" not in draft
     res = judge.close_day(1)
@@ -268,22 +269,22 @@ def test_a_sending_off_in_the_game_file_is_applied_at_the_close(store: Store, mo
 
 @pytest.mark.parametrize(("minutes", "late"), [(59, False), (61, True)])
 def test_the_extra_check_after_checking_the_poison_has_a_sixty_minute_window(
-    judge: Judge, minutes: int, late: bool
+    judge: Desk, minutes: int, late: bool
 ) -> None:
     """毒药被验：警察额外获得一次验人 (AMB-15: 60 minutes after the first result, else forfeited)."""
     from datetime import timedelta
 
-    from forumbot.commands.judging import action_from_fields
+    from forumbot.desk import action_from_fields
 
     judge.setup(roles=example_roles())
     at = parse_local_time("2026-06-03 16:30", judge.game.tz, "at")
-    judge.submit_action(1, action_from_fields("kill", {"by": "烧卖", "target": "锅贴", "pledge": "烧卖"}), at)
-    judge.submit_action(1, action_from_fields("check", {"by": "包子", "target": "油条"}), at)
-    res = judge.resolve_night(1)
+    judge.night_submit(1, action_from_fields("kill", {"by": "烧卖", "target": "锅贴", "pledge": "烧卖"}), at)
+    judge.night_submit(1, action_from_fields("check", {"by": "包子", "target": "油条"}), at)
+    res = judge.night_resolve(1)
     assert "油条：毒药" in [e.text for e in res.events]
     result_at = parse_local_time("2026-06-03 17:05", judge.game.tz, "at")
-    extra = judge.extra_check(1, "月饼", result_at + timedelta(minutes=minutes), result_at=result_at)
+    extra = judge.night_extra_check(1, "月饼", result_at + timedelta(minutes=minutes), result_at=result_at)
     texts = [e.text for e in extra.events]
     assert ("月饼：杀手" in texts) is not late
     with pytest.raises(UsageError, match="not resolved"):
-        judge.extra_check(2, "月饼", result_at)
+        judge.night_extra_check(2, "月饼", result_at)

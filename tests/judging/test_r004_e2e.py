@@ -10,27 +10,26 @@ import pytest
 
 from engine.day import OutcomeKind
 from forumbot.client import BoardClient
-from forumbot.commands.judging import case_post_draft, read_submissions, submit_entries, vote_count_draft
 from forumbot.config import game_from_dict
-from forumbot.judge import Judge
+from forumbot.desk import Desk, case_post_draft, read_submissions, vote_count_draft
 from forumbot.poll import poll
 from forumbot.store import Store
 from tests.judging.conftest import BOARD_URL, EXAMPLE_R004, MockBoard
 
 
 @pytest.fixture
-def judge(store: Store) -> Judge:
+def judge(store: Store) -> Desk:
     data = tomllib.loads((EXAMPLE_R004 / "game.toml").read_text("utf-8"))
     data["board"]["url"] = BOARD_URL
     data["game"]["store"] = store.url
     game = game_from_dict(data)
-    j = Judge(game, store, by="test-director")
+    j = Desk(game, store, by="test-director")
     j.setup(roles=tomllib.loads((EXAMPLE_R004 / "roles.toml").read_text("utf-8"))["roles"])
-    submit_entries(j, 1, read_submissions(EXAMPLE_R004 / "night1.toml"))
+    j.night_entries(1, read_submissions(EXAMPLE_R004 / "night1.toml"))
     return j
 
 
-def read_board(judge: Judge, board: MockBoard) -> None:
+def read_board(judge: Desk, board: MockBoard) -> None:
     client = BoardClient(judge.game.board, sleep=lambda _s: None)
     for snap in ("r1", "r2"):
         board.use(snap)
@@ -39,10 +38,10 @@ def read_board(judge: Judge, board: MockBoard) -> None:
         ).ok
 
 
-def test_night_one_day_start_names_the_out_role_without_identity(judge: Judge) -> None:
-    res = judge.resolve_night(1)
+def test_night_one_day_start_names_the_out_role_without_identity(judge: Desk) -> None:
+    res = judge.night_resolve(1)
     assert res.out == ("豆花",)
-    draft = case_post_draft(judge.game, judge, 1, res.events)
+    draft = case_post_draft(judge, 1, res.events)
     assert "豆花 出局" in draft and "第1讨论日" in draft
     for role in ("平民", "杀手", "警察", "医生", "丘比特"):
         assert role not in draft
@@ -50,10 +49,10 @@ def test_night_one_day_start_names_the_out_role_without_identity(judge: Judge) -
     assert private["group:police"] == "豆浆：杀手阵营"
 
 
-def test_the_r004_day_verdict_by_verdict(judge: Judge, r004_board: MockBoard) -> None:
-    judge.resolve_night(1)
+def test_the_r004_day_verdict_by_verdict(judge: Desk, r004_board: MockBoard) -> None:
+    judge.night_resolve(1)
     read_board(judge, r004_board)
-    r = judge.judge_day(1).result
+    r = judge.tally(1).result
     by_author: dict[str, list[str]] = {}
     for v in r.verdicts:
         if v.pid is not None:
@@ -76,10 +75,10 @@ def test_the_r004_day_verdict_by_verdict(judge: Judge, r004_board: MockBoard) ->
     assert [(c.player, c.color.value) for c in r.cards] == [("鸡翅", "yellow")]  # never replied
 
 
-def test_the_r004_vote_count_draft_reveals_no_identity(judge: Judge, r004_board: MockBoard) -> None:
-    judge.resolve_night(1)
+def test_the_r004_vote_count_draft_reveals_no_identity(judge: Desk, r004_board: MockBoard) -> None:
+    judge.night_resolve(1)
     read_board(judge, r004_board)
-    draft = vote_count_draft(judge.game, judge, judge.judge_day(1))
+    draft = vote_count_draft(judge, judge.tally(1))
     assert "[b]豆浆[/b]（6票）" in draft
     assert "豆浆 出局" in draft
     assert "鸡翅 黄牌" in draft

@@ -27,10 +27,10 @@ def fake_board(rsps: responses.RequestsMock) -> FakeBoard:
 
 
 @pytest.fixture
-def make_client(clock: FakeClock, parsers: Any) -> Callable[..., BoardClient]:
+def make_client(clock: FakeClock) -> Callable[..., BoardClient]:
     def make(**overrides: Any) -> BoardClient:
         return BoardClient(
-            make_board(**overrides), sleep=clock.sleep, clock=clock.monotonic, now=clock.now, parsers=parsers
+            make_board(**overrides), sleep=clock.sleep, clock=clock.monotonic, now=clock.now
         )
 
     return make

@@ -7,20 +7,18 @@ pages are only exercised against a live HTTP server. The example board's s2 snap
 
 from __future__ import annotations
 
-import pytest
-
 from forumbot.board import BoardConfig
 from forumbot.client import BoardClient
 from forumbot.demoboard import DemoBoard
 from forumbot.parsers.records import PostState
 from forumbot.poll import poll
 from forumbot.resources import data_dir
-from forumbot.store import Store, repo
-from tests.conftest import real_parsers
+from forumbot.store import Store
+from forumbot.store.health import check_consistency
+from forumbot.store.posts import get_post, was_edited
 
 BOARD_DIR = data_dir() / "examples" / "meishi" / "board"
 
-pytestmark = pytest.mark.skipif(real_parsers() is None, reason="forumbot.parsers not there yet")
 
 
 def test_polls_across_snapshots_keep_the_edit_and_the_deletion(store: Store) -> None:
@@ -30,7 +28,7 @@ def test_polls_across_snapshots_keep_the_edit_and_the_deletion(store: Store) -> 
             first = poll(client, store, cfg, [2, 3], progress=False)
             assert first.ok, first.errors
             assert first.requests == 1 + 2 + 2  # forum list + 2 pages each
-            assert repo.get_post(store, cfg, 14).text == "投票：包子"  # type: ignore[union-attr]
+            assert get_post(store, cfg, 14).text == "投票：包子"  # type: ignore[union-attr]
 
             idle = poll(client, store, cfg, [2, 3], progress=False)
             assert idle.requests == 1 and idle.new_posts == 0
@@ -42,14 +40,14 @@ def test_polls_across_snapshots_keep_the_edit_and_the_deletion(store: Store) -> 
             full = poll(client, store, cfg, [2, 3], full=True, progress=False)
             assert full.ok, full.errors
     assert 14 in full.revised_pids
-    vote = repo.get_post(store, cfg, 14)
+    vote = get_post(store, cfg, 14)
     assert vote is not None
     assert [r.text for r in vote.revisions] == ["投票：包子", "投票：饺子"]
     assert vote.current.edit is not None and vote.current.edit.by == "馄饨"
-    assert repo.was_edited(store, cfg, 14)
-    gone = repo.get_post(store, cfg, 24)
+    assert was_edited(store, cfg, 14)
+    gone = get_post(store, cfg, 24)
     assert gone is not None and gone.state is PostState.DELETED and gone.text == "+1"
     assert [c.pid for c in full.state_changes] == [24]
-    assert repo.check_consistency(store) == []
+    assert check_consistency(store) == []
     ua = board.requests  # every request reached the server (the UA header was sendable)
     assert len(ua) == first.requests + idle.requests + fresh.requests + full.requests

@@ -12,7 +12,11 @@ from forumbot.board import SourceKind
 from forumbot.client import BoardClient
 from forumbot.parsers.records import PostState
 from forumbot.poll import PollReport, ProgressEvent, RichProgress, poll
-from forumbot.store import Store, repo
+from forumbot.store import Store
+from forumbot.store.fetchlog import fetch_log, poll_runs
+from forumbot.store.health import check_consistency, table_counts
+from forumbot.store.posts import get_post, thread_posts, was_edited
+from forumbot.store.threads import get_thread
 from tests.client.pagebuilder import CC_PAGE, ROOT, FakeBoard
 from tests.conftest import FakeClock
 
@@ -24,7 +28,7 @@ def run(client: BoardClient, store: Store, tids: list[int], *, full: bool = Fals
 
 
 def counts(store: Store) -> dict[str, int]:
-    c = repo.table_counts(store)
+    c = table_counts(store)
     c.pop("fetch_log")
     c.pop("poll_runs")
     return c
@@ -38,12 +42,12 @@ def test_first_poll_reads_every_page(fake_board: FakeBoard, client: BoardClient,
     assert report.requests == 1 + 3 + 1  # forum list, three pages of 2, one page of 3
     assert report.pages_read == 4 and report.new_posts == 32
     assert report.threads[2].reason == "first read" and report.threads[2].complete
-    assert [p.pid for p in repo.thread_posts(store, BOARD, 2)] == list(range(1, 26))
-    t2 = repo.get_thread(store, BOARD, 2)
+    assert [p.pid for p in thread_posts(store, BOARD, 2)] == list(range(1, 26))
+    t2 = get_thread(store, BOARD, 2)
     assert t2 is not None and (t2.pages, t2.resume_page, t2.replies) == (3, 3, 24)
     assert t2.last_post_at is not None
-    assert repo.check_consistency(store) == []
-    [run_row] = repo.poll_runs(store, BOARD)
+    assert check_consistency(store) == []
+    [run_row] = poll_runs(store, BOARD)
     assert run_row.requests == 5 and run_row.new_posts == 32
 
 
@@ -76,7 +80,7 @@ def test_new_posts_cost_at_most_two_plus_their_pages(
     assert report.new_posts == new and report.new_pids == added
     assert report.threads[3].reason == "unchanged"
     assert report.threads[2].start_page == 2
-    assert [p.pid for p in repo.thread_posts(store, BOARD, 2)][-new:] == added
+    assert [p.pid for p in thread_posts(store, BOARD, 2)][-new:] == added
 
 
 def test_page_one_repeats_are_deduped(fake_board: FakeBoard, client: BoardClient, store: Store) -> None:
@@ -84,7 +88,7 @@ def test_page_one_repeats_are_deduped(fake_board: FakeBoard, client: BoardClient
     t.sticky_pids = [13]  # a pinned reply from page 2, shown again at the top of page 1
     report = run(client, store, [2], full=True)
     assert report.new_posts == 15
-    p13 = repo.get_post(store, BOARD, 13)
+    p13 = get_post(store, BOARD, 13)
     assert p13 is not None and p13.floor == 13 and len(p13.revisions) == 1
     assert report.state_changes == []
 
@@ -110,16 +114,16 @@ def test_a_post_edited_then_deleted_keeps_every_revision(
     ]
     assert deleted.threads[3].deleted == [vote]
 
-    post = repo.get_post(store, BOARD, vote)
+    post = get_post(store, BOARD, vote)
     assert post is not None and post.deleted
     assert [r.text for r in post.revisions] == ["投票：饺子", "投票：包子"]
     assert post.first_revision.text == "投票：饺子"
     assert post.current.text == "投票：包子"  # the last content seen before it vanished
     assert post.current.edit is not None and post.current.edit.by == "月饼"
     assert [e.kind for e in post.events] == ["revised", "deleted"]
-    ev = repo.was_edited(store, BOARD, vote)
+    ev = was_edited(store, BOARD, vote)
     assert ev and ev.revisions == 2 and ev.markers
-    assert repo.check_consistency(store) == []
+    assert check_consistency(store) == []
 
 
 def test_deletions_move_posts_between_pages_without_false_alarms(
@@ -131,8 +135,8 @@ def test_deletions_move_posts_between_pages_without_false_alarms(
         fake_board.delete(pid)  # pids 11-13 now sit on page 1, 21-23 on page 2
     report = run(client, store, [2], full=True)
     assert sorted(c.pid for c in report.state_changes) == [3, 4, 5]
-    assert {p.pid for p in repo.thread_posts(store, BOARD, 2) if p.deleted} == {3, 4, 5}
-    assert repo.get_post(store, BOARD, 11).page == 1  # type: ignore[union-attr]
+    assert {p.pid for p in thread_posts(store, BOARD, 2) if p.deleted} == {3, 4, 5}
+    assert get_post(store, BOARD, 11).page == 1  # type: ignore[union-attr]
 
 
 def test_an_incremental_poll_never_declares_deletions(
@@ -144,7 +148,7 @@ def test_an_incremental_poll_never_declares_deletions(
     fake_board.reply(2, "饺子", "new")
     report = run(client, store, [2])
     assert report.state_changes == [] and report.new_posts == 1
-    assert not any(p.deleted for p in repo.thread_posts(store, BOARD, 2))
+    assert not any(p.deleted for p in thread_posts(store, BOARD, 2))
 
 
 def test_replies_going_down_is_noted(fake_board: FakeBoard, client: BoardClient, store: Store) -> None:
@@ -166,7 +170,7 @@ def test_a_board_error_on_one_thread_loses_nothing(
     assert err.tid == 999 and err.kind == "ThreadNotFound"
     assert report.threads[2].complete and report.threads[4].complete
     assert report.new_posts == 10
-    log = repo.fetch_log(store, BOARD)
+    log = fetch_log(store, BOARD)
     bad = [e for e in log if not e.ok]
     assert len(bad) == 1 and bad[0].tid == 999 and "thread not found" in bad[0].error
     assert bad[0].status == 404
@@ -181,14 +185,14 @@ def test_a_503_mid_thread_keeps_the_pages_before(
     report = run(client, store, [2])  # forum list ok, page 1 ok, page 2: 503 x3
     [err] = report.errors
     assert err.kind == "BoardSystemError"
-    assert [p.pid for p in repo.thread_posts(store, BOARD, 2)] == list(range(1, 11))
-    failed = [e for e in repo.fetch_log(store, BOARD) if not e.ok]
+    assert [p.pid for p in thread_posts(store, BOARD, 2)] == list(range(1, 11))
+    failed = [e for e in fetch_log(store, BOARD) if not e.ok]
     assert [e.status for e in failed] == [503, 503, 503]
     assert clock.sleeps.count(2.0) >= 1 and 4.0 in clock.sleeps
     again = run(client, store, [2])  # the next poll picks up where the failure left off
     assert again.ok and again.threads[2].start_page == 1
     assert again.new_posts == 15
-    assert repo.check_consistency(store) == []
+    assert check_consistency(store) == []
 
 
 def test_a_network_fault_and_a_cc_page_are_reported(
@@ -210,7 +214,7 @@ def test_a_network_fault_and_a_cc_page_are_reported(
     report = run(client, store, [2, 3])
     assert [(e.tid, e.kind) for e in report.errors] == [(2, "NetworkError"), (3, "CCDefence")]
     assert "connection refused" in report.errors[0].message
-    assert repo.thread_posts(store, BOARD, 2) == []
+    assert thread_posts(store, BOARD, 2) == []
     later = run(client, store, [2, 3])
     assert later.ok and later.new_posts == 6
 
@@ -226,7 +230,7 @@ def test_a_login_wall_is_reported_and_loses_nothing(
     fake_board.fail_next = [lambda: None, fake_board.login_wall]  # list ok, thread 2: login wall
     report = run(client, store, [2, 3])
     assert [(e.tid, e.kind) for e in report.errors] == [(2, "LoginRequired")]
-    assert len(repo.thread_posts(store, BOARD, 2)) == 4  # what was stored stays
+    assert len(thread_posts(store, BOARD, 2)) == 4  # what was stored stays
     assert report.threads[3].new_posts == 1
     assert run(client, store, [2, 3]).new_posts == 1  # thread 2 read on the next poll
 
@@ -245,15 +249,15 @@ def test_a_crash_between_pages_leaves_a_consistent_store(
     fake_board.fail_next = [lambda: None, lambda: None, lambda: None, kill]  # list, p1, p2, then die
     with pytest.raises(Killed):
         run(client, store, [2])
-    assert [p.pid for p in repo.thread_posts(store, BOARD, 2)] == list(range(1, 21))
-    assert repo.check_consistency(store) == []
-    t = repo.get_thread(store, BOARD, 2)
+    assert [p.pid for p in thread_posts(store, BOARD, 2)] == list(range(1, 21))
+    assert check_consistency(store) == []
+    t = get_thread(store, BOARD, 2)
     assert t is not None and t.resume_page == 2 and t.replies is None  # not marked as read through
     report = run(client, store, [2])
     assert report.ok and report.threads[2].start_page == 2
     assert report.new_posts == 15
-    assert [p.pid for p in repo.thread_posts(store, BOARD, 2)] == list(range(1, 36))
-    assert repo.check_consistency(store) == []
+    assert [p.pid for p in thread_posts(store, BOARD, 2)] == list(range(1, 36))
+    assert check_consistency(store) == []
 
 
 def test_a_crash_survives_reopening_the_file(
@@ -266,8 +270,8 @@ def test_a_crash_survives_reopening_the_file(
         run(client, first, [2])
     first.close()
     second = reopen_store()
-    assert len(repo.thread_posts(second, BOARD, 2)) == 10
-    assert repo.check_consistency(second) == []
+    assert len(thread_posts(second, BOARD, 2)) == 10
+    assert check_consistency(second) == []
     assert run(client, second, [2]).new_posts == 15
 
 
@@ -314,7 +318,7 @@ def test_api_source_and_a_switch_to_pc(
     api = make_client(source=SourceKind.API, api_ppp=50)
     report = run(api, store, [2])
     assert report.requests == 1 + 3 and report.source == "api"
-    t = repo.get_thread(store, BOARD, 2)
+    t = get_thread(store, BOARD, 2)
     assert t is not None and (t.resume_page, t.resume_ppp) == (3, 50)
     fake_board.api = "closed"
     fake_board.reply(2, "饺子", "new")
@@ -323,7 +327,7 @@ def test_api_source_and_a_switch_to_pc(
     assert report.source == "pc" and any("API failed" in n for n in report.notes)
     assert report.threads[2].start_page == 11  # API page 3 of 50 = PC page 11 of 10
     assert report.new_posts == 1 and report.new_revisions == 0
-    assert repo.check_consistency(store) == []
+    assert check_consistency(store) == []
 
 
 def test_progress_events(fake_board: FakeBoard, client: BoardClient, store: Store) -> None:

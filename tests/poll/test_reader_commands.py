@@ -10,7 +10,8 @@ import pytest
 from forumbot.cli import main
 from forumbot.commands.reader import parse_when, read_headers_file
 from forumbot.resources import data_dir
-from forumbot.store import open_store, repo
+from forumbot.store import open_store
+from forumbot.store.threads import list_threads
 from tests.client.pagebuilder import ROOT, TZ, FakeBoard
 from tests.shared_fixtures import SHARED_FIXTURES, require_shared
 
@@ -76,7 +77,7 @@ def test_poll_from_a_game_file(
     assert main(["poll"]) == 0
     assert "12 new posts" in capsys.readouterr().out
     with open_store(tmp_path / "game.db") as store:
-        threads = repo.list_threads(store, ROOT)
+        threads = list_threads(store, ROOT)
         assert [(t.tid, t.kind, t.day) for t in threads] == [
             (2, "discussion", 1),
             (3, "vote", 1),

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from forumbot.store import Store, open_store, repo
+from forumbot.store import Store, open_store
+from forumbot.store.posts import get_post, record_thread_page
 from tests.store.helpers import BOARD, page, post
 
 zones = st.integers(min_value=-14 * 60, max_value=14 * 60).map(lambda m: timezone(timedelta(minutes=m)))
@@ -34,8 +35,8 @@ def test_any_aware_time_round_trips_exactly(
 ) -> None:
     pid = next(_pids)
     p = replace(post(pid), posted_at=when.astimezone(zone), posted_until=when.astimezone(zone))
-    repo.record_thread_page(memory_store, BOARD, page([p]), seen_at=seen.astimezone(zone))
-    got = repo.get_post(memory_store, BOARD, pid)
+    record_thread_page(memory_store, BOARD, page([p]), seen_at=seen.astimezone(zone))
+    got = get_post(memory_store, BOARD, pid)
     assert got is not None
     assert got.posted_at == when and got.posted_at.tzinfo is UTC
     assert got.first_seen == seen and got.current.first_seen == seen

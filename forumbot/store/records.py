@@ -1,9 +1,11 @@
-"""The judges' own records, kept in the store beside the posts: the secret game state, the night
-submissions, the judges' corrections (overrides), proxy votes and revote calls.
+"""The judges' own records of a game, kept beside the posts: the secret game state (as versions, with
+explicit undos), the night submissions, the judges' corrections (overrides), proxy votes and revote calls.
 
 Nothing here is ever updated in place or deleted: every change is a new row with who, when and why,
-so a judge can always show how a verdict came about. The engine's state is stored as JSON
-(``engine`` serialises it); rows are converted to plain dataclasses at this boundary.
+so a judge can always show how a verdict came about. An undo is a row of its own that names the version
+it undoes and the one the game is back at. The engine's state is stored as JSON (``engine`` serialises
+it); rows are converted to plain dataclasses at this boundary. Each function is one step inside the
+caller's session (the caller commits).
 """
 
 from __future__ import annotations
@@ -13,97 +15,18 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Column, UniqueConstraint
-from sqlalchemy import Text as SAText
-from sqlmodel import Field, Session, SQLModel, col, select
+from sqlmodel import Session, col, select
 
 from forumbot.errors import UsageError
-from forumbot.store.models import UTCDateTime
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
-class GameRow(SQLModel, table=True):
-    __tablename__ = "games"
-    id: int | None = Field(default=None, primary_key=True)
-    name: str = Field(index=True, unique=True)
-    ruleset: str
-    created_at: datetime = Field(default_factory=_now, sa_type=UTCDateTime)
-
-
-class GameStateRow(SQLModel, table=True):
-    """One version of the secret game state. The latest row (highest id) is the current state."""
-
-    __tablename__ = "game_states"
-    id: int | None = Field(default=None, primary_key=True)
-    game_id: int = Field(foreign_key="games.id", index=True)
-    label: str  # what produced it: setup, night 1, day 1, undo ...
-    state_json: str = Field(sa_column=Column(SAText, nullable=False))
-    created_at: datetime = Field(default_factory=_now, sa_type=UTCDateTime)
-    created_by: str = ""
-
-
-class NightSubmissionRow(SQLModel, table=True):
-    __tablename__ = "night_submissions"
-    id: int | None = Field(default=None, primary_key=True)
-    game_id: int = Field(foreign_key="games.id", index=True)
-    night: int = Field(index=True)
-    action_json: str = Field(sa_column=Column(SAText, nullable=False))
-    submitted_at: datetime = Field(sa_type=UTCDateTime)  # when the actor submitted (as the judge records)
-    entered_at: datetime = Field(default_factory=_now, sa_type=UTCDateTime)
-    entered_by: str = ""
-    withdrawn: bool = False  # replaced by a later submission of the same actor (kept, never deleted)
-
-
-class OverrideRow(SQLModel, table=True):
-    """A judge's correction of one post's verdict, applied by every later tally."""
-
-    __tablename__ = "overrides"
-    __table_args__ = (UniqueConstraint("game_id", "day", "pid", "seq"),)
-    id: int | None = Field(default=None, primary_key=True)
-    game_id: int = Field(foreign_key="games.id", index=True)
-    day: int = Field(index=True)
-    pid: int = Field(index=True)
-    seq: int = 0  # a later override of the same pid supersedes an earlier one
-    as_kind: str  # vote | abstain | void | ignore | change
-    target: str | None = None
-    why: str
-    by: str
-    at: datetime = Field(default_factory=_now, sa_type=UTCDateTime)
-
-
-class ProxyVoteRow(SQLModel, table=True):
-    __tablename__ = "proxy_votes"
-    id: int | None = Field(default=None, primary_key=True)
-    game_id: int = Field(foreign_key="games.id", index=True)
-    day: int = Field(index=True)
-    player: str
-    target: str
-    at: datetime = Field(sa_type=UTCDateTime)
-    entered_by: str = ""
-
-
-class RevoteRow(SQLModel, table=True):
-    __tablename__ = "revotes"
-    __table_args__ = (UniqueConstraint("game_id", "day", "number"),)
-    id: int | None = Field(default=None, primary_key=True)
-    game_id: int = Field(foreign_key="games.id", index=True)
-    day: int
-    number: int
-    plan_json: str = Field(sa_column=Column(SAText, nullable=False))
-    called_at: datetime = Field(sa_type=UTCDateTime)
-    created_at: datetime = Field(default_factory=_now, sa_type=UTCDateTime)
-
-
-JUDGE_TABLES = (GameRow, GameStateRow, NightSubmissionRow, OverrideRow, ProxyVoteRow, RevoteRow)
-
-
-def create_tables(engine: Any) -> None:
-    """Create the judges' tables beside the store's (never alters or drops existing ones)."""
-    SQLModel.metadata.create_all(engine, tables=[t.__table__ for t in JUDGE_TABLES])  # type: ignore[union-attr]
-
+from forumbot.store.models import (
+    GameRow,
+    GameStateRow,
+    NightSubmissionRow,
+    OverrideRow,
+    ProxyVoteRow,
+    RevoteRow,
+    StateUndoRow,
+)
 
 # --------------------------------------------------------------------------- boundary records
 
@@ -117,6 +40,22 @@ class OverrideRecord:
     why: str
     by: str
     at: datetime  # UTC
+
+
+@dataclass(frozen=True)
+class StateVersion:
+    """One stored version of the secret state; ``undone_by`` is the undo that cancelled it, if any."""
+
+    id: int
+    label: str
+    at: datetime  # UTC
+    by: str
+    undone_at: datetime | None = None
+    undone_by: str | None = None
+
+    @property
+    def live(self) -> bool:
+        return self.undone_at is None
 
 
 def _utc(dt: datetime) -> datetime:
@@ -145,21 +84,14 @@ def game_id(session: Session, name: str) -> int | None:
     return row.id if row else None
 
 
-def save_state(session: Session, gid: int, label: str, state: dict[str, Any], by: str = "") -> None:
-    session.add(
-        GameStateRow(
-            game_id=gid, label=label, state_json=json.dumps(state, ensure_ascii=False), created_by=by
-        )
+def save_state(session: Session, gid: int, label: str, state: dict[str, Any], by: str = "") -> int:
+    """Store a new version of the state; returns its id."""
+    row = GameStateRow(
+        game_id=gid, label=label, state_json=json.dumps(state, ensure_ascii=False), created_by=by
     )
-
-
-def load_state(session: Session, gid: int) -> tuple[str, dict[str, Any]] | None:
-    row = session.exec(
-        select(GameStateRow).where(GameStateRow.game_id == gid).order_by(col(GameStateRow.id).desc())
-    ).first()
-    if row is None:
-        return None
-    return row.label, json.loads(row.state_json)
+    session.add(row)
+    session.flush()
+    return row.id or 0
 
 
 def load_state_by_id(session: Session, row_id: int) -> dict[str, Any] | None:
@@ -167,11 +99,40 @@ def load_state_by_id(session: Session, row_id: int) -> dict[str, Any] | None:
     return json.loads(row.state_json) if row is not None else None
 
 
-def state_history(session: Session, gid: int) -> list[tuple[int, str, datetime]]:
+def state_history(session: Session, gid: int) -> list[StateVersion]:
+    """Every version of the game's state, oldest first, each with the undo that cancelled it (if any)."""
+    undos = {u.undone_id: u for u in session.exec(select(StateUndoRow).where(StateUndoRow.game_id == gid))}
     rows = session.exec(
         select(GameStateRow).where(GameStateRow.game_id == gid).order_by(col(GameStateRow.id))
     )
-    return [(r.id or 0, r.label, _utc(r.created_at)) for r in rows]
+    out = []
+    for r in rows:
+        u = undos.get(r.id or 0)
+        out.append(
+            StateVersion(
+                r.id or 0,
+                r.label,
+                _utc(r.created_at),
+                r.created_by,
+                undone_at=_utc(u.at) if u else None,
+                undone_by=u.by if u else None,
+            )
+        )
+    return out
+
+
+def load_state(session: Session, gid: int) -> tuple[str, dict[str, Any]] | None:
+    """The current state: the latest version that was not undone (label and JSON), or None."""
+    live = [v for v in state_history(session, gid) if v.live]
+    if not live:
+        return None
+    data = load_state_by_id(session, live[-1].id)
+    return (live[-1].label, data) if data is not None else None
+
+
+def record_undo(session: Session, gid: int, undone_id: int, back_to_id: int, by: str) -> None:
+    """Record that version ``undone_id`` no longer counts and the game is back at ``back_to_id``."""
+    session.add(StateUndoRow(game_id=gid, undone_id=undone_id, back_to_id=back_to_id, by=by))
 
 
 def add_override(

@@ -1,4 +1,4 @@
-"""Units of work on the store, and the queries a judge needs. Rows never leave this module.
+"""Posts and their revisions: the units of work that store a parsed page, and the queries a judge needs.
 
 Why: a judge's ruling may rest on what a post said before it was edited or deleted, so writing is
 lossless and idempotent:
@@ -22,35 +22,24 @@ from __future__ import annotations
 import hashlib
 import json
 import unicodedata
-from collections.abc import Collection, Iterable, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func
-from sqlalchemy.exc import SQLAlchemyError
-from sqlmodel import Session, SQLModel, col, select
+from sqlmodel import Session, col, select
 
-from forumbot.board import BoardConfig
-from forumbot.client import FetchRecord
 from forumbot.errors import StoreError
+from forumbot.fetches import FetchRecord
 from forumbot.parsers.records import EditMarker, Post, PostState, QuoteRef, ThreadPage, TimeSource
+from forumbot.store.base import BoardLike, _aware, _board_id, _thread_row, _unit
 from forumbot.store.db import Store
+from forumbot.store.fetchlog import _fetch_rows
 from forumbot.store.models import (
-    TABLE_NAMES,
-    BoardRow,
     EventRow,
-    FetchLogRow,
-    PollRunRow,
     PostRow,
     RevisionRow,
-    ThreadRow,
 )
-
-BoardLike = BoardConfig | str
-
-# --------------------------------------------------------------------------- records at the boundary
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,25 +142,6 @@ class StoredPost:
 
 
 @dataclass(frozen=True, slots=True)
-class StoredThread:
-    tid: int
-    fid: int | None
-    title: str
-    kind: str | None
-    day: int | None
-    pages: int | None
-    replies: int | None
-    last_post_at: datetime | None
-    resume_page: int | None
-    resume_ppp: int | None
-    first_seen: datetime
-    last_read: datetime | None
-    last_polled: datetime | None
-    last_full_poll: datetime | None
-    posts: int = 0
-
-
-@dataclass(frozen=True, slots=True)
 class StateChange:
     pid: int
     tid: int
@@ -207,39 +177,6 @@ class EditEvidence:
         return self.edited
 
 
-@dataclass(frozen=True, slots=True)
-class FetchLogEntry:
-    at: datetime
-    method: str
-    url: str
-    status: int | None
-    ok: bool
-    error: str
-    elapsed_ms: int
-    size: int
-    tid: int | None
-    page: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class PollRun:
-    id: int
-    started_at: datetime
-    finished_at: datetime
-    full: bool
-    tids: tuple[int, ...]
-    requests: int
-    pages_read: int
-    new_posts: int
-    new_revisions: int
-    state_changes: int
-    errors: int
-    notes: tuple[str, ...] = field(default_factory=tuple)
-
-
-# --------------------------------------------------------------------------- hashing
-
-
 def normalise_text(text: str) -> str:
     """NFC, no-break spaces as spaces, runs of blanks collapsed, blank lines dropped."""
     text = unicodedata.normalize("NFC", text).replace("\r\n", "\n").replace("\r", "\n")
@@ -264,124 +201,6 @@ def content_hash(text: str, quotes: Iterable[QuoteRef], state: PostState | str) 
 
 def post_hash(post: Post) -> str:
     return content_hash(post.text, post.quotes, post.state)
-
-
-# --------------------------------------------------------------------------- writing
-
-
-def _key(board: BoardLike) -> str:
-    if isinstance(board, BoardConfig):
-        return board.key
-    return board if board.endswith("/") else board + "/"
-
-
-def _board_id(s: Session, board: BoardLike, *, create: bool = True) -> int | None:
-    key = _key(board)
-    row = s.exec(select(BoardRow).where(BoardRow.url == key)).first()
-    if row is None:
-        if not create:
-            return None
-        row = BoardRow(url=key)
-        s.add(row)
-        s.flush()
-    assert row.id is not None
-    return row.id
-
-
-@contextmanager
-def _unit(store: Store, what: str) -> Iterator[Session]:
-    """One unit of work: a session committed at the end, rolled back (nothing written) on any error."""
-    with store.session() as s:
-        try:
-            yield s
-            s.commit()
-        except SQLAlchemyError as exc:
-            s.rollback()
-            raise StoreError(f"cannot store {what}: {exc}") from exc
-
-
-def _aware(*values: datetime | None) -> None:
-    for v in values:
-        if v is not None and (v.tzinfo is None or v.utcoffset() is None):
-            raise ValueError(f"the store takes aware datetimes only (got naive {v!r}); use UTC")
-
-
-def ensure_board(store: Store, board: BoardLike, *, name: str = "") -> int:
-    """The board's id, creating its row on first use."""
-    with _unit(store, "the board") as s:
-        bid = _board_id(s, board)
-        assert bid is not None
-        if name:
-            row = s.get(BoardRow, bid)
-            if row is not None and row.name != name:
-                row.name = name
-        return bid
-
-
-def _thread_row(s: Session, board_id: int, tid: int, at: datetime) -> ThreadRow:
-    row = s.exec(select(ThreadRow).where(ThreadRow.board_id == board_id, ThreadRow.tid == tid)).first()
-    if row is None:
-        row = ThreadRow(board_id=board_id, tid=tid, first_seen_at=at)
-        s.add(row)
-        s.flush()
-    return row
-
-
-def _fetch_rows(
-    board_id: int, fetches: Iterable[FetchRecord], *, tid: int | None, page: int | None, error: str = ""
-) -> list[FetchLogRow]:
-    rows = [
-        FetchLogRow(
-            board_id=board_id,
-            at=f.at,
-            method=f.method,
-            url=f.url,
-            status=f.status,
-            ok=f.ok,
-            error=f.error,
-            elapsed_ms=round(f.elapsed * 1000),
-            size=f.size,
-            tid=tid,
-            page=page,
-        )
-        for f in fetches
-    ]
-    if error and rows:  # the last exchange answered, but its page was an error page
-        last = rows[-1]
-        last.ok = False
-        last.error = f"{last.error}; {error}" if last.error else error
-    return rows
-
-
-def record_fetches(
-    store: Store,
-    board: BoardLike,
-    fetches: Sequence[FetchRecord],
-    *,
-    tid: int | None = None,
-    page: int | None = None,
-    error: str = "",
-    at: datetime | None = None,
-    url: str = "",
-) -> None:
-    """Log HTTP exchanges; ``error`` marks the last one (or, with none, adds a row for ``url``)."""
-    with _unit(store, "the fetch log") as s:
-        bid = _board_id(s, board)
-        assert bid is not None
-        rows = _fetch_rows(bid, fetches, tid=tid, page=page, error=error)
-        if not rows and error:
-            rows = [
-                FetchLogRow(
-                    board_id=bid,
-                    at=at or datetime.now(UTC),
-                    url=url,
-                    ok=False,
-                    error=error,
-                    tid=tid,
-                    page=page,
-                )
-            ]
-        s.add_all(rows)
 
 
 def _quotes_json(quotes: Iterable[QuoteRef]) -> list[dict[str, Any]]:
@@ -635,84 +454,6 @@ def mark_vanished(
     return changes
 
 
-def update_thread(
-    store: Store,
-    board: BoardLike,
-    tid: int,
-    *,
-    replies: int | None = None,
-    last_post_at: datetime | None = None,
-    polled_at: datetime | None = None,
-    full_polled_at: datetime | None = None,
-    fid: int | None = None,
-    title: str | None = None,
-    kind: str | None = None,
-    day: int | None = None,
-) -> None:
-    """Set what a complete read learnt (replies, last post time) or what the game says (kind, day)."""
-    _aware(last_post_at, polled_at, full_polled_at)
-    with _unit(store, f"thread {tid}") as s:
-        bid = _board_id(s, board)
-        assert bid is not None
-        row = _thread_row(s, bid, tid, polled_at or full_polled_at or datetime.now(UTC))
-        for name, value in (
-            ("replies", replies),
-            ("last_post_at", last_post_at),
-            ("last_polled_at", polled_at),
-            ("last_full_poll_at", full_polled_at),
-            ("fid", fid),
-            ("title", title),
-            ("kind", kind),
-            ("day", day),
-        ):
-            if value is not None:
-                setattr(row, name, value)
-
-
-def record_poll(
-    store: Store,
-    board: BoardLike,
-    *,
-    started_at: datetime,
-    finished_at: datetime,
-    full: bool,
-    tids: Sequence[int],
-    requests: int,
-    pages_read: int,
-    new_posts: int,
-    new_revisions: int,
-    state_changes: int,
-    errors: int,
-    notes: Sequence[str] = (),
-) -> int:
-    """Log one poll run. Returns its id."""
-    _aware(started_at, finished_at)
-    with _unit(store, "the poll log") as s:
-        bid = _board_id(s, board)
-        assert bid is not None
-        row = PollRunRow(
-            board_id=bid,
-            started_at=started_at,
-            finished_at=finished_at,
-            full=full,
-            tids=list(tids),
-            requests=requests,
-            pages_read=pages_read,
-            new_posts=new_posts,
-            new_revisions=new_revisions,
-            state_changes=state_changes,
-            errors=errors,
-            notes=list(notes),
-        )
-        s.add(row)
-        s.flush()
-        assert row.id is not None
-        return row.id
-
-
-# --------------------------------------------------------------------------- reading
-
-
 def _revision(r: RevisionRow) -> StoredRevision:
     assert r.id is not None
     return StoredRevision(
@@ -885,139 +626,3 @@ def post_events(
         if since is not None:
             q = q.where(EventRow.at >= since)
         return [_event(e) for e in s.exec(q.order_by(col(EventRow.id)))]
-
-
-def _thread(r: ThreadRow, count: int) -> StoredThread:
-    return StoredThread(
-        tid=r.tid,
-        fid=r.fid,
-        title=r.title,
-        kind=r.kind,
-        day=r.day,
-        pages=r.pages,
-        replies=r.replies,
-        last_post_at=r.last_post_at,
-        resume_page=r.resume_page,
-        resume_ppp=r.resume_ppp,
-        first_seen=r.first_seen_at,
-        last_read=r.last_read_at,
-        last_polled=r.last_polled_at,
-        last_full_poll=r.last_full_poll_at,
-        posts=count,
-    )
-
-
-def list_threads(store: Store, board: BoardLike, tids: Collection[int] | None = None) -> list[StoredThread]:
-    """Stored threads of the board (all, or those in ``tids``), by tid, with their post counts."""
-    with store.session() as s:
-        bid = _board_id(s, board, create=False)
-        if bid is None:
-            return []
-        q = select(ThreadRow).where(ThreadRow.board_id == bid)
-        if tids is not None:
-            q = q.where(col(ThreadRow.tid).in_(list(tids)))
-        rows = s.exec(q.order_by(col(ThreadRow.tid))).all()
-        counts = dict(
-            s.exec(
-                select(PostRow.tid, func.count()).where(PostRow.board_id == bid).group_by(col(PostRow.tid))
-            ).all()
-        )
-        return [_thread(r, int(counts.get(r.tid, 0))) for r in rows]
-
-
-def get_thread(store: Store, board: BoardLike, tid: int) -> StoredThread | None:
-    found = list_threads(store, board, [tid])
-    return found[0] if found else None
-
-
-def fetch_log(store: Store, board: BoardLike, *, limit: int = 100) -> list[FetchLogEntry]:
-    """The latest ``limit`` HTTP exchanges with the board, oldest first."""
-    with store.session() as s:
-        bid = _board_id(s, board, create=False)
-        if bid is None:
-            return []
-        rows = s.exec(
-            select(FetchLogRow)
-            .where(FetchLogRow.board_id == bid)
-            .order_by(col(FetchLogRow.id).desc())
-            .limit(limit)
-        ).all()
-        return [
-            FetchLogEntry(r.at, r.method, r.url, r.status, r.ok, r.error, r.elapsed_ms, r.size, r.tid, r.page)
-            for r in reversed(rows)
-        ]
-
-
-def poll_runs(store: Store, board: BoardLike, *, limit: int = 20) -> list[PollRun]:
-    """The latest polls of the board, oldest first."""
-    with store.session() as s:
-        bid = _board_id(s, board, create=False)
-        if bid is None:
-            return []
-        rows = s.exec(
-            select(PollRunRow)
-            .where(PollRunRow.board_id == bid)
-            .order_by(col(PollRunRow.id).desc())
-            .limit(limit)
-        ).all()
-        out: list[PollRun] = []
-        for r in reversed(rows):
-            assert r.id is not None
-            out.append(
-                PollRun(
-                    r.id,
-                    r.started_at,
-                    r.finished_at,
-                    r.full,
-                    tuple(r.tids),
-                    r.requests,
-                    r.pages_read,
-                    r.new_posts,
-                    r.new_revisions,
-                    r.state_changes,
-                    r.errors,
-                    tuple(r.notes),
-                )
-            )
-        return out
-
-
-def boards(store: Store) -> list[str]:
-    """The root URLs of the boards in the store."""
-    with store.session() as s:
-        return [b.url for b in s.exec(select(BoardRow).order_by(col(BoardRow.id)))]
-
-
-def table_counts(store: Store) -> dict[str, int]:
-    """Rows per table (for tests and ``forumbot`` diagnostics)."""
-    with store.session() as s:
-        return {
-            name: int(s.exec(select(func.count()).select_from(SQLModel.metadata.tables[name])).one())
-            for name in TABLE_NAMES
-        }
-
-
-def check_consistency(store: Store) -> list[str]:
-    """Problems that would mean a broken store (empty when sound): every post has a current revision
-    that belongs to it, revision numbers run 1..n, every event points at a stored post."""
-    problems: list[str] = []
-    with store.session() as s:
-        posts = s.exec(select(PostRow)).all()
-        revs: dict[int, list[RevisionRow]] = {}
-        for r in s.exec(select(RevisionRow)):
-            revs.setdefault(r.post_id, []).append(r)
-        for p in posts:
-            mine = revs.get(p.id or -1, [])
-            if not mine:
-                problems.append(f"post {p.pid}: no revision")
-                continue
-            if p.current_revision_id not in {r.id for r in mine}:
-                problems.append(f"post {p.pid}: current revision {p.current_revision_id} is not its own")
-            numbers = sorted(r.number for r in mine)
-            if numbers != list(range(1, len(mine) + 1)) or p.revision_count != len(mine):
-                problems.append(f"post {p.pid}: revision numbers {numbers}, count {p.revision_count}")
-        post_ids = {p.id for p in posts}
-        for e in s.exec(select(EventRow)):
-            if e.post_id not in post_ids:
-                problems.append(f"event {e.id}: unknown post {e.post_id}")
-    return problems

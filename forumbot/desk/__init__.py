@@ -1,0 +1,71 @@
+"""The judge's desk: the judging workflow of one game, between the store and the pure engine.
+
+The CLI (forumbot/commands/), the demo, ``forumbot watch`` and, next, a web desk, an outbox and a game
+runner all drive a game through this API and nothing else. Commands parse arguments and render; the
+desk holds the workflow; the store holds the data; the engine holds the rules.
+
+Open a desk::
+
+    desk = Desk(game, store, by="法官大人")   # game: forumbot.config.Game; store: an open Store
+
+Setup (desk/setup.py)
+    ``desk.setup(seed=N | roles={name: 角色}, variant=None, force=False) -> Setup | GameState``
+    draws (or takes) the roles and stores them as the first version of the secret state.
+Night (desk/night.py)
+    ``desk.night_submit(n, action, submitted_at) -> bool`` checks one engine action now and stores it
+    (True: it came after the deadline); ``desk.night_entries(n, entries) -> [(what, late)]`` does the
+    same for typed entries (``action_from_fields``, ``read_submissions``);
+    ``desk.night_resolve(n, seed=None) -> Resolution`` resolves night n (version ``night n``);
+    ``desk.night_extra_check(n, target, at, result_at=None) -> Resolution`` (R001, AMB-15);
+    ``desk.night(n) -> (GameState, Night)``, ``desk.night_deadline(n) -> datetime``.
+Day (desk/day.py)
+    ``desk.day(n) -> DayConfig`` the day's times (opening at the real case post);
+    ``desk.tally(n, as_of=None) -> DayJudgement`` a verdict for every vote post, the count, revotes;
+    ``desk.attendance(day) -> AttendanceResult | None``, ``desk.discussion_posts(day)``;
+    ``desk.override(n, pid, as_kind, target, why) -> OverrideRecord`` (``as_kind`` in OVERRIDE_KINDS);
+    ``desk.proxy_vote(n, player, target, at)``; ``desk.revote(n, called_at) -> DayJudgement``;
+    ``desk.day_of_vote_post(pid) -> int``;
+    ``desk.preview_close(judged) -> Resolution | None`` (pure) and
+    ``desk.close_day(n) -> Resolution`` (version ``day n``).
+Undo and state (desk/undo.py, desk/core.py, desk/state.py)
+    ``desk.undo() -> (undone label, current label)`` records an undo naming the version it cancels;
+    ``desk.state()``, ``desk.require_state()``, ``desk.history() -> [StateVersion]``,
+    ``describe_state(state) -> dict``; ``desk.refresh()`` after the store changed underneath (a poll).
+Drafts (desk/drafts.py)
+    ``case_post_draft(desk, n, events)``, ``vote_count_draft(desk, judged)``,
+    ``elevator_draft(desk, day, attendance, floors, now)``: BBCode to review and post.
+
+Errors are forumbot's own (UsageError, GameFileError, ConfigError) and the engine's (EngineError), each
+with a message a judge can act on. Every decision is stored with who made it (``by``).
+"""
+
+from __future__ import annotations
+
+from forumbot.desk.core import whoami
+from forumbot.desk.day import OVERRIDE_KINDS, DayJudgement, DaySteps
+from forumbot.desk.drafts import case_post_draft, elevator_draft, vote_count_draft
+from forumbot.desk.night import NIGHT_ACTION_KINDS, NightSteps, action_from_fields, read_submissions
+from forumbot.desk.setup import SetupSteps, role_by_name
+from forumbot.desk.state import describe_state
+from forumbot.desk.undo import UndoSteps
+
+
+class Desk(SetupSteps, NightSteps, DaySteps, UndoSteps):
+    """One game's desk. Open with a loaded game file and an open store; every method is one unit of work
+    (it reads the store, asks the engine, and stores what it decided)."""
+
+
+__all__ = [
+    "NIGHT_ACTION_KINDS",
+    "OVERRIDE_KINDS",
+    "DayJudgement",
+    "Desk",
+    "action_from_fields",
+    "case_post_draft",
+    "describe_state",
+    "elevator_draft",
+    "read_submissions",
+    "role_by_name",
+    "vote_count_draft",
+    "whoami",
+]

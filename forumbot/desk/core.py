@@ -1,0 +1,114 @@
+"""What every part of the desk stands on: the game file, the store, the rule set and its flags, and the
+versions of the secret state.
+
+Why versions: the secret state (roles, who is out, the night counters) is the engine's, stored as JSON
+after every step (``setup``, ``night N``, ``day N``); nothing is overwritten, so a judge can always show
+how the game came to be where it is, and an undo is a record naming the version it cancels.
+"""
+
+from __future__ import annotations
+
+import getpass
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from engine.day import Procedure
+from engine.errors import EngineError
+from engine.flags import split_flags
+from engine.rulesets import RuleSet, get_ruleset
+from engine.state import GameState, state_from_dict, state_to_dict
+from forumbot.config import Game
+from forumbot.errors import GameFileError, UsageError
+from forumbot.store import records
+from forumbot.store.db import Store
+from forumbot.store.records import StateVersion
+
+if TYPE_CHECKING:
+    from forumbot.desk.day import DayJudgement
+
+
+def whoami() -> str:
+    """Who is at the desk (logged with every decision): the login name, else "judge"."""
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "judge"
+
+
+class DeskCore:
+    """One game's desk: the loaded game file, an open store, the rule set, and the state's versions."""
+
+    def __init__(self, game: Game, store: Store, *, by: str | None = None) -> None:
+        self.game = game
+        self.store = store
+        self.by = by or whoami()
+        store.create_tables()
+        try:
+            self.ruleset: RuleSet = get_ruleset(game.ruleset)
+        except EngineError as exc:
+            raise GameFileError(
+                str(exc), field="game.ruleset", fix="use R001, R000-GP, R000-G1, R000-G2 or R004"
+            ) from exc
+        try:
+            self.day_flags, self.night_flags = split_flags(game.flags, self.ruleset.flags)
+        except EngineError as exc:
+            raise GameFileError(
+                str(exc), field="flags", fix="see `forumbot flags` for every flag and its values"
+            ) from exc
+        with store.session() as s:
+            self.gid = records.ensure_game(s, game.name, self.ruleset.id).id or 0
+            s.commit()
+        self._days: dict[int, DayJudgement] = {}
+
+    def refresh(self) -> None:
+        """Forget the judged days: the store has changed (a poll, an override, a revote call)."""
+        self._days.clear()
+
+    @property
+    def grammar(self) -> Procedure:
+        """Which vote grammar and day procedure the rule set reads."""
+        return "r004" if self.ruleset.day_procedure == "r004" else "r001"
+
+    # ------------------------------------------------------------------ the secret state's versions
+
+    def state(self) -> GameState | None:
+        """The current secret state (the latest version not undone), or None before ``setup``."""
+        with self.store.session() as s:
+            found = records.load_state(s, self.gid)
+        return state_from_dict(found[1]) if found else None
+
+    def require_state(self) -> GameState:
+        st = self.state()
+        if st is None:
+            raise UsageError("no roles are stored for this game yet: run `forumbot setup` first")
+        return st
+
+    def save_state(self, label: str, state: GameState) -> int:
+        """Store ``state`` as a new version labelled by the step that made it; returns its id."""
+        with self.store.session() as s:
+            vid = records.save_state(s, self.gid, label, state_to_dict(state), self.by)
+            s.commit()
+        return vid
+
+    def history(self) -> list[StateVersion]:
+        """Every stored version, oldest first, undone ones included (marked)."""
+        with self.store.session() as s:
+            return records.state_history(s, self.gid)
+
+    def live_history(self) -> list[StateVersion]:
+        """The versions that count: those no undo cancelled."""
+        return [v for v in self.history() if v.live]
+
+    def state_labelled(self, label: str) -> GameState | None:
+        """The latest live version made by step ``label`` (e.g. ``night 2``)."""
+        wanted = [v.id for v in self.live_history() if v.label == label]
+        if not wanted:
+            return None
+        with self.store.session() as s:
+            found = records.load_state_by_id(s, wanted[-1])
+        return state_from_dict(found) if found is not None else None
+
+    def resolved_at(self, label: str) -> datetime | None:
+        """When the latest live version made by step ``label`` was stored."""
+        found = [v.at for v in self.live_history() if v.label == label]
+        return found[-1] if found else None

@@ -1,0 +1,85 @@
+"""Setup: the roster's roles, drawn with a recorded seed or given by the judges, stored as the first
+version of the secret state."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from engine.presets import PresetTable, parse_presets
+from engine.roles import ROLE_TABLES, RoleId, role_id
+from engine.setup import Setup, draw_roles, new_game
+from engine.state import GameState
+from forumbot.desk.core import DeskCore
+from forumbot.errors import UsageError
+from forumbot.resources import read_data
+
+RULESET_FILES = {
+    "R001": "r001.toml",
+    "R000-GP": "r000_gp.toml",
+    "R000-G1": "r000_g1.toml",
+    "R000-G2": "r000_g2.toml",
+    "R004": "r004.toml",
+}
+
+
+def role_by_name(family: str, name: str) -> RoleId:
+    """A role by its Chinese name (杀手, 鬼匪, 毒药...) or its id (killer, ghost, poison...): the engine's
+    own lookup, with an error a judge can act on."""
+    try:
+        return role_id(family, name)
+    except KeyError:
+        known = "、".join(spec.name_zh for spec in ROLE_TABLES[family].values())
+        raise UsageError(f"unknown role {name!r} for this rule set (known: {known})") from None
+
+
+class SetupSteps(DeskCore):
+    def presets(self) -> PresetTable:
+        """The rule set's preset table (which roles for how many players)."""
+        return parse_presets(read_data("rulesets", RULESET_FILES[self.ruleset.id]))
+
+    def setup(
+        self,
+        *,
+        seed: int | None = None,
+        roles: Mapping[str, str] | None = None,
+        variant: str | None = None,
+        force: bool = False,
+    ) -> Setup | GameState:
+        """Draw (or take the judges' own) roles for the roster and store them as the first state.
+
+        Returns the engine's Setup (with warnings and private notices) for a draw, the state for given
+        roles. Raises UsageError when roles are stored already (without ``force``) or the roles do not
+        name every player once.
+        """
+        if self.state() is not None and not force:
+            raise UsageError(
+                "roles are already stored for this game; pass --force to draw again (kept in history)"
+            )
+        roster = list(self.game.roster)
+        if roles is not None:
+            missing = [n for n in roster if n not in roles]
+            extra = [n for n in roles if n not in roster]
+            if missing or extra:
+                raise UsageError(
+                    "the roles file must name every player once "
+                    f"(missing: {missing or '-'}, unknown: {extra or '-'})"
+                )
+            st = new_game(
+                self.ruleset,
+                [(n, role_by_name(self.ruleset.family, roles[n])) for n in roster],
+                flags=self.night_flags,
+            )
+            self.save_state("setup (roles given by the judges)", st)
+            return st
+        if seed is None:
+            raise UsageError("give --seed N (recorded, so the draw can be checked) or --roles FILE")
+        drawn = draw_roles(
+            self.ruleset,
+            roster,
+            seed=seed,
+            preset_table=self.presets(),
+            flags=self.night_flags,
+            variant=variant,
+        )
+        self.save_state(f"setup (seed {seed})", drawn.state)
+        return drawn

@@ -1,0 +1,29 @@
+"""Undo: step the secret state back one version.
+
+Nothing is deleted: an undo is a record in the store that names the version it cancels and the one the
+game is back at (``state_undos``), so ``state --history`` shows both and a later step builds on the
+restored version.
+"""
+
+from __future__ import annotations
+
+from forumbot.desk.core import DeskCore
+from forumbot.errors import UsageError
+from forumbot.store import records
+
+
+class UndoSteps(DeskCore):
+    def undo(self) -> tuple[str, str]:
+        """Cancel the latest live version (a night resolved, a day closed, a setup).
+
+        Returns (what was undone, what is current now). Raises UsageError at the first version.
+        """
+        live = self.live_history()
+        if len(live) < 2:
+            raise UsageError("nothing to undo: the game is at its first stored state (or has none)")
+        last, prev = live[-1], live[-2]
+        with self.store.session() as s:
+            records.record_undo(s, self.gid, last.id, prev.id, self.by)
+            s.commit()
+        self.refresh()
+        return last.label, prev.label

@@ -273,18 +273,44 @@ def load_game(path: str | Path) -> Game:
 
 
 def game_from_dict(data: Mapping[str, Any], *, path: Path | None = None) -> Game:
+    """A game from the parsed TOML of a game file: each table read and checked in turn (GameFileError
+    names the field and the fix)."""
     g = data.get("game", {})
-    name = str(g.get("name", "版杀"))
     ruleset = canonical_ruleset(str(_need(g, "ruleset", "game", 'e.g. ruleset = "R001"')))
+    tzname, tz = _game_zone(g)
+    board = _board_table(_need(data, "board", "(file)", "add a [board] table with url = ..."), tzname)
+    roster, judges = _roster_and_judges(data, g)
+    tt = Timetable.from_table(ruleset, data.get("timetable", {}))
+    days = _days(data.get("days", []), tt, tz, set(roster))
+    return Game(
+        name=str(g.get("name", "版杀")),
+        ruleset=ruleset,
+        board=board,
+        roster=roster,
+        days=days,
+        store_url=_store_url(g, path),
+        judges=judges,
+        timezone=tzname,
+        path=path,
+        flags=dict(data.get("flags", {})),
+        attendance=dict(data.get("attendance", {})),
+        night1_deadline=_night1_deadline(tt, days, tz),
+    )
+
+
+def _game_zone(g: Mapping[str, Any]) -> tuple[str, ZoneInfo]:
+    """The board's time zone (``game.timezone``): its name and the zone."""
     tzname = str(g.get("timezone", DEFAULT_TZ))
     try:
-        tz = ZoneInfo(tzname)
+        return tzname, ZoneInfo(tzname)
     except Exception as exc:
         raise GameFileError(
             f"unknown time zone {tzname!r}", field="game.timezone", fix="e.g. Asia/Shanghai"
         ) from exc
 
-    b = _need(data, "board", "(file)", "add a [board] table with url = ...")
+
+def _board_table(b: Mapping[str, Any], tzname: str) -> BoardConfig:
+    """The [board] table. A password is refused: the file is shared, the password stays in the env."""
     try:
         source = SourceKind(str(b.get("source", "pc")))
     except ValueError as exc:
@@ -316,7 +342,13 @@ def game_from_dict(data: Mapping[str, Any], *, path: Path | None = None) -> Game
             field="board.password",
             fix='put it in an environment variable and name it: password_env = "FORUMBOT_PASSWORD"',
         )
+    return board
 
+
+def _roster_and_judges(
+    data: Mapping[str, Any], g: Mapping[str, Any]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The roster (each role account once, not empty) and the judges (none of them a player)."""
     players = _need(data, "players", "(file)", "add [players] with roster = [...]")
     roster_raw = _need(players, "roster", "players", 'roster = ["name1", "name2", ...]')
     roster = tuple(str(x).strip() for x in roster_raw)
@@ -333,155 +365,176 @@ def game_from_dict(data: Mapping[str, Any], *, path: Path | None = None) -> Game
         raise GameFileError(
             f"{clash[0]!r} is both a judge and a player", field="game.judges", fix="a judge cannot play"
         )
+    return roster, judges
 
-    tt = Timetable.from_table(ruleset, data.get("timetable", {}))
-    days_raw = data.get("days", [])
+
+def _days(days_raw: Any, tt: Timetable, tz: ZoneInfo, roster: set[str]) -> tuple[DayConfig, ...]:
+    """The [[days]]: numbered 1, 2, 3..., each opening after the one before closes."""
     if not isinstance(days_raw, list):
         raise GameFileError("days must be an array of tables", field="days", fix="write [[days]] entries")
-    roster_set = set(roster)
     days: list[DayConfig] = []
-    prev_close: datetime | None = None
     for i, d in enumerate(days_raw):
-        where = f"days[{i}]"
-        n = int(_need(d, "day", where, "day = 1"))
-        where = f"days[day={n}]"
-        opens = (
-            parse_local_time(d["opens"], tz, f"{where}.opens")
-            if "opens" in d
-            else tt.default_opens(n, tz, where)
-        )
-        closes = (
-            parse_local_time(d["close"], tz, f"{where}.close")
-            if "close" in d
-            else tt.default_close(opens, tz)
-        )
-        void_cutoff = (
-            parse_local_time(d["void_cutoff"], tz, f"{where}.void_cutoff")
-            if "void_cutoff" in d
-            else closes - timedelta(minutes=tt.void_cutoff_minutes)
-        )
-        change_cutoff = (
-            parse_local_time(d["change_cutoff"], tz, f"{where}.change_cutoff")
-            if "change_cutoff" in d
-            else closes - timedelta(minutes=tt.change_cutoff_minutes)
-        )
-        night = (
-            parse_local_time(d["night_deadline"], tz, f"{where}.night_deadline")
-            if "night_deadline" in d
-            else tt.default_night_deadline(closes, tz)
-        )
-        if not opens < closes:
-            raise GameFileError(
-                f"the vote closes ({_fmt(closes, tz)}) before it opens ({_fmt(opens, tz)})",
-                field=f"{where}.close",
-                fix="close must come after opens",
-            )
-        if not opens <= void_cutoff <= closes:
-            raise GameFileError(
-                "void_cutoff is outside the vote window",
-                field=f"{where}.void_cutoff",
-                fix="opens ≤ void_cutoff ≤ close",
-            )
-        if not opens <= change_cutoff <= closes:
-            raise GameFileError(
-                "change_cutoff is outside the vote window",
-                field=f"{where}.change_cutoff",
-                fix="opens ≤ change_cutoff ≤ close",
-            )
-        if night < closes:
-            raise GameFileError(
-                "the night deadline comes before the vote closes",
-                field=f"{where}.night_deadline",
-                fix="the next night follows the vote",
-            )
-        if prev_close is not None and opens < prev_close:
-            raise GameFileError(
-                f"day {n} opens before day {days[-1].day} closes",
-                field=f"{where}.opens",
-                fix="days must follow each other in order",
-            )
-        if days and n != days[-1].day + 1:
-            raise GameFileError(
-                f"day {n} follows day {days[-1].day}",
-                field=f"{where}.day",
-                fix="number the days 1, 2, 3, ...",
-            )
-        proxies: list[ProxyVoteEntry] = []
-        for j, pv in enumerate(d.get("proxy_votes", [])):
-            pw = f"{where}.proxy_votes[{j}]"
-            player = str(_need(pv, "player", pw, 'player = "name"'))
-            target = str(_need(pv, "target", pw, 'target = "name" (or "弃权")'))
-            _check_names([player], roster_set, f"{pw}.player")
-            if target != "弃权":
-                _check_names([target], roster_set, f"{pw}.target")
-            at = parse_local_time(_need(pv, "at", pw, 'at = "2026-06-04 10:00"'), tz, f"{pw}.at")
-            proxies.append(ProxyVoteEntry(player, target, at, str(pv.get("entered_by", ""))))
-        accel: bool | datetime = d.get("accelerated", False)
-        if isinstance(accel, str | datetime) and not isinstance(accel, bool):
-            accel = parse_local_time(accel, tz, f"{where}.accelerated")
-        elif not isinstance(accel, bool):
-            raise GameFileError(
-                f"accelerated = {accel!r}",
-                field=f"{where}.accelerated",
-                fix='true, or the moment: "2026-06-12 10:00"',
-            )
-        dead = tuple(str(x) for x in d.get("dead", ()))
-        _check_names(dead, roster_set, f"{where}.dead")
-        sent_off = tuple(str(x) for x in d.get("sent_off", ()))
-        _check_names(sent_off, roster_set, f"{where}.sent_off")
-        red_cards = tuple(str(x) for x in d.get("red_cards", ()))
-        _check_names(red_cards, roster_set, f"{where}.red_cards")
-        vote_tid = d.get("vote", d.get("vote_tid"))
-        disc_tid = d.get("discussion", d.get("discussion_tid"))
-        if vote_tid is None:
-            raise GameFileError(
-                "no vote thread for this day", field=f"{where}.vote", fix="vote = TID of [投票]"
-            )
-        days.append(
-            DayConfig(
-                day=n,
-                vote_tid=int(vote_tid),
-                discussion_tid=int(disc_tid) if disc_tid is not None else None,
-                opens=opens,
-                closes=closes,
-                void_cutoff=void_cutoff,
-                change_cutoff=change_cutoff,
-                night_deadline=night,
-                discussion_opens=prev_close if prev_close is not None else opens,
-                accelerated=accel is True,
-                accelerated_at=accel if isinstance(accel, datetime) else None,
-                proxy_votes=tuple(proxies),
-                dead=dead,
-                sent_off=sent_off,
-                red_cards=red_cards,
-                opens_given="opens" in d,
-            )
-        )
-        prev_close = closes
+        days.append(_day(d, i, days[-1] if days else None, tt, tz, roster))
+    return tuple(days)
 
+
+def _day(
+    d: Mapping[str, Any], i: int, prev: DayConfig | None, tt: Timetable, tz: ZoneInfo, roster: set[str]
+) -> DayConfig:
+    """One [[days]] entry: its times (given or derived from the timetable), checked against each other
+    and against the day before, then its threads and the judges' decisions of the day."""
+    n = int(_need(d, "day", f"days[{i}]", "day = 1"))
+    where = f"days[day={n}]"
+    opens, closes, void_cutoff, change_cutoff, night = _day_times(d, n, where, tt, tz)
+    _check_day_times(where, n, opens, closes, void_cutoff, change_cutoff, night, prev, tz)
+    proxies = _proxy_votes(d, where, tz, roster)
+    accel = _accelerated(d, where, tz)
+    dead = _names(d, "dead", where, roster)
+    sent_off = _names(d, "sent_off", where, roster)
+    red_cards = _names(d, "red_cards", where, roster)
+    vote_tid = d.get("vote", d.get("vote_tid"))
+    disc_tid = d.get("discussion", d.get("discussion_tid"))
+    if vote_tid is None:
+        raise GameFileError("no vote thread for this day", field=f"{where}.vote", fix="vote = TID of [投票]")
+    return DayConfig(
+        day=n,
+        vote_tid=int(vote_tid),
+        discussion_tid=int(disc_tid) if disc_tid is not None else None,
+        opens=opens,
+        closes=closes,
+        void_cutoff=void_cutoff,
+        change_cutoff=change_cutoff,
+        night_deadline=night,
+        discussion_opens=prev.closes if prev is not None else opens,
+        accelerated=accel is True,
+        accelerated_at=accel if isinstance(accel, datetime) else None,
+        proxy_votes=proxies,
+        dead=dead,
+        sent_off=sent_off,
+        red_cards=red_cards,
+        opens_given="opens" in d,
+    )
+
+
+def _day_times(
+    d: Mapping[str, Any], n: int, where: str, tt: Timetable, tz: ZoneInfo
+) -> tuple[datetime, datetime, datetime, datetime, datetime]:
+    """Opening, close, void cutoff, change cutoff and the next night's deadline of day ``n``: each as
+    the file gives it, else derived from the timetable (the cutoffs count back from the close)."""
+
+    def given(key: str) -> datetime | None:
+        return parse_local_time(d[key], tz, f"{where}.{key}") if key in d else None
+
+    opens = given("opens") or tt.default_opens(n, tz, where)
+    closes = given("close") or tt.default_close(opens, tz)
+    void_cutoff = given("void_cutoff") or closes - timedelta(minutes=tt.void_cutoff_minutes)
+    change_cutoff = given("change_cutoff") or closes - timedelta(minutes=tt.change_cutoff_minutes)
+    night = given("night_deadline") or tt.default_night_deadline(closes, tz)
+    return opens, closes, void_cutoff, change_cutoff, night
+
+
+def _check_day_times(
+    where: str,
+    n: int,
+    opens: datetime,
+    closes: datetime,
+    void_cutoff: datetime,
+    change_cutoff: datetime,
+    night: datetime,
+    prev: DayConfig | None,
+    tz: ZoneInfo,
+) -> None:
+    """The day's times in order (opens ≤ cutoffs ≤ close ≤ night deadline), after the day before."""
+    if not opens < closes:
+        raise GameFileError(
+            f"the vote closes ({_fmt(closes, tz)}) before it opens ({_fmt(opens, tz)})",
+            field=f"{where}.close",
+            fix="close must come after opens",
+        )
+    if not opens <= void_cutoff <= closes:
+        raise GameFileError(
+            "void_cutoff is outside the vote window",
+            field=f"{where}.void_cutoff",
+            fix="opens ≤ void_cutoff ≤ close",
+        )
+    if not opens <= change_cutoff <= closes:
+        raise GameFileError(
+            "change_cutoff is outside the vote window",
+            field=f"{where}.change_cutoff",
+            fix="opens ≤ change_cutoff ≤ close",
+        )
+    if night < closes:
+        raise GameFileError(
+            "the night deadline comes before the vote closes",
+            field=f"{where}.night_deadline",
+            fix="the next night follows the vote",
+        )
+    if prev is not None and opens < prev.closes:
+        raise GameFileError(
+            f"day {n} opens before day {prev.day} closes",
+            field=f"{where}.opens",
+            fix="days must follow each other in order",
+        )
+    if prev is not None and n != prev.day + 1:
+        raise GameFileError(
+            f"day {n} follows day {prev.day}",
+            field=f"{where}.day",
+            fix="number the days 1, 2, 3, ...",
+        )
+
+
+def _proxy_votes(
+    d: Mapping[str, Any], where: str, tz: ZoneInfo, roster: set[str]
+) -> tuple[ProxyVoteEntry, ...]:
+    """The day's proxy votes (代投) given in the file: players of the roster, the target or 弃权."""
+    proxies: list[ProxyVoteEntry] = []
+    for j, pv in enumerate(d.get("proxy_votes", [])):
+        pw = f"{where}.proxy_votes[{j}]"
+        player = str(_need(pv, "player", pw, 'player = "name"'))
+        target = str(_need(pv, "target", pw, 'target = "name" (or "弃权")'))
+        _check_names([player], roster, f"{pw}.player")
+        if target != "弃权":
+            _check_names([target], roster, f"{pw}.target")
+        at = parse_local_time(_need(pv, "at", pw, 'at = "2026-06-04 10:00"'), tz, f"{pw}.at")
+        proxies.append(ProxyVoteEntry(player, target, at, str(pv.get("entered_by", ""))))
+    return tuple(proxies)
+
+
+def _accelerated(d: Mapping[str, Any], where: str, tz: ZoneInfo) -> bool | datetime:
+    """R004's acceleration: false, true, or the moment the judge declared it."""
+    accel: bool | datetime = d.get("accelerated", False)
+    if isinstance(accel, str | datetime) and not isinstance(accel, bool):
+        return parse_local_time(accel, tz, f"{where}.accelerated")
+    if not isinstance(accel, bool):
+        raise GameFileError(
+            f"accelerated = {accel!r}",
+            field=f"{where}.accelerated",
+            fix='true, or the moment: "2026-06-12 10:00"',
+        )
+    return accel
+
+
+def _names(d: Mapping[str, Any], key: str, where: str, roster: set[str]) -> tuple[str, ...]:
+    """A list of players of the day (dead, sent_off, red_cards), each in the roster."""
+    names = tuple(str(x) for x in d.get(key, ()))
+    _check_names(names, roster, f"{where}.{key}")
+    return names
+
+
+def _night1_deadline(tt: Timetable, days: tuple[DayConfig, ...], tz: ZoneInfo) -> datetime | None:
+    """Night 1's deadline: the timetable's first night, else day 1's opening (the case post follows the
+    deadline, so anything before it is on time)."""
     if tt.first_night is not None:
-        night1 = _at(tt.first_night, tt.night_deadline, tz)
-    elif days:
-        night1 = days[0].opens  # the case post follows the deadline: anything before it is on time
-    else:
-        night1 = None
+        return _at(tt.first_night, tt.night_deadline, tz)
+    return days[0].opens if days else None
+
+
+def _store_url(g: Mapping[str, Any], path: Path | None) -> str:
+    """The store: an SQLAlchemy URL, or an SQLite path taken relative to the game file."""
     store = str(g.get("store", DEFAULT_STORE))
     if path is not None and "://" not in store and not Path(store).is_absolute():
         store = str((path.parent / store).resolve())
-    return Game(
-        name=name,
-        ruleset=ruleset,
-        board=board,
-        roster=roster,
-        days=tuple(days),
-        store_url=store,
-        judges=judges,
-        timezone=tzname,
-        path=path,
-        flags=dict(data.get("flags", {})),
-        attendance=dict(data.get("attendance", {})),
-        night1_deadline=night1,
-    )
+    return store
 
 
 def _fmt(dt: datetime, tz: ZoneInfo) -> str:

@@ -15,14 +15,16 @@ from zoneinfo import ZoneInfo
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from forumbot import urls
 from forumbot.resources import templates_dir
+from forumbot.urls import Url
 
 FLOOR_LABELS = {1: "楼主", 2: "沙发", 3: "板凳", 4: "地板"}
 
 
 def findpost_url(board_url: str, tid: int, pid: int) -> str:
     """Discuz!'s own link to a post wherever it sits (survives page shifts)."""
-    return f"{board_url}forum.php?mod=redirect&goto=findpost&ptid={tid}&pid={pid}"
+    return urls.build(board_url, Url.FINDPOST, tid=tid, pid=pid)
 
 
 def floor_label(floor: int | None, pid: int) -> str:
@@ -179,7 +181,7 @@ def vote_count_view(
         return (
             findpost_url(board_url, vote_tid, pid)
             if pid
-            else f"{board_url}forum.php?mod=viewthread&tid={vote_tid}"
+            else urls.build(board_url, Url.THREAD_LINK, tid=vote_tid)
         )
 
     tally = tuple(

@@ -27,6 +27,7 @@ class Url(StrEnum):
     API_FORUMDISPLAY = "api_forumdisplay"
     API_LOGIN = "api_login"  # POST username, password
     FINDPOST = "findpost"  # 301 to the page holding a pid
+    THREAD_LINK = "thread_link"  # a thread's first page, as a link in a draft
     LOGIN_PAGE = "login_page"  # GET: the form, with its formhash
     LOGIN_SUBMIT = "login_submit"  # POST formhash, username, password, questionid, answer, cookietime
 
@@ -44,6 +45,7 @@ TEMPLATES: Final[dict[Url, str]] = {
     Url.API_FORUMDISPLAY: API + "&module=forumdisplay&fid={fid}&page={page}",
     Url.API_LOGIN: API + "&module=login&loginsubmit=yes&loginfield=username",
     Url.FINDPOST: "forum.php?mod=redirect&goto=findpost&ptid={tid}&pid={pid}",
+    Url.THREAD_LINK: "forum.php?mod=viewthread&tid={tid}",
     Url.LOGIN_PAGE: "member.php?mod=logging&action=login",
     Url.LOGIN_SUBMIT: "member.php?mod=logging&action=login&loginsubmit=yes",
 }

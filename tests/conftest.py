@@ -163,4 +163,3 @@ def make_board(**overrides: Any) -> BoardConfig:
 @pytest.fixture
 def board_config() -> Callable[..., BoardConfig]:
     return make_board
-

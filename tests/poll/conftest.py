@@ -29,9 +29,7 @@ def fake_board(rsps: responses.RequestsMock) -> FakeBoard:
 @pytest.fixture
 def make_client(clock: FakeClock) -> Callable[..., BoardClient]:
     def make(**overrides: Any) -> BoardClient:
-        return BoardClient(
-            make_board(**overrides), sleep=clock.sleep, clock=clock.monotonic, now=clock.now
-        )
+        return BoardClient(make_board(**overrides), sleep=clock.sleep, clock=clock.monotonic, now=clock.now)
 
     return make
 

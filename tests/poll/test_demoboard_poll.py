@@ -20,7 +20,6 @@ from forumbot.store.posts import get_post, was_edited
 BOARD_DIR = data_dir() / "examples" / "meishi" / "board"
 
 
-
 def test_polls_across_snapshots_keep_the_edit_and_the_deletion(store: Store) -> None:
     with DemoBoard(BOARD_DIR) as board:
         cfg = BoardConfig(url=board.url, fid=3, min_interval=0.0, retries=0)  # the default, honest UA

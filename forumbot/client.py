@@ -95,7 +95,6 @@ class FetchedPage:
     url: str  # the final URL, after any redirects
     status: int
     headers: Mapping[str, str] = field(default_factory=dict)
-    requested_url: str = ""
 
     @property
     def content_type(self) -> str | None:
@@ -292,7 +291,6 @@ class BoardClient:
             url=resp.url or url,
             status=resp.status_code,
             headers=CaseInsensitiveDict(resp.headers),
-            requested_url=url,
         )
 
     def drain_fetches(self) -> list[FetchRecord]:

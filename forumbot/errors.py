@@ -23,8 +23,7 @@ The board's side (what the board answered; each carries the URL and the board's 
         ├── CCDefence          频繁刷新 / reload page / arithmetic question
         ├── AntiTheftPage      obfuscated JS instead of the page
         ├── BoardSystemError   Discuz! System Error, HTTP 5xx after the retries
-        ├── ApiClosed          mobile_is_closed / module_not_exists (fall back to PC pages)
-        └── FloodControl       两次发表间隔少于 N 秒 (carries the wait)
+        └── ApiClosed          mobile_is_closed / module_not_exists (fall back to PC pages)
 
 Parsers raise only BoardError subclasses; the client raises those plus NetworkError; nothing else
 escapes to the command line, which prints the message and exits non-zero.
@@ -127,11 +126,3 @@ class BoardSystemError(BoardError):
 
 class ApiClosed(BoardError):
     what = "the board's mobile API is closed or missing"
-
-
-class FloodControl(BoardError):
-    what = "the board's flood control refused the post"
-
-    def __init__(self, url: str, board_message: str = "", detail: str = "", wait_seconds: int = 15) -> None:
-        self.wait_seconds = wait_seconds
-        super().__init__(url, board_message, detail)

@@ -52,7 +52,6 @@ def moments(game: Game) -> list[Moment]:
 @dataclass
 class WatchState:
     handled: set[Moment] = field(default_factory=set)
-    last_tick: datetime | None = None
 
 
 def due(all_moments: list[Moment], state: WatchState, now: datetime) -> list[Moment]:
@@ -86,7 +85,6 @@ class Watcher:
                 self.state.handled.add(m)
         else:
             self.run_poll(False)
-        self.state.last_tick = now
         return todo
 
 

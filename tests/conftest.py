@@ -158,8 +158,3 @@ def make_board(**overrides: Any) -> BoardConfig:
     base: dict[str, Any] = {"url": "http://bbs.example.com/", "user_agent": TEST_UA, "fid": 3}
     base.update(overrides)
     return BoardConfig(**base)
-
-
-@pytest.fixture
-def board_config() -> Callable[..., BoardConfig]:
-    return make_board

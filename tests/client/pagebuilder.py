@@ -228,7 +228,6 @@ class FakeBoard:
         self.api: str = "json"  # json | closed | error503 | redirect
         self.requests: list[str] = []
         self.fail_next: list[Callable[[], Any]] = []  # raise/return overrides for the next requests
-        self.logged_in_cookie = "test_2132_auth"
 
     # ---------------------------------------------------------------- content
 
@@ -266,9 +265,6 @@ class FakeBoard:
 
     def delete(self, pid: int) -> None:
         self.post(pid).deleted = True
-
-    def set_state(self, pid: int, state: str) -> None:
-        self.post(pid).state = state
 
     # ---------------------------------------------------------------- rendering
 

@@ -462,13 +462,37 @@ def test_spy_counting_overrides_the_preset() -> None:
 
 
 @alternative("r004_doctor_or_butterfly", "r004_preset21_missing_role")
-def test_setup_choices_are_covered_in_test_presets() -> None:
-    """AMB-70 and AMB-78 are setup choices: see test_presets.py (doctor/butterfly, 11th civilian)."""
+def test_setup_choices_change_the_roles_a_draw_deals() -> None:
+    """AMB-70 (医生/花蝴蝶 is one role) and AMB-78 (the 21-player preset lists 20 roles) are read when the
+    roles are drawn: the flags given to the draw decide which role is dealt."""
+    from engine.presets import parse_presets
+    from engine.roles import RoleId
+    from engine.setup import draw_roles
+    from tests.engine.conftest import read_preset_text
+
+    table = parse_presets(read_preset_text("r004"))
+
+    def dealt(n: int, **flags: str) -> list[RoleId]:
+        roster = [f"p{i}" for i in range(n)]
+        drawn = draw_roles("R004", roster, seed=7, preset_table=table, flags=NightFlags(**flags))
+        return [p.role for p in drawn.state.players]
+
+    doctor, butterfly = dealt(22), dealt(22, r004_doctor_or_butterfly="butterfly")
+    assert (doctor.count(RoleId.DOCTOR), doctor.count(RoleId.BUTTERFLY)) == (1, 0)
+    assert (butterfly.count(RoleId.DOCTOR), butterfly.count(RoleId.BUTTERFLY)) == (0, 1)
+    mayor, civilian = dealt(21), dealt(21, r004_preset21_missing_role="civilian")
+    assert (mayor.count(RoleId.MAYOR), civilian.count(RoleId.MAYOR)) == (1, 0)
+    assert civilian.count(RoleId.CIVILIAN) == mayor.count(RoleId.CIVILIAN) + 1 == 11
 
 
 @alternative("r004_mayor_target_must_be_tied")
-def test_mayor_target_flag_is_covered_by_case_c088() -> None:
-    """See cases/part8_r004_wins.toml C-088-alt."""
+def test_a_mayor_target_outside_the_tie_executes_nobody_under_the_alternative() -> None:
+    """AMB-60: c3 and c4 tie and the authority holder names c5: c5 goes (default) or nobody does."""
+    for flag, out in ((False, ("c5",)), (True, ())):
+        st = make_state("R004", "P22", round_=2, flags={"r004_mayor_target_must_be_tied": flag})
+        st = resolve_night(st, _night(st, Kill("c10"))).state
+        res = eliminations.resolve_day(st, day=2, executed="c5", tied=frozenset({"c3", "c4"}))
+        assert tuple(res.out) == out
 
 
 def test_every_flag_alternative_is_exercised() -> None:

@@ -11,10 +11,10 @@ from collections.abc import Sequence
 
 from engine.errors import EngineError
 from forumbot import __version__
-from forumbot.commands import demo, judging, reader
+from forumbot.commands import day, demo, night, reader, setup, watch
 from forumbot.errors import BoardError, ConfigError, ForumbotError
 
-COMMAND_MODULES = (reader, judging, demo)
+COMMAND_MODULES = (reader, setup, night, day, watch, demo)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -18,7 +18,8 @@ from rich.console import Console
 from rich.table import Table
 
 from forumbot.client import BoardClient
-from forumbot.commands.judging import console, verdict_rows
+from forumbot.commands.common import console
+from forumbot.commands.day import verdict_rows
 from forumbot.config import Game, game_from_dict, parse_local_time
 from forumbot.demoboard import DemoBoard
 from forumbot.desk import Desk, case_post_draft, read_submissions, vote_count_draft

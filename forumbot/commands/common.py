@@ -1,0 +1,55 @@
+"""What every judge's command opens (the game file, the store, the desk) and prints to."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import UTC, datetime
+
+from rich.console import Console
+
+from engine.events import Event
+from forumbot.config import Game, find_game_file, load_game, parse_local_time
+from forumbot.desk import Desk
+from forumbot.errors import ConfigError
+from forumbot.store.db import Store, open_store
+
+
+def open_game(args: argparse.Namespace) -> Game:
+    path = find_game_file(getattr(args, "game", None))
+    if path is None:
+        raise ConfigError(
+            "no game file",
+            field="--game",
+            fix="pass --game FILE or create ./forumbot.toml (README: The game file)",
+        )
+    return load_game(path)
+
+
+def open_desk(args: argparse.Namespace) -> tuple[Game, Store, Desk]:
+    game = open_game(args)
+    store = open_store(getattr(args, "store", None) or game.store_url)
+    return game, store, Desk(game, store)
+
+
+def local_time(game: Game, text: str | None, what: str) -> datetime:
+    if text is None:
+        return datetime.now(UTC)
+    return parse_local_time(text, game.tz, what)
+
+
+def console() -> Console:
+    """A console that does not cut Chinese reasons short when the output is a file or a pipe."""
+    return Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 200)
+
+
+def print_events(events: tuple[Event, ...], out: Console) -> None:
+    by_audience: dict[str, list[Event]] = {}
+    for e in events:
+        by_audience.setdefault(str(e.audience), []).append(e)
+    for audience, evs in by_audience.items():
+        if audience == "public":
+            continue
+        out.print(f"\n[b]→ {audience}[/b]")
+        for e in evs:
+            out.print(f"  {e.text}")

@@ -1,0 +1,269 @@
+"""The day: ``tally``, ``attendance``, ``revote``, ``override``, ``proxy``, ``close``. Each prints what a
+judge reviews: tables for the terminal, ``--json`` for tools, BBCode drafts to paste."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from rich.table import Table
+
+from engine.state import Phase
+from forumbot import drafts
+from forumbot.commands.common import console, local_time, open_desk, print_events
+from forumbot.config import Game
+from forumbot.desk import DayJudgement, elevator_draft, vote_count_draft
+from forumbot.errors import UsageError
+
+
+def verdict_rows(judged: DayJudgement, game: Game) -> list[dict[str, Any]]:
+    rows = []
+    for v in judged.result.verdicts:
+        rows.append(
+            {
+                "pid": v.pid,
+                "floor": v.floor,
+                "author": v.author,
+                "at": v.at.astimezone(game.tz).isoformat(),
+                "status": v.status.value,
+                "target": v.target,
+                "abstain": v.abstain,
+                "reason": v.reason,
+                "needs_review": v.needs_review,
+                "suggestion": v.suggestion,
+                "stage": v.stage,
+                "proxy": v.proxy,
+                "override": None if v.override is None else {"why": v.override.why, "by": v.override.by},
+            }
+        )
+    return rows
+
+
+def cmd_tally(args: argparse.Namespace) -> int:
+    game, store, desk = open_desk(args)
+    with store:
+        as_of = local_time(game, args.at, "--at") if args.at else None
+        judged = desk.tally(args.day, as_of=as_of)
+        r = judged.result
+        draft = vote_count_draft(desk, judged)
+        if args.json:
+            print(
+                json.dumps(
+                    {
+                        "day": args.day,
+                        "provisional": r.provisional,
+                        "as_of": r.as_of.isoformat() if r.as_of else None,
+                        "tally": [
+                            {
+                                "target": t.target,
+                                "count": t.count,
+                                "voters": [
+                                    {"player": v.player, "pid": v.pid, "floor": v.floor, "proxy": v.proxy}
+                                    for v in t.voters
+                                ],
+                            }
+                            for t in r.final_tally
+                        ],
+                        "outcome": {
+                            "kind": r.outcome.kind.value,
+                            "out": list(r.outcome.out),
+                            "text": r.outcome.text,
+                            "reason": r.outcome.reason,
+                        },
+                        "no_vote": list(r.no_vote),
+                        "strikes": dict(r.strikes_after),
+                        "drowned": [
+                            {"player": d.player, "rule": d.rule.value, "stage": d.stage} for d in r.drowned
+                        ],
+                        "cards": [
+                            {"player": c.player, "color": c.color.value, "reason": c.reason} for c in r.cards
+                        ],
+                        "verdicts": verdict_rows(judged, game),
+                        "problems": list(r.problems),
+                        "draft": draft,
+                    },
+                    ensure_ascii=False,
+                    indent=1,
+                )
+            )
+            return 0
+        out = console()
+        when = f" as of {drafts.local_text(r.as_of, game.tz)}" if r.provisional and r.as_of else ""
+        out.print(
+            f"[b]{game.name} — day {args.day} vote count{when}[/b] (vote thread tid {judged.day.vote_tid})"
+        )
+        t = Table("floor", "pid", "author", "time", "verdict", "target", "reason")
+        for row in verdict_rows(judged, game):
+            mark = " ⚑" if row["needs_review"] else ""
+            t.add_row(
+                str(row["floor"] or "-"),
+                str(row["pid"] or "-"),
+                row["author"],
+                row["at"][5:16].replace("T", " "),
+                row["status"] + mark,
+                ("弃权" if row["abstain"] else row["target"]) or "",
+                row["reason"],
+            )
+        out.print(t)
+        for p in r.problems:
+            out.print(f"[yellow]problem:[/yellow] {p}")
+        out.print("\n[b]Vote count draft (BBCode):[/b]\n")
+        print(draft)
+    return 0
+
+
+def cmd_attendance(args: argparse.Namespace) -> int:
+    game, store, desk = open_desk(args)
+    with store:
+        day = desk.day(args.day)
+        att = desk.attendance(day)
+        if att is None:
+            raise UsageError(f"day {args.day} has no discussion thread in the game file (discussion = TID)")
+        floors = {p.pid: p.floor for p in desk.discussion_posts(day)}
+        if args.json:
+            print(
+                json.dumps(
+                    {
+                        "day": args.day,
+                        "counts": dict(att.counts),
+                        "deficient": sorted(att.deficient()),
+                        "posts": [
+                            {
+                                "pid": p.pid,
+                                "floor": floors.get(p.pid),
+                                "author": p.author,
+                                "at": p.at.astimezone(game.tz).isoformat(),
+                                "status": p.status.value,
+                                "reason": p.reason,
+                            }
+                            for p in att.posts
+                        ],
+                    },
+                    ensure_ascii=False,
+                    indent=1,
+                )
+            )
+            return 0
+        out = console()
+        t = Table("player", "valid posts", "status")
+        for name, n in att.counts.items():
+            t.add_row(name, str(n), "不足" if n < att.min_posts else "")
+        out.print(f"[b]day {args.day} attendance[/b] (valid discussion posts, minimum {att.min_posts})")
+        out.print(t)
+        if args.elevator:
+            out.print("\n[b]Elevator draft (BBCode):[/b]\n")
+            print(elevator_draft(desk, day, att, floors, datetime.now(UTC)))
+    return 0
+
+
+def cmd_revote(args: argparse.Namespace) -> int:
+    game, store, desk = open_desk(args)
+    with store:
+        judged = desk.tally(args.day)
+        if args.call_at or args.call:
+            judged = desk.revote(args.day, local_time(game, args.call_at, "--call-at"))
+        r = judged.result
+        out = console()
+        for rv in r.revotes:
+            out.print(f"[b]revote #{rv.plan.number}[/b]: {rv.plan.call_text(game.tz)}")
+            for line in rv.tally:
+                out.print(f"  {line.target}: {line.count}")
+            if rv.noncompliant:
+                out.print(f"  未按要求重投（计一次淹水）：{'、'.join(rv.noncompliant)}")
+        if r.outcome.kind.value == "revote" and r.outcome.plan is not None:
+            plan = r.outcome.plan
+            pending = not any(rv.plan.number == plan.number for rv in r.revotes)
+            out.print(f"[b]pending revote #{plan.number}[/b]: {plan.call_text(game.tz)}")
+            if pending:
+                out.print(
+                    "Post the call, then record it: `forumbot revote --day N --call` (or --call-at TIME)."
+                )
+        else:
+            out.print(f"result: {r.outcome.text or r.outcome.kind.value}")
+        out.print("\n[b]Vote count draft (BBCode):[/b]\n")
+        print(vote_count_draft(desk, judged))
+    return 0
+
+
+def cmd_override(args: argparse.Namespace) -> int:
+    _game, store, desk = open_desk(args)
+    with store:
+        day = args.day if args.day is not None else desk.day_of_vote_post(args.pid)
+        rec = desk.override(day, args.pid, args.as_kind, args.target, args.why)
+        console().print(
+            f"override recorded: day {rec.day} pid {rec.pid} → {rec.as_kind}"
+            + (f" {rec.target}" if rec.target else "")
+            + f" ({rec.why}; by {rec.by}). Every later tally applies it."
+        )
+    return 0
+
+
+def cmd_proxy(args: argparse.Namespace) -> int:
+    game, store, desk = open_desk(args)
+    with store:
+        desk.proxy_vote(args.day, args.player, args.target, local_time(game, args.at, "--at"))
+        console().print(f"proxy vote recorded: {args.player} → {args.target} (day {args.day})")
+    return 0
+
+
+def cmd_close(args: argparse.Namespace) -> int:
+    _game, store, desk = open_desk(args)
+    with store:
+        judged = desk.tally(args.day)
+        draft = vote_count_draft(desk, judged)
+        res = desk.close_day(args.day)
+        out = console()
+        out.print(f"[b]Day {args.day} closed.[/b] Out: {'、'.join(res.out) or '(nobody)'}")
+        print_events(res.events, out)
+        if res.state.phase is Phase.OVER:
+            out.print("[b]The game is over.[/b]")
+        out.print("\n[b]Vote count and result (BBCode):[/b]\n")
+        print(draft)
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "tally", help="judge the day's vote thread: a verdict for every post, the count, a draft"
+    )
+    p.add_argument("--day", type=int, required=True)
+    p.add_argument("--at", help="the count as of this moment (game time zone)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_tally)
+
+    p = sub.add_parser("attendance", help="valid discussion posts per player (and the elevator)")
+    p.add_argument("--day", type=int, required=True)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--elevator", action="store_true", help="also print the 电梯 draft")
+    p.set_defaults(func=cmd_attendance)
+
+    p = sub.add_parser("revote", help="plan a revote (who, for whom, until when) and tally it")
+    p.add_argument("--day", type=int, required=True)
+    p.add_argument("--call", action="store_true", help="record that the call is posted now")
+    p.add_argument("--call-at", dest="call_at", help="record that the call was posted at this time")
+    p.set_defaults(func=cmd_revote)
+
+    p = sub.add_parser("override", help="a judge's correction of one post's verdict (logged, applied later)")
+    p.add_argument("pid", type=int)
+    p.add_argument(
+        "--day", type=int, help="the day whose vote thread holds the post (default: found from the pid)"
+    )
+    p.add_argument(
+        "--as", dest="as_kind", required=True, choices=("vote", "abstain", "void", "ignore", "change")
+    )
+    p.add_argument("--target")
+    p.add_argument("--why", required=True)
+    p.set_defaults(func=cmd_override)
+
+    p = sub.add_parser("proxy", help="record a proxy vote (代投) entered by the judge")
+    p.add_argument("player")
+    p.add_argument("target")
+    p.add_argument("--day", type=int, required=True)
+    p.add_argument("--at")
+    p.set_defaults(func=cmd_proxy)
+
+    p = sub.add_parser("close", help="apply the day's result to the game: execution, drownings, win check")
+    p.add_argument("--day", type=int, required=True)
+    p.set_defaults(func=cmd_close)

@@ -1,0 +1,158 @@
+"""The game's setup and its secret state: ``setup``, ``state``, ``init``, ``undo``, ``flags``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from rich.table import Table
+
+from engine.flags import all_flags
+from engine.setup import Setup
+from forumbot import drafts
+from forumbot.commands.common import console, open_desk
+from forumbot.desk import describe_state
+from forumbot.errors import UsageError
+
+
+def cmd_setup(args: argparse.Namespace) -> int:
+    game, store, desk = open_desk(args)
+    with store:
+        roles = None
+        if args.roles:
+            roles = tomllib.loads(Path(args.roles).read_text("utf-8")).get("roles")
+            if not isinstance(roles, dict):
+                raise UsageError(f"{args.roles}: expected a [roles] table of name = role")
+        made = desk.setup(seed=args.seed, roles=roles, variant=args.variant, force=args.force)
+        state = made.state if isinstance(made, Setup) else made
+        out = console()
+        out.print(f"[b]{game.name}[/b]: roles stored for {len(state.players)} players ({state.ruleset_id}).")
+        for w in made.warnings if isinstance(made, Setup) else ():
+            out.print(f"[yellow]warning:[/yellow] {w}")
+        notices: Mapping[str, str] = made.notices if isinstance(made, Setup) else {}
+        if notices and args.notices:
+            out.print("\n[b]Private notices (send each to the player's main account):[/b]")
+            for name, text in notices.items():
+                out.print(f"\n── {name} ──\n{text}")
+        elif notices:
+            out.print("Private notices not shown (--no-notices).")
+    return 0
+
+
+def cmd_state(args: argparse.Namespace) -> int:
+    _game, store, desk = open_desk(args)
+    with store:
+        st = desk.require_state()
+        info = describe_state(st)
+        if args.history:
+            info["history"] = [
+                {
+                    "id": v.id,
+                    "label": v.label,
+                    "at": v.at.isoformat(),
+                    "by": v.by,
+                    "undone_at": v.undone_at.isoformat() if v.undone_at else None,
+                    "undone_by": v.undone_by,
+                }
+                for v in desk.history()
+            ]
+        if args.json:
+            print(json.dumps(info, ensure_ascii=False, indent=1, default=str))
+            return 0
+        out = console()
+        out.print(
+            f"[b]{info['ruleset']}[/b], {info['phase']}" + (f", {info['outcome']}" if info["outcome"] else "")
+        )
+        t = Table("player", "role", "status", "notes")
+        for p in info["players"]:
+            notes = ", ".join(k for k in ("possessed", "converted") if p[k])
+            t.add_row(p["name"], p["role"], "alive" if p["alive"] else f"out: {p['out']}", notes)
+        out.print(t)
+        if args.history:
+            for h in info["history"]:
+                undone = f" — undone {h['undone_at']} by {h['undone_by']}" if h["undone_at"] else ""
+                out.print(f"  #{h['id']} {h['label']} ({h['at']}){undone}")
+    return 0
+
+
+def cmd_init(args: argparse.Namespace) -> int:
+    """Write a starter game file (nothing secret in it) for the judges to fill in."""
+    from forumbot.config import canonical_ruleset
+
+    path = Path(args.game or "forumbot.toml")
+    if path.exists() and not args.force:
+        raise UsageError(f"{path} exists; pass --force to overwrite it")
+    ruleset = canonical_ruleset(args.ruleset)
+    r004 = ruleset == "R004"
+    text = drafts.render_text(
+        "game.toml.j2",
+        name=args.name,
+        ruleset=ruleset,
+        board=args.board,
+        night_deadline="23:00" if r004 else "17:00",
+        vote_close="21:00" if r004 else "13:00",
+    )
+    path.write_text(text, "utf-8")
+    console().print(f"wrote {path}: fill in the roster and the days, then `forumbot poll`")
+    return 0
+
+
+def cmd_undo(args: argparse.Namespace) -> int:
+    _game, store, desk = open_desk(args)
+    with store:
+        undone, now = desk.undo()
+        console().print(
+            f"undone: {undone}; the game is back at: {now} (the undo is kept in `state --history`)"
+        )
+    return 0
+
+
+def cmd_flags(args: argparse.Namespace) -> int:
+    rows = all_flags()
+    if args.json:
+        print(json.dumps([_row(r) for r in rows], ensure_ascii=False, indent=1, default=str))
+        return 0
+    t = Table("flag", "side", "default", "AMB", "meaning")
+    for r in rows:
+        t.add_row(r.name, r.side, repr(r.default), r.amb, r.doc)
+    console().print(t)
+    return 0
+
+
+def _row(r: Any) -> dict[str, Any]:
+    return {"name": r.name, "side": r.side, "default": r.default, "amb": r.amb, "doc": r.doc}
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("setup", help="draw roles for the roster (or store the judges' own) as secrets")
+    p.add_argument("--seed", type=int, help="the seed of the draw (recorded)")
+    p.add_argument("--roles", metavar="FILE", help="a TOML file with [roles] name = 角色 instead of a draw")
+    p.add_argument("--variant", choices=("doctor", "butterfly"), help="R004 医生/花蝴蝶")
+    p.add_argument("--force", action="store_true", help="draw again (the old draw stays in the history)")
+    p.add_argument(
+        "--no-notices", dest="notices", action="store_false", help="do not print the players' private notices"
+    )
+    p.set_defaults(func=cmd_setup)
+
+    p = sub.add_parser("state", help="the secret game state (judges only)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--history", action="store_true", help="every stored version of the state")
+    p.set_defaults(func=cmd_state)
+
+    p = sub.add_parser("init", help="write a starter game file (--game FILE, default ./forumbot.toml)")
+    p.add_argument("--ruleset", default="R001", help="R001, R000-GP, R000-G1, R000-G2 or R004")
+    p.add_argument("--board", default="https://bbs.example.com/", help="the board's root URL")
+    p.add_argument("--name", default="版杀", help="the game's name (used in drafts and in the store)")
+    p.add_argument("--force", action="store_true", help="overwrite an existing file")
+    p.set_defaults(func=cmd_init)
+
+    p = sub.add_parser("undo", help="step the secret state back one version (a night, a day close, a setup)")
+    p.set_defaults(func=cmd_undo)
+
+    p = sub.add_parser("flags", help="every rule-reading flag with its default and AMB id")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_flags)

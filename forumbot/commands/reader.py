@@ -23,15 +23,19 @@ from typing import Any
 from urllib.parse import urljoin
 from zoneinfo import ZoneInfo
 
+from forumbot import urls
 from forumbot.board import DEFAULT_TZ, BoardConfig, SourceKind
 from forumbot.config import Game, find_game_file, load_game
 from forumbot.errors import ConfigError, UsageError
 from forumbot.store.base import boards
 from forumbot.store.posts import thread_posts
 from forumbot.store.threads import get_thread, update_thread
+from forumbot.urls import Url
 
-DEFAULT_PARSE_URL = "http://board.invalid/forum.php?mod=viewthread&tid=0&page=1"
-DEFAULT_PARSE_API_URL = "http://board.invalid/api/mobile/index.php?version=4&module=viewthread&tid=0&page=1"
+# A saved page with no URL of its own is read as page 1 of a thread on a board that does not exist
+# (the API's default of 10 posts per page is the parsers' own).
+DEFAULT_PARSE_URL = urls.build("http://board.invalid/", Url.VIEWTHREAD, tid=0, page=1)
+DEFAULT_PARSE_API_URL = urls.build("http://board.invalid/", Url.API_VIEWTHREAD, tid=0, page=1, ppp=10)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

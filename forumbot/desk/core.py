@@ -69,6 +69,14 @@ class DeskCore:
         """Which vote grammar and day procedure the rule set reads."""
         return "r004" if self.ruleset.day_procedure == "r004" else "r001"
 
+    @property
+    def opens_days_with_case_post(self) -> bool:
+        """R004 posts the night's result as the day's opening (第N讨论日); the R001 family as 第N夜结果.
+
+        The desk's only reading of which rule set it runs besides :attr:`grammar`, and from the same
+        attribute of the rule set (its day procedure), so a new rule set needs no change here."""
+        return self.grammar == "r004"
+
     # ------------------------------------------------------------------ the secret state's versions
 
     def state(self) -> GameState | None:

@@ -35,7 +35,7 @@ def case_post_draft(desk: Desk, n: int, events: tuple[Event, ...]) -> str:
     closes = ""
     with contextlib.suppress(UsageError):
         closes = drafts.local_text(game.day(n).closes, game.tz)
-    title = f"第{n}讨论日" if desk.ruleset.family == "r004" else f"第{n}夜结果"
+    title = f"第{n}讨论日" if desk.opens_days_with_case_post else f"第{n}夜结果"
     view = drafts.CasePostView(game.name, title, "\n".join(body), closes if not over else "", "\n".join(over))
     return drafts.render_case_post(view)
 
@@ -60,7 +60,8 @@ def vote_count_draft(desk: Desk, judged: DayJudgement) -> str:
             result=judged.result,
             public_lines=lines,
             notice_lines=notices,
-            reveal_missing=desk.state() is None and desk.ruleset.family == "r001",
+            # R001's execution notice names the identity: without the roles stored, the judge fills it in.
+            reveal_missing=desk.state() is None and desk.grammar == "r001",
             judges=frozenset(game.judges),
         )
     )

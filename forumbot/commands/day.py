@@ -41,76 +41,76 @@ def verdict_rows(judged: DayJudgement, game: Game) -> list[dict[str, Any]]:
     return rows
 
 
+def tally_json(judged: DayJudgement, game: Game, draft: str) -> dict[str, Any]:
+    """The day's count for tools (``tally --json``): the tally, the outcome, every verdict, the draft."""
+    r = judged.result
+    return {
+        "day": judged.day.day,
+        "provisional": r.provisional,
+        "as_of": r.as_of.isoformat() if r.as_of else None,
+        "tally": [
+            {
+                "target": t.target,
+                "count": t.count,
+                "voters": [
+                    {"player": v.player, "pid": v.pid, "floor": v.floor, "proxy": v.proxy} for v in t.voters
+                ],
+            }
+            for t in r.final_tally
+        ],
+        "outcome": {
+            "kind": r.outcome.kind.value,
+            "out": list(r.outcome.out),
+            "text": r.outcome.text,
+            "reason": r.outcome.reason,
+        },
+        "no_vote": list(r.no_vote),
+        "strikes": dict(r.strikes_after),
+        "drowned": [{"player": d.player, "rule": d.rule.value, "stage": d.stage} for d in r.drowned],
+        "cards": [{"player": c.player, "color": c.color.value, "reason": c.reason} for c in r.cards],
+        "verdicts": verdict_rows(judged, game),
+        "problems": list(r.problems),
+        "draft": draft,
+    }
+
+
+def print_tally(judged: DayJudgement, game: Game, draft: str) -> None:
+    """The day's count for the terminal: a verdict per post (⚑ to review), the problems, the draft."""
+    r = judged.result
+    out = console()
+    when = f" as of {drafts.local_text(r.as_of, game.tz)}" if r.provisional and r.as_of else ""
+    out.print(
+        f"[b]{game.name} — day {judged.day.day} vote count{when}[/b] (vote thread tid {judged.day.vote_tid})"
+    )
+    t = Table("floor", "pid", "author", "time", "verdict", "target", "reason")
+    for row in verdict_rows(judged, game):
+        mark = " ⚑" if row["needs_review"] else ""
+        t.add_row(
+            str(row["floor"] or "-"),
+            str(row["pid"] or "-"),
+            row["author"],
+            row["at"][5:16].replace("T", " "),
+            row["status"] + mark,
+            ("弃权" if row["abstain"] else row["target"]) or "",
+            row["reason"],
+        )
+    out.print(t)
+    for p in r.problems:
+        out.print(f"[yellow]problem:[/yellow] {p}")
+    out.print("\n[b]Vote count draft (BBCode):[/b]\n")
+    print(draft)
+
+
 def cmd_tally(args: argparse.Namespace) -> int:
     game, store, desk = open_desk(args)
     with store:
         as_of = local_time(game, args.at, "--at") if args.at else None
         judged = desk.tally(args.day, as_of=as_of)
-        r = judged.result
         draft = vote_count_draft(desk, judged)
         if args.json:
-            print(
-                json.dumps(
-                    {
-                        "day": args.day,
-                        "provisional": r.provisional,
-                        "as_of": r.as_of.isoformat() if r.as_of else None,
-                        "tally": [
-                            {
-                                "target": t.target,
-                                "count": t.count,
-                                "voters": [
-                                    {"player": v.player, "pid": v.pid, "floor": v.floor, "proxy": v.proxy}
-                                    for v in t.voters
-                                ],
-                            }
-                            for t in r.final_tally
-                        ],
-                        "outcome": {
-                            "kind": r.outcome.kind.value,
-                            "out": list(r.outcome.out),
-                            "text": r.outcome.text,
-                            "reason": r.outcome.reason,
-                        },
-                        "no_vote": list(r.no_vote),
-                        "strikes": dict(r.strikes_after),
-                        "drowned": [
-                            {"player": d.player, "rule": d.rule.value, "stage": d.stage} for d in r.drowned
-                        ],
-                        "cards": [
-                            {"player": c.player, "color": c.color.value, "reason": c.reason} for c in r.cards
-                        ],
-                        "verdicts": verdict_rows(judged, game),
-                        "problems": list(r.problems),
-                        "draft": draft,
-                    },
-                    ensure_ascii=False,
-                    indent=1,
-                )
-            )
-            return 0
-        out = console()
-        when = f" as of {drafts.local_text(r.as_of, game.tz)}" if r.provisional and r.as_of else ""
-        out.print(
-            f"[b]{game.name} — day {args.day} vote count{when}[/b] (vote thread tid {judged.day.vote_tid})"
-        )
-        t = Table("floor", "pid", "author", "time", "verdict", "target", "reason")
-        for row in verdict_rows(judged, game):
-            mark = " ⚑" if row["needs_review"] else ""
-            t.add_row(
-                str(row["floor"] or "-"),
-                str(row["pid"] or "-"),
-                row["author"],
-                row["at"][5:16].replace("T", " "),
-                row["status"] + mark,
-                ("弃权" if row["abstain"] else row["target"]) or "",
-                row["reason"],
-            )
-        out.print(t)
-        for p in r.problems:
-            out.print(f"[yellow]problem:[/yellow] {p}")
-        out.print("\n[b]Vote count draft (BBCode):[/b]\n")
-        print(draft)
+            print(json.dumps(tally_json(judged, game, draft), ensure_ascii=False, indent=1))
+        else:
+            print_tally(judged, game, draft)
     return 0
 
 

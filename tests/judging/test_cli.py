@@ -120,3 +120,17 @@ def test_init_writes_a_starter_game_file_that_loads(tmp_path: Path, capsys) -> N
     assert load_game(target).ruleset == "R004"
     assert main(["--game", str(target), "init"]) == 1  # never overwrites without --force
     assert "exists" in capsys.readouterr().err
+
+
+def test_undo_is_shown_in_the_history_with_who_undid_what(game_file: Path, capsys) -> None:
+    assert run(game_file, "setup", "--roles", str(EXAMPLE / "roles.toml")) == 0
+    assert run(game_file, "night", "submit", "--night", "1", "--file", str(EXAMPLE / "night1.toml")) == 0
+    assert run(game_file, "night", "resolve", "--night", "1") == 0
+    assert run(game_file, "undo") == 0
+    assert "undone: night 1; the game is back at: setup" in capsys.readouterr().out
+    assert run(game_file, "state", "--json", "--history") == 0
+    state = out_json(capsys)
+    assert state["phase"] == "night 1"  # the roles as set up, before the night was resolved
+    history = [(h["label"], h["undone_at"] is not None) for h in state["history"]]
+    assert history == [("setup (roles given by the judges)", False), ("night 1", True)]
+    assert state["history"][1]["undone_by"] == state["history"][1]["by"]  # the same judge's desk

@@ -13,10 +13,7 @@ from sqlmodel import Session, col, select
 from forumbot.board import BoardConfig
 from forumbot.errors import StoreError
 from forumbot.store.db import Store
-from forumbot.store.models import (
-    BoardRow,
-    ThreadRow,
-)
+from forumbot.store.models import BoardRow, ThreadRow
 
 BoardLike = BoardConfig | str
 

@@ -12,10 +12,7 @@ from sqlmodel import col, select
 from forumbot.fetches import FetchRecord
 from forumbot.store.base import BoardLike, _aware, _board_id, _unit
 from forumbot.store.db import Store
-from forumbot.store.models import (
-    FetchLogRow,
-    PollRunRow,
-)
+from forumbot.store.models import FetchLogRow, PollRunRow
 
 
 @dataclass(frozen=True, slots=True)

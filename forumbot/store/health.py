@@ -6,12 +6,7 @@ from sqlalchemy import func
 from sqlmodel import SQLModel, select
 
 from forumbot.store.db import Store
-from forumbot.store.models import (
-    TABLE_NAMES,
-    EventRow,
-    PostRow,
-    RevisionRow,
-)
+from forumbot.store.models import TABLE_NAMES, EventRow, PostRow, RevisionRow
 
 
 def table_counts(store: Store) -> dict[str, int]:

@@ -35,11 +35,7 @@ from forumbot.parsers.records import EditMarker, Post, PostState, QuoteRef, Thre
 from forumbot.store.base import BoardLike, _aware, _board_id, _thread_row, _unit
 from forumbot.store.db import Store
 from forumbot.store.fetchlog import _fetch_rows
-from forumbot.store.models import (
-    EventRow,
-    PostRow,
-    RevisionRow,
-)
+from forumbot.store.models import EventRow, PostRow, RevisionRow
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,10 +11,7 @@ from sqlmodel import col, select
 
 from forumbot.store.base import BoardLike, _aware, _board_id, _thread_row, _unit
 from forumbot.store.db import Store
-from forumbot.store.models import (
-    PostRow,
-    ThreadRow,
-)
+from forumbot.store.models import PostRow, ThreadRow
 
 
 @dataclass(frozen=True, slots=True)

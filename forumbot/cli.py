@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -18,6 +19,7 @@ COMMAND_MODULES = (
     "forumbot.commands.reader",
     "forumbot.commands.judging",
     "forumbot.commands.demo",
+    "forumbot.commands.login",
 )
 
 
@@ -57,7 +59,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(args.func(args) or 0)
+        code = int(args.func(args) or 0)
+        sys.stdout.flush()  # a closed pipe shows here, inside the handler below
+        return code
+    except BrokenPipeError:
+        # The reader went away (`forumbot posts 3 | head`): not an error, and no traceback.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # the interpreter's final flush goes nowhere
+        return 141  # what a shell reports for a command stopped by SIGPIPE
     except ConfigError as exc:
         print(f"forumbot: configuration error: {exc}", file=sys.stderr)
         return 2

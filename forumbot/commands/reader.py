@@ -52,6 +52,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--source", choices=[s.value for s in SourceKind], help="api, pc or touch")
     p.add_argument("--min-interval", type=float, metavar="SECONDS", help="seconds between two requests")
     p.add_argument("--json", action="store_true", help="print the poll report as JSON")
+    p.add_argument(
+        "--retry-login",
+        action="store_true",
+        help="try the login once more although it failed less than 15 minutes ago (password fixed)",
+    )
     p.set_defaults(func=cmd_poll)
 
     p = sub.add_parser(
@@ -173,7 +178,7 @@ def cmd_poll(args: argparse.Namespace) -> int:
         raise UsageError("no thread to poll: pass --thread TID or list the days' threads in the game file")
     tz = board.tz
     with open_store(_store_url(args, game)) as store, BoardClient(board) as client:
-        report = poll(client, store, board, tids, full=args.full)
+        report = poll(client, store, board, tids, full=args.full, retry_login=args.retry_login)
         if game is not None:  # remember which thread is which day's vote/discussion
             for d in game.days:
                 for kind, tid in (("vote", d.vote_tid), ("discussion", d.discussion_tid)):
@@ -202,6 +207,8 @@ def cmd_poll(args: argparse.Namespace) -> int:
     for err in report.errors:
         if err.tid is None:
             print(f"  error: {err.message}", file=sys.stderr)
+    if not report.ok:
+        print(f"forumbot: {report.failure_message()}", file=sys.stderr)
     return 0 if report.ok else 3
 
 

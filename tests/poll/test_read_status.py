@@ -18,7 +18,7 @@ from forumbot.client import BoardClient
 from forumbot.poll import PollReport, poll
 from forumbot.store import Store, repo
 from forumbot.store.reads import day_read_complete, read_status, running_polls, thread_reads
-from tests.client.pagebuilder import SYSTEM_ERROR, ROOT, FakeBoard
+from tests.client.pagebuilder import ROOT, SYSTEM_ERROR, FakeBoard
 from tests.conftest import FakeClock
 
 BOARD = ROOT

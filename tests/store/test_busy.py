@@ -124,7 +124,8 @@ def test_a_crashed_poll_is_named_as_no_longer_running(tmp_path: Path) -> None:
             "-c",
             "from datetime import datetime, UTC; from forumbot.store import open_store;"
             "from forumbot.store.reads import start_poll_process;"
-            f"start_poll_process(open_store({str(path)!r}), {BOARD!r}, at=datetime.now(UTC), full=False, tids=[])",
+            f"start_poll_process(open_store({str(path)!r}), {BOARD!r},"
+            " at=datetime.now(UTC), full=False, tids=[])",
         ],
         check=True,
     )

@@ -206,8 +206,24 @@ class PollRunRow(SQLModel, table=True):
     notes: list[str] = Field(default_factory=list, sa_type=JSON)
 
 
-ALL_TABLES = (BoardRow, ThreadRow, PostRow, RevisionRow, EventRow, FetchLogRow, PollRunRow)
-TABLE_NAMES = ("boards", "threads", "posts", "post_revisions", "post_events", "fetch_log", "poll_runs")
+ALL_TABLES: tuple[type[SQLModel], ...] = (
+    BoardRow,
+    ThreadRow,
+    PostRow,
+    RevisionRow,
+    EventRow,
+    FetchLogRow,
+    PollRunRow,
+)
+TABLE_NAMES: tuple[str, ...] = (
+    "boards",
+    "threads",
+    "posts",
+    "post_revisions",
+    "post_events",
+    "fetch_log",
+    "poll_runs",
+)
 
 
 # --------------------------------------------------------------------------- reading status (issue 8)

@@ -347,7 +347,11 @@ def read_status(store: Store, board: BoardLike, tid: int) -> ThreadReadStatus:
             .order_by(col(ThreadReadRow.started_at).desc(), col(ThreadReadRow.id).desc())
             .limit(1)
         ).first()
-        n = len(s.exec(base.with_only_columns(col(ThreadReadRow.id))).all())
+        n = s.exec(
+            select(func.count())
+            .select_from(ThreadReadRow)
+            .where(ThreadReadRow.board_id == bid, ThreadReadRow.tid == tid)
+        ).one()
         return ThreadReadStatus(
             tid=tid,
             last_complete_read_at=complete.started_at if complete else None,
@@ -358,7 +362,7 @@ def read_status(store: Store, board: BoardLike, tid: int) -> ThreadReadStatus:
             last_attempt_complete=last.complete,
             last_error=None if last.complete else (last.error or "读取未完成"),
             last_error_kind=None if last.complete else (last.error_kind or None),
-            reads=n,
+            reads=int(n),
         )
 
 

@@ -15,6 +15,7 @@ import json
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qsl
 
 import pytest
@@ -42,7 +43,7 @@ def creds(**kw: object) -> dict[str, object]:
 
 def _html(
     body: str, cookies: list[tuple[str, str]] | None = None, charset: str = "utf-8"
-) -> dict[str, object]:
+) -> dict[str, Any]:
     return {
         "body": body.encode(charset),
         "headers": [("Content-Type", f"text/html; charset={charset}"), *(cookies or [])],

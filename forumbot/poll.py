@@ -61,6 +61,7 @@ class ThreadOutcome:
     complete: bool = False
     error: PollError | None = None
     source: str = ""  # the view(s) the pages came from ("api,pc" after a fallback)
+    problems: list[str] = field(default_factory=list)  # posts a page showed but the parser skipped
 
 
 @dataclass
@@ -560,6 +561,8 @@ def _read_pages(
         )
         seen.update(p.pid for p in tp.posts)
         last_info[0], last_info[1] = info.page, info.pages
+        skipped = [f"page {info.page}: {p}" for p in tp.problems if "skipped" in p]
+        out.problems.extend(skipped)
         out.pages_read += 1
         out.new_posts += len(result.new_posts)
         out.new_revisions += len(result.new_revisions)
@@ -578,6 +581,13 @@ def _read_pages(
             return
         page = info.page + 1
 
+    if out.problems:
+        # A post the parser could not read is a post the store lacks: not a complete read, and no
+        # post may be declared deleted on the strength of it.
+        err = PollError(tid, tp.url, "UnreadablePost", f"thread {tid}: {'; '.join(out.problems)}")
+        report.errors.append(err)
+        out.error = err
+        return
     out.complete = True
     at = now()
     from_page_one = start == 1 if first is None else first

@@ -189,3 +189,26 @@ def test_a_thread_that_is_really_gone_is_not_a_complete_read(
     assert status.last_complete_read_at is None and status.last_error_kind == "ThreadNotFound"
     ok, [reason] = day_read_complete(store, BOARD, [77], clock.now() - timedelta(hours=1))
     assert not ok and "主题 77 从未被完整读取" in reason and "thread not found" in reason
+
+
+def test_a_post_the_parser_skipped_makes_the_read_incomplete_and_deletes_nothing(
+    fake_board: FakeBoard, client: BoardClient, store: Store, clock: FakeClock
+) -> None:
+    fake_board.add_thread(2, 12)
+    run(client, store, [2], full=True)
+    clock.advance(600)
+    deadline = clock.now()
+    broken = (
+        fake_board.thread_html(2, 1)
+        .replace('id="authorposton3"', 'id="x"')
+        .replace('id="postmessage_3"', 'id="y"')
+    )
+    fake_board.fail_next = [lambda: (200, fake_board.headers(), broken.encode())]
+    report = run(client, store, [2], full=True)
+    assert [e.kind for e in report.errors] == ["UnreadablePost"]
+    assert "post 3" in report.errors[0].message and report.threads[2].deleted == []
+    assert report.state_changes == []
+    stored = {p.pid: p for p in repo.thread_posts(store, BOARD, 2)}
+    assert not stored[3].deleted  # not declared deleted on the strength of a page we could not read
+    ok, [reason] = day_read_complete(store, BOARD, [2], deadline, full=True)
+    assert not ok and "post 3" in reason

@@ -20,6 +20,7 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from sqlalchemy import event, inspect
 from sqlalchemy.engine import Engine, make_url
@@ -143,11 +144,10 @@ def open_store(
     except SQLAlchemyError as exc:
         engine.dispose()
         raise StoreError(f"cannot connect to the store {store.safe_url}: {exc}") from exc
-    if create:
-        store.create_tables()
-    elif not inspect(engine).has_table("posts"):
+    if not create and not inspect(engine).has_table("posts"):
         engine.dispose()
         raise StoreError(f"{store.safe_url} holds no forumbot store: run `forumbot poll` first")
+    store.create_tables()  # an existing store gets the tables added since it was made (never altered)
     return store
 
 
@@ -184,7 +184,7 @@ def busy_message(path: str, waited: float) -> str:
     """Who holds the SQLite store at ``path``: the unfinished polls recorded in it, checked for life."""
     holders: list[str] = []
     try:
-        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1.0)
+        con = sqlite3.connect(f"file:{quote(path)}?mode=ro", uri=True, timeout=1.0)
         try:
             rows = con.execute(
                 "SELECT p.pid, p.host, p.command, p.started_at, b.url FROM poll_processes p "

@@ -141,3 +141,18 @@ def test_the_default_busy_timeout_is_thirty_seconds(tmp_path: Path) -> None:
     with store.engine.connect() as conn:
         assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == 30000
     store.close()
+
+
+def test_an_older_store_gets_the_new_tables_when_opened(tmp_path: Path) -> None:
+    """A store made before the read log existed: opening it (even for reading) adds the new tables."""
+    path = tmp_path / "old.db"
+    store = open_store(path)
+    with store.engine.begin() as conn:
+        for name in ("thread_reads", "login_failures", "poll_processes"):
+            conn.exec_driver_sql(f"DROP TABLE {name}")
+    store.close()
+    again = open_store(path, create=False)
+    from forumbot.store.reads import read_status
+
+    assert read_status(again, BOARD, 3).reads == 0
+    again.close()

@@ -185,7 +185,10 @@ def cmd_poll(args: argparse.Namespace) -> int:
                     if tid in report.threads and report.threads[tid].complete:
                         repo.update_thread(store, board, tid, kind=kind, day=d.day)
     if args.json:
-        print(json.dumps(jsonable(report), ensure_ascii=False, indent=1))
+        data = jsonable(report)
+        data["incomplete_tids"] = report.incomplete_tids
+        data["failure"] = report.failure_message()
+        print(json.dumps(data, ensure_ascii=False, indent=1))
         return 0 if report.ok else 3
     print(f"poll of {board.url} ({'full' if args.full else 'new posts'}): {report.summary()}")
     for tid, outcome in sorted(report.threads.items()):

@@ -101,3 +101,16 @@ def test_the_retry_flags_exist() -> None:
     parser = build_parser()
     assert parser.parse_args(["poll", "--retry-login"]).retry_login is True
     assert parser.parse_args(["login", "--retry"]).retry is True
+
+
+def test_poll_json_names_the_threads_not_read(
+    fake_board: FakeBoard, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    fake_board.add_thread(2, 3)
+    db = str(tmp_path / "s.db")
+    args = ["--store", db, "poll", "--board", ROOT, "--fid", "3", "-t", "2", "-t", "77", "--json"]
+    assert main([*args, "--min-interval", "0"]) == 3
+    data = json.loads(capsys.readouterr().out)
+    assert data["incomplete_tids"] == [77] and "主题 77" in data["failure"]

@@ -41,9 +41,7 @@ def creds(**kw: object) -> dict[str, object]:
     return {"username": "法官大人", "password": "wrong", "min_interval": 0.0, **kw}
 
 
-def _html(
-    body: str, cookies: list[tuple[str, str]] | None = None, charset: str = "utf-8"
-) -> dict[str, Any]:
+def _html(body: str, cookies: list[tuple[str, str]] | None = None, charset: str = "utf-8") -> dict[str, Any]:
     return {
         "body": body.encode(charset),
         "headers": [("Content-Type", f"text/html; charset={charset}"), *(cookies or [])],

@@ -42,6 +42,8 @@ class BoardConfig:
     timezone: str = DEFAULT_TZ
     posts_per_page: int = 10  # the board's ppp for PC pages (Discuz! default 10)
     api_ppp: int = 50  # ppp asked of the API (no upper bound on the board; be modest)
+    password_env: str | None = None  # the environment variable the password came from (for messages)
+    charset: str | None = None  # the board's charset for form fields (None: read from the login page)
 
     def __post_init__(self) -> None:
         if not self.url.startswith(("http://", "https://")):

@@ -6,15 +6,16 @@ Settings come from flags, then the game file, then packaged defaults.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
 from engine.errors import EngineError
 from forumbot import __version__
-from forumbot.commands import day, demo, night, reader, setup, watch
+from forumbot.commands import day, demo, login, night, reader, setup, watch
 from forumbot.errors import BoardError, ConfigError, ForumbotError
 
-COMMAND_MODULES = (reader, setup, night, day, watch, demo)
+COMMAND_MODULES = (reader, setup, night, day, watch, demo, login)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -47,7 +48,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(args.func(args) or 0)
+        code = int(args.func(args) or 0)
+        sys.stdout.flush()  # a closed pipe shows here, inside the handler below
+        return code
+    except BrokenPipeError:
+        # The reader went away (`forumbot posts 3 | head`): not an error, and no traceback.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # the interpreter's final flush goes nowhere
+        return 141  # what a shell reports for a command stopped by SIGPIPE
     except ConfigError as exc:
         print(f"forumbot: configuration error: {exc}", file=sys.stderr)
         return 2

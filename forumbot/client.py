@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from http.cookiejar import Cookie
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 import requests
 from requests.structures import CaseInsensitiveDict
@@ -51,6 +51,7 @@ from forumbot.errors import (
     BoardSystemError,
     CaptchaRequired,
     CCDefence,
+    ConfigError,
     LoginFailed,
     LoginRequired,
     NetworkError,
@@ -108,6 +109,64 @@ class FetchedPage:
 # Logins that failed in this process, by (board, username, password digest). Never tried again:
 # the board counts failures per IP. A corrected password is a different key.
 _FAILED_LOGINS: dict[tuple[str, str, str], BoardError] = {}
+
+
+class LoginGuard(Protocol):
+    """Remembers failed logins beyond this process (forumbot.store.logins.StoreLoginGuard).
+
+    Discuz! counts failures per IP across every process; ``check`` raises LoginFailed while a recent
+    failure forbids another try (unless ``retry``: the judge asked for it), ``failed`` records one.
+    """
+
+    def check(self, board: str, username: str, *, at: datetime, retry: bool = False) -> None: ...
+
+    def failed(self, board: str, username: str, error: BoardError, *, at: datetime) -> None: ...
+
+    def succeeded(self, board: str, username: str, *, at: datetime) -> None: ...
+
+
+# What a board's form fields are encoded in, by the charset its pages declare. A GBK board reads every
+# field's bytes as GBK (shared/fixtures/discuz-x35-posting 80/81: a UTF-8 username fails to log in).
+_FORM_CHARSETS = {
+    "gbk": "gbk",
+    "gb2312": "gbk",
+    "gb18030": "gbk",
+    "big5": "big5",
+    "utf-8": "utf-8",
+    "utf8": "utf-8",
+}
+_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9_-]+)""", re.I)
+_JS_CHARSET = re.compile(rb"""charset\s*=\s*'([A-Za-z0-9_-]+)'""")
+
+
+def page_charset(body: bytes, content_type: str | None, default: str = "utf-8") -> str:
+    """The charset a board page declares (Content-Type, then ``<meta charset>``, then Discuz!'s JS)."""
+    found = ""
+    if content_type and "charset=" in content_type.lower():
+        found = content_type.lower().split("charset=")[-1].split(";")[0].strip().strip("\"'")
+    if not found:
+        m = _META_CHARSET.search(body[:4096]) or _JS_CHARSET.search(body[:8192])
+        found = m.group(1).decode("ascii").lower() if m else ""
+    return _FORM_CHARSETS.get(found, default)
+
+
+def encode_form(fields: Mapping[str, str], charset: str, url: str) -> dict[str, bytes]:
+    """Form fields as the board's charset encodes them (requests sends bytes values as they are).
+
+    Raises ConfigError when a value cannot be written in that charset (a username a GBK board cannot
+    hold): sending it anyway would be one more failed login counted against the IP.
+    """
+    out: dict[str, bytes] = {}
+    for name, value in fields.items():
+        try:
+            out[name] = value.encode(charset)
+        except UnicodeEncodeError as exc:
+            raise ConfigError(
+                f"the {name} cannot be written in the board's charset {charset} ({url})",
+                field=f"board.{name}" if name in ("username", "password") else None,
+                fix=f"use the account's name exactly as the board shows it (characters {charset} knows)",
+            ) from exc
+    return out
 
 
 def forget_login_failures() -> None:
@@ -185,8 +244,10 @@ class BoardClient:
         clock: Callable[[], float] = time.monotonic,
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
         backoff: float = 2.0,
+        login_guard: LoginGuard | None = None,
     ) -> None:
         self.config = config
+        self.login_guard = login_guard  # shares login failures between processes (the store's)
         self._own_session = session is None
         self.session = session if session is not None else requests.Session()
         self.user_agent = header_safe(config.user_agent)
@@ -309,21 +370,31 @@ class BoardClient:
         """True when the session holds a non-empty ``<prefix>auth`` cookie."""
         return any(c.name.endswith("_auth") and c.value not in ("", "deleted") for c in self._cookie_list())
 
-    def login(self) -> None:
+    def login(self, *, retry: bool = False) -> None:
         """Log in with the configured username and password (web form or API, ``config.login_via``).
 
-        Raises LoginFailed (wrong password, locked IP) or CaptchaRequired, remembered for the process:
-        calling again raises the same error without asking the board. LoginRequired when no
-        credentials are configured.
+        Raises LoginFailed (wrong password, locked IP) or CaptchaRequired, remembered for the process
+        AND, through ``login_guard`` (the store), for every process: calling again raises the same
+        error without asking the board until the lock-out window has passed. ``retry=True`` is the
+        judge's explicit retry (``forumbot login --retry``): one more attempt, whatever was recorded.
+        LoginRequired when no credentials are configured (naming the environment variable).
         """
         root = self.config.url
         if not self.has_credentials:
-            raise LoginRequired(root, detail="no username/password configured for this board")
+            raise LoginRequired(root, detail=self._missing_credentials())
         assert self.config.username is not None and self.config.password is not None
-        key = (root, self.config.username, hashlib.sha256(self.config.password.encode()).hexdigest())
-        if key in _FAILED_LOGINS:
+        username = self.config.username
+        key = (root, username, hashlib.sha256(self.config.password.encode()).hexdigest())
+        if key in _FAILED_LOGINS and not retry:
             prev = _FAILED_LOGINS[key]
-            raise type(prev)(prev.url, prev.board_message, "an earlier login failed; not retried")
+            raise type(prev)(
+                prev.url,
+                prev.board_message,
+                "an earlier login failed; not retried (after fixing it: forumbot login --retry)",
+            )
+        if self.login_guard is not None:
+            self.login_guard.check(root, username, at=self._now(), retry=retry)
+        _FAILED_LOGINS.pop(key, None)
         self._login_attempted = True
         try:
             if self.config.login_via == "api":
@@ -335,9 +406,41 @@ class BoardClient:
                 self._login_web()
         except (LoginFailed, CaptchaRequired) as exc:
             _FAILED_LOGINS[key] = exc
+            if self.login_guard is not None:
+                self.login_guard.failed(root, username, exc, at=self._now())
             raise
+        if self.login_guard is not None:
+            self.login_guard.succeeded(root, username, at=self._now())
         if self.config.cookie_file is not None:
             self.save_cookies(self.config.cookie_file)
+
+    def _missing_credentials(self) -> str:
+        """What is missing for a login, naming the game file's fields and the environment variable."""
+        env = self.config.password_env
+        if not self.config.username:
+            return (
+                'no username configured: set [board] username = "..." and '
+                f'password_env = "{env or "FORUMBOT_PASSWORD"}" in the game file, '
+                f"then export {env or 'FORUMBOT_PASSWORD'}=..."
+            )
+        if env:
+            return (
+                f"the password is read from the environment variable {env}, which is not set: "
+                f"export {env}=..."
+            )
+        return (
+            'no password: set [board] password_env = "FORUMBOT_PASSWORD" in the game file '
+            "and export FORUMBOT_PASSWORD=..."
+        )
+
+    def form_charset(self, page: FetchedPage | None = None) -> str:
+        """The charset for form fields: the board's setting, else what ``page`` declares, else UTF-8."""
+        configured = self.config.charset
+        if configured:
+            return _FORM_CHARSETS.get(str(configured).lower(), str(configured))
+        if page is not None:
+            return page_charset(page.body, page.content_type)
+        return "utf-8"
 
     def _login_web(self) -> None:
         form_url = urls.build(self.config.url, Url.LOGIN_PAGE)
@@ -351,7 +454,7 @@ class BoardClient:
         if not m:
             raise UnparseablePage(form_url, _board_message(text), "no formhash on the login form")
         submit = urls.build(self.config.url, Url.LOGIN_SUBMIT)
-        data = {
+        fields = {
             "formhash": m.group(1),
             "referer": self.config.url,
             "loginfield": "username",
@@ -361,6 +464,8 @@ class BoardClient:
             "answer": "",
             "cookietime": str(LOGIN_COOKIE_TIME),
         }
+        # The board reads the fields' bytes in its own charset: a browser encodes them so.
+        data = cast(Mapping[str, str], encode_form(fields, self.form_charset(form), submit))
         try:
             resp = self._request("POST", submit, data=data, headers={"Referer": form_url}, retry=False)
         except NetworkError as exc:  # the board may have counted it: treat as a failure, do not retry
@@ -379,13 +484,18 @@ class BoardClient:
 
     def _login_api(self) -> None:
         url = urls.build(self.config.url, Url.API_LOGIN)
-        data = {
+        fields = {
             "username": self.config.username or "",
             "password": self.config.password or "",
             "questionid": "0",
             "answer": "",
             "cookietime": str(LOGIN_COOKIE_TIME),
         }
+        charset = self.form_charset()
+        if not self.config.charset:
+            # The API does not convert either: ask it which charset the board uses (?check).
+            charset = _FORM_CHARSETS.get(str(self.check_api().get("charset", "utf-8")).lower(), "utf-8")
+        data = cast(Mapping[str, str], encode_form(fields, charset, url))
         try:
             resp = self._request("POST", url, data=data, allow_redirects=False, retry=False)
         except NetworkError as exc:

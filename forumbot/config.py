@@ -264,8 +264,17 @@ def load_game(path: str | Path) -> Game:
             fix="pass --game FILE, or create forumbot.toml (see README: The game file)",
         ) from exc
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise GameFileError(
+            f"{p} is not UTF-8 (byte {exc.start}: {raw[exc.start : exc.start + 2]!r}; "
+            "saved as GBK by an editor?)",
+            field="(file)",
+            fix="save it as UTF-8 (in Notepad: Save As, Encoding: UTF-8)",
+        ) from exc
+    try:
+        data = tomllib.loads(text.removeprefix("\ufeff"))
+    except tomllib.TOMLDecodeError as exc:
         raise GameFileError(
             f"{p} is not valid UTF-8 TOML: {exc}", field="(file)", fix="fix the syntax"
         ) from exc
@@ -325,6 +334,8 @@ def _board_table(b: Mapping[str, Any], tzname: str) -> BoardConfig:
             fid=int(b["fid"]) if "fid" in b else None,
             username=b.get("username"),
             password=BoardConfig.password_from_env(b.get("password_env")),
+            password_env=str(b["password_env"]) if b.get("password_env") else None,
+            charset=str(b["charset"]) if b.get("charset") else None,
             login_via=str(b.get("login_via", "web")),
             min_interval=float(b.get("min_interval", 2.0)),
             timeout=float(b.get("timeout", 20.0)),

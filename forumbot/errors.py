@@ -7,6 +7,7 @@ Our side (a judge can fix it here)::
     │   └── GameFileError      a game file that does not describe a playable game
     ├── UsageError             a command used wrongly (an unknown pid, a day not configured)
     └── StoreError             the store cannot be opened or written
+        └── StoreBusy          another process holds the store (named) past the busy timeout
 
 The board's side (what the board answered; each carries the URL and the board's own words)::
 
@@ -63,6 +64,10 @@ class StoreError(ForumbotError):
     """The store cannot be opened, migrated or written."""
 
 
+class StoreBusy(StoreError):
+    """Another process held the store longer than the busy timeout; the message names it."""
+
+
 class BoardError(ForumbotError):
     """Something the board sent (or failed to send). Always names the URL and the board's words."""
 
@@ -101,7 +106,10 @@ class NoPermission(BoardError):
 
 
 class LoginRequired(BoardError):
-    what = "login required: set a username and password for this board"
+    what = (
+        "login required: set [board] username and password_env (the environment variable holding "
+        "the password, e.g. FORUMBOT_PASSWORD) in the game file"
+    )
 
 
 class LoginFailed(BoardError):

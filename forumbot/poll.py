@@ -21,19 +21,27 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from forumbot.board import BoardConfig
 from forumbot.client import BoardClient
-from forumbot.errors import BoardError
+from forumbot.errors import BoardError, ThreadNotFound
 from forumbot.parsers.records import ForumThread, ThreadPage
+from forumbot.store import reads
 from forumbot.store.base import ensure_board
 from forumbot.store.db import Store
 from forumbot.store.fetchlog import record_fetches, record_poll
+from forumbot.store.logins import StoreLoginGuard
 from forumbot.store.posts import StateChange, mark_vanished, record_thread_page
+from forumbot.store.reads import ThreadRead
 from forumbot.store.threads import StoredThread, list_threads, update_thread
 
 MAX_PAGES_PER_THREAD = 1000  # a guard against a board that never reports its last page
+# How exact a forum list's last-post time is, by the list's view (touch lists show none at all).
+LIST_PRECISION = {"pc": timedelta(minutes=1), "api": timedelta(seconds=1)}
+# How far the judge's clock and the board's may disagree: a last post this close to our last complete
+# read may have a sibling the read did not see, with the same minute and the same reply count.
+CLOCK_SKEW = timedelta(minutes=2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +63,8 @@ class ThreadOutcome:
     deleted: list[int] = field(default_factory=list)
     complete: bool = False
     error: PollError | None = None
+    source: str = ""  # the view(s) the pages came from ("api,pc" after a fallback)
+    problems: list[str] = field(default_factory=list)  # posts a page showed but the parser skipped
 
 
 @dataclass
@@ -80,6 +90,23 @@ class PollReport:
     @property
     def ok(self) -> bool:
         return not self.errors
+
+    @property
+    def incomplete_tids(self) -> list[int]:
+        """Threads this poll could not read completely."""
+        return sorted(tid for tid, o in self.threads.items() if not o.complete)
+
+    def failure_message(self) -> str:
+        """One line for the judge when the poll failed ("" when it did not)."""
+        if self.ok:
+            return ""
+        first = self.errors[0].message
+        missing = self.incomplete_tids
+        what = f"主题 {', '.join(map(str, missing))} 未能完整读取" if missing else "论坛版块列表读取失败"
+        return (
+            f"读取失败：{what}（{first}）。基于这些主题的计票都是暂定的；论坛恢复后请重新运行 forumbot poll。"
+            f" / poll incomplete: {len(self.errors)} error(s); nothing judged on these threads is final"
+        )
 
     def summary(self) -> str:
         parts = [
@@ -162,6 +189,41 @@ def _start_page(stored: StoredThread, ppp_now: int) -> int:
     return max(page, 1)
 
 
+def listing_says_unchanged(
+    stored: StoredThread,
+    listed: ForumThread,
+    list_source: str,
+    last: ThreadRead | None,
+    newest_stored: datetime | None = None,
+) -> tuple[bool, str]:
+    """Does the forum list PROVE that nothing was posted since the last complete read?
+
+    The reply count alone proves nothing: a deletion and a new post leave it as it was. So the list
+    must also show the same last-post time and last poster as at that read, and that time must lie
+    before the read started by more than the list's precision (a minute on PC pages) plus the clock
+    skew: otherwise a post in the same minute, after the read, would go unseen. A touch list shows no
+    last-post time, so it proves nothing and the thread's last page is read. ``newest_stored``: the
+    newest stored post's time, when no list told the last-post time before. Returns (unchanged, why).
+    """
+    if last is None:
+        return False, "never read completely"
+    precision = LIST_PRECISION.get(list_source)
+    if precision is None or listed.last_post_at is None:
+        return False, "the forum list shows no last-post time"
+    if stored.replies is None:
+        return False, "replies unknown"
+    if listed.replies != stored.replies:
+        return False, "new replies"
+    known = stored.last_post_at or newest_stored
+    if known is None or _newer(listed.last_post_at, known):
+        return False, "new last post"
+    if listed.last_poster and last.listed_last_poster and listed.last_poster != last.listed_last_poster:
+        return False, "new last poster"
+    if last.started_at < listed.last_post_at + precision + CLOCK_SKEW:
+        return False, "last post too close to the last read"
+    return True, "unchanged"
+
+
 def poll(
     client: BoardClient,
     store: Store,
@@ -170,18 +232,21 @@ def poll(
     *,
     full: bool = False,
     progress: ProgressHook | bool | None = None,
+    retry_login: bool = False,
 ) -> PollReport:
     """Poll ``watched_tids`` on ``board`` (default: the client's board) into ``store``.
 
     ``progress``: None shows a rich bar when stderr is a terminal, False shows nothing, a callable
     receives :class:`ProgressEvent`. Board errors are reported, not raised; StoreError and anything
-    unexpected propagate (what was stored before stays stored).
+    unexpected propagate (what was stored before stays stored). Every thread read is logged in the
+    store (:mod:`forumbot.store.reads`), complete or not, and the poll's process is recorded while it
+    runs. Logins go through the store's record of failures (:mod:`forumbot.store.logins`):
+    ``retry_login`` is the judge's explicit retry after a failure.
     """
     cfg = board if isinstance(board, BoardConfig) else client.config
     key = board if isinstance(board, str) else cfg.key
     now = client.utcnow
     report = PollReport(board=key, full=full, started_at=now())
-    req0 = client.requests_made
     tids: list[int] = list(dict.fromkeys(int(t) for t in watched_tids))
     hook: ProgressHook | None
     if progress is None:
@@ -194,6 +259,30 @@ def poll(
         hook = progress
 
     ensure_board(store, key)
+    if client.login_guard is None or retry_login:
+        client.login_guard = StoreLoginGuard(store, key, retry=retry_login)
+    process_id = reads.start_poll_process(store, key, at=report.started_at, full=full, tids=tids)
+    try:
+        _poll(client, store, cfg, key, tids, full, report, hook, process_id)
+    finally:
+        done = report.finished_at is not None
+        reads.finish_poll_process(store, process_id, at=now(), ok=report.ok and done)
+    return report
+
+
+def _poll(
+    client: BoardClient,
+    store: Store,
+    cfg: BoardConfig,
+    key: str,
+    tids: list[int],
+    full: bool,
+    report: PollReport,
+    hook: ProgressHook | None,
+    process_id: int,
+) -> None:
+    now = client.utcnow
+    req0 = client.requests_made
     leftover = client.drain_fetches()  # exchanges made before this poll (a login): log them too
     if leftover:
         record_fetches(store, key, leftover)
@@ -201,12 +290,15 @@ def poll(
 
     # One forum-list request per forum tells which threads changed.
     listing: dict[int, ForumThread] = {}
+    list_source: dict[int, str] = {}
+    listed_at: datetime | None = None
     listed_ok = False
     if not full:
         fids = [cfg.fid] if cfg.fid else sorted({t.fid for t in stored.values() if t.fid is not None})
         listed_ok = bool(fids)
         for fid in fids:
             try:
+                listed_at = now()
                 forum = client.fetch_forum_page(fid)
             except BoardError as exc:
                 listed_ok = False
@@ -215,6 +307,7 @@ def poll(
                 continue
             record_fetches(store, key, client.drain_fetches())
             listing.update({t.tid: t for t in forum.threads})
+            list_source.update({t.tid: str(forum.source) for t in forum.threads})
 
     plan: list[tuple[int, int, str]] = []
     for tid in tids:
@@ -231,19 +324,43 @@ def poll(
             why = "not in the forum list" if listed_ok else "no forum list"
             plan.append((tid, start, why))
             continue
-        if (
-            st.replies is not None
-            and ft.replies == st.replies
-            and not _newer(ft.last_post_at, st.last_post_at)
-        ):
-            report.threads[tid] = ThreadOutcome(tid, "unchanged", complete=True)
+        last = reads.last_complete_read(store, key, tid)
+        newest = reads.newest_post_at(store, key, tid) if st.last_post_at is None else None
+        unchanged, why = listing_says_unchanged(st, ft, list_source.get(tid, ""), last, newest)
+        if unchanged:
+            at = listed_at or now()
+            report.threads[tid] = ThreadOutcome(tid, "unchanged", complete=True, source="list")
+            reads.record_thread_read(
+                store,
+                key,
+                ThreadRead(
+                    tid=tid,
+                    started_at=at,
+                    finished_at=at,
+                    full=False,
+                    complete=True,
+                    source=f"{list_source.get(tid, '')} forum list".strip(),
+                    reason="unchanged",
+                    first_page=None,
+                    last_page=None,
+                    pages=st.pages,
+                    pages_read=0,
+                    posts_seen=0,
+                    error_kind="",
+                    error="",
+                    listed_replies=ft.replies,
+                    listed_last_post_at=ft.last_post_at,
+                    listed_last_poster=ft.last_poster,
+                ),
+                process_id=process_id,
+            )
             continue
         if st.replies is not None and ft.replies < st.replies:
             report.notes.append(
                 f"thread {tid}: replies went down from {st.replies} to {ft.replies} "
                 "(posts deleted?): run a full poll to find which"
             )
-        plan.append((tid, start, "new replies" if st.replies is not None else "replies unknown"))
+        plan.append((tid, start, why))
 
     if hook:
         hook(ProgressEvent("start", threads=len(plan)))
@@ -252,7 +369,7 @@ def poll(
             if hook:
                 hook(ProgressEvent("thread", tid=tid))
             outcome = _read_thread(
-                client, store, key, tid, start, why, full, listing.get(tid), report, now, hook
+                client, store, key, tid, start, why, full, listing.get(tid), report, now, hook, process_id
             )
             report.threads[tid] = outcome
             if hook:
@@ -281,7 +398,6 @@ def poll(
         errors=len(report.errors),
         notes=report.notes,
     )
-    return report
 
 
 def _log_error(
@@ -314,19 +430,126 @@ def _read_thread(
     report: PollReport,
     now: Callable[[], datetime],
     hook: ProgressHook | None,
+    process_id: int | None = None,
 ) -> ThreadOutcome:
+    """Read ``tid`` from page ``start`` to its last page, then log the read (complete or not)."""
     out = ThreadOutcome(tid, reason, start_page=start)
+    started_at = now()
+    sources: list[str] = []
+    last_info: list[int | None] = [None, None]  # last page read, page count
     seen: set[int] = set()
+    try:
+        _read_pages(
+            client, store, key, tid, start, full, listed, report, now, hook, out, seen, sources, last_info
+        )
+    except _ApiPageMissing as missing:
+        # The API answered "no such thread" for a page of a thread it may well hold (a ppp page the
+        # board will not serve): read the rest from PC pages instead of judging an empty thread.
+        fallback: BoardError = missing.error
+        pc_page = (missing.page - 1) * client.posts_per_page("api") // client.posts_per_page("pc") + 1
+        report.notes.append(
+            f"thread {tid}: the API said page {missing.page} does not exist; "
+            f"read from PC page {pc_page} instead"
+        )
+        saved = client.api_disabled
+        client.api_disabled = fallback  # this thread only: restored below
+        try:
+            out.error = None
+            _read_pages(
+                client,
+                store,
+                key,
+                tid,
+                pc_page,
+                full,
+                listed,
+                report,
+                now,
+                hook,
+                out,
+                seen,
+                sources,
+                last_info,
+                first=start == 1,
+            )
+        finally:
+            if client.api_disabled is fallback:
+                client.api_disabled = saved
+    out.source = ",".join(dict.fromkeys(sources))
+    err = out.error
+    reads.record_thread_read(
+        store,
+        key,
+        ThreadRead(
+            tid=tid,
+            started_at=started_at,
+            finished_at=now(),
+            full=full and start == 1,
+            complete=out.complete,
+            source=out.source,
+            reason=reason,
+            first_page=start,
+            last_page=last_info[0],
+            pages=last_info[1],
+            pages_read=out.pages_read,
+            posts_seen=len(seen),
+            error_kind=err.kind if err else ("" if out.complete else "Incomplete"),
+            error=err.message if err else ("" if out.complete else "stopped before the last page"),
+            listed_replies=listed.replies if listed is not None else None,
+            listed_last_post_at=listed.last_post_at if listed is not None else None,
+            listed_last_poster=listed.last_poster if listed is not None else "",
+        ),
+        process_id=process_id,
+    )
+    return out
+
+
+class _ApiPageMissing(Exception):
+    """Internal: the API said ThreadNotFound for page ``page`` (a PC read decides)."""
+
+    def __init__(self, page: int, error: ThreadNotFound) -> None:
+        super().__init__(str(error))
+        self.page = page
+        self.error = error
+
+
+def _read_pages(
+    client: BoardClient,
+    store: Store,
+    key: str,
+    tid: int,
+    start: int,
+    full: bool,
+    listed: ForumThread | None,
+    report: PollReport,
+    now: Callable[[], datetime],
+    hook: ProgressHook | None,
+    out: ThreadOutcome,
+    seen: set[int],
+    sources: list[str],
+    last_info: list[int | None],
+    *,
+    first: bool | None = None,
+) -> None:
     first_page: ThreadPage | None = None
     page = start
     while True:
+        source = client.current_source()
         try:
             tp = client.fetch_thread_page(tid, page)
+        except ThreadNotFound as exc:
+            if source == "api" and client.current_source() == "api":
+                fetches = client.drain_fetches()
+                record_fetches(store, key, fetches, tid=tid, page=page, error=str(exc), at=now(), url=exc.url)
+                raise _ApiPageMissing(page, exc) from exc
+            out.error = _log_error(store, key, client, exc, tid, report, now, page)
+            return
         except BoardError as exc:
             out.error = _log_error(store, key, client, exc, tid, report, now, page)
-            return out
+            return
         if first_page is None:
             first_page = tp
+        sources.append(str(tp.source))
         info = tp.thread
         result = record_thread_page(
             store,
@@ -338,6 +561,9 @@ def _read_thread(
             skip_pids=seen,
         )
         seen.update(p.pid for p in tp.posts)
+        last_info[0], last_info[1] = info.page, info.pages
+        skipped = [f"page {info.page}: {p}" for p in tp.problems if "skipped" in p]
+        out.problems.extend(skipped)
         out.pages_read += 1
         out.new_posts += len(result.new_posts)
         out.new_revisions += len(result.new_revisions)
@@ -353,12 +579,20 @@ def _read_thread(
             break  # the last page (or the board clamped us to it)
         if out.pages_read >= MAX_PAGES_PER_THREAD:
             report.notes.append(f"thread {tid}: stopped after {MAX_PAGES_PER_THREAD} pages")
-            return out
+            return
         page = info.page + 1
 
+    if out.problems:
+        # A post the parser could not read is a post the store lacks: not a complete read, and no
+        # post may be declared deleted on the strength of it.
+        err = PollError(tid, tp.url, "UnreadablePost", f"thread {tid}: {'; '.join(out.problems)}")
+        report.errors.append(err)
+        out.error = err
+        return
     out.complete = True
     at = now()
-    if full and first_page is not None and start == 1:
+    from_page_one = start == 1 if first is None else first
+    if full and first_page is not None and from_page_one:
         changes = mark_vanished(store, key, tid, seen, at=at)
         report.state_changes.extend(changes)
         out.deleted = [c.pid for c in changes]
@@ -374,4 +608,3 @@ def _read_thread(
         polled_at=at,
         full_polled_at=at if full else None,
     )
-    return out

@@ -59,6 +59,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--source", choices=[s.value for s in SourceKind], help="api, pc or touch")
     p.add_argument("--min-interval", type=float, metavar="SECONDS", help="seconds between two requests")
     p.add_argument("--json", action="store_true", help="print the poll report as JSON")
+    p.add_argument(
+        "--retry-login",
+        action="store_true",
+        help="try the login once more although it failed less than 15 minutes ago (password fixed)",
+    )
     p.set_defaults(func=cmd_poll)
 
     p = sub.add_parser(
@@ -176,14 +181,17 @@ def cmd_poll(args: argparse.Namespace) -> int:
         raise UsageError("no thread to poll: pass --thread TID or list the days' threads in the game file")
     tz = board.tz
     with open_store(_store_url(args, game)) as store, BoardClient(board) as client:
-        report = poll(client, store, board, tids, full=args.full)
+        report = poll(client, store, board, tids, full=args.full, retry_login=args.retry_login)
         if game is not None:  # remember which thread is which day's vote/discussion
             for d in game.days:
                 for kind, tid in (("vote", d.vote_tid), ("discussion", d.discussion_tid)):
                     if tid in report.threads and report.threads[tid].complete:
                         update_thread(store, board, tid, kind=kind, day=d.day)
     if args.json:
-        print(json.dumps(jsonable(report), ensure_ascii=False, indent=1))
+        data = jsonable(report)
+        data["incomplete_tids"] = report.incomplete_tids
+        data["failure"] = report.failure_message()
+        print(json.dumps(data, ensure_ascii=False, indent=1))
         return 0 if report.ok else 3
     print(f"poll of {board.url} ({'full' if args.full else 'new posts'}): {report.summary()}")
     for tid, outcome in sorted(report.threads.items()):
@@ -205,6 +213,8 @@ def cmd_poll(args: argparse.Namespace) -> int:
     for err in report.errors:
         if err.tid is None:
             print(f"  error: {err.message}", file=sys.stderr)
+    if not report.ok:
+        print(f"forumbot: {report.failure_message()}", file=sys.stderr)
     return 0 if report.ok else 3
 
 

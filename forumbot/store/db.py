@@ -4,16 +4,24 @@ Why a separate module (as in SQLModel's tutorial): models say what is stored, th
 and the store's modules (posts, threads, fetchlog, records) do each unit of work inside
 ``with store.session()``.
 
-SQLite gets foreign keys switched on, a busy timeout (a judge may read while a poll writes), WAL for
-files, and real ``BEGIN`` statements so a page's transaction covers its reads too. An in-memory
+SQLite gets foreign keys switched on, a busy timeout (a writer waits up to 30 s for another process:
+two ``forumbot poll`` at once, or a judge's tally while a poll writes), WAL for files, and real
+``BEGIN IMMEDIATE`` statements for files: a unit of work takes the write lock when it starts, so a
+second writer WAITS for it (with a plain ``BEGIN`` it would read first and then fail at once with
+«database is locked», the busy timeout unused). When the wait runs out, :class:`StoreBusy` names the
+other forumbot process from the ``poll_processes`` table (pid, host, command, start). An in-memory
 store (``":memory:"``) keeps one shared connection, so every session sees the same data.
 """
 
 from __future__ import annotations
 
+import os
+import socket
+import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from sqlalchemy import event, inspect
 from sqlalchemy.engine import Engine, make_url
@@ -21,10 +29,11 @@ from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Session, SQLModel, create_engine
 
-from forumbot.errors import StoreError
+from forumbot.errors import StoreBusy, StoreError
 from forumbot.store import models
 
 DEFAULT_STORE = "forumbot.db"
+BUSY_TIMEOUT = 30.0  # seconds a writer waits for another process before giving up
 
 
 @dataclass
@@ -84,11 +93,13 @@ def open_store(
     create: bool = True,
     echo: bool = False,
     connect_args: dict[str, Any] | None = None,
+    busy_timeout: float = BUSY_TIMEOUT,
 ) -> Store:
     """Open (and by default create) the store at ``url_or_path``.
 
-    Raises StoreError when the URL is malformed, the driver is missing, the database is unreachable,
-    or (``create=False``) it holds no store yet.
+    ``busy_timeout``: seconds an SQLite writer waits for another process before StoreBusy.
+    Raises StoreError when the URL is malformed, the driver is missing (naming the ``[postgres]``
+    extra for PostgreSQL), the database is unreachable, or (``create=False``) it holds no store yet.
     """
     url = store_url(url_or_path)
     try:
@@ -110,12 +121,24 @@ def open_store(
         kwargs["pool_pre_ping"] = True
     try:
         engine = create_engine(url, connect_args=args, **kwargs)
-    except (ArgumentError, ImportError, SQLAlchemyError) as exc:
+    except ImportError as exc:
+        safe = parsed.render_as_string(hide_password=True)
+        if parsed.get_backend_name() == "postgresql":
+            raise StoreError(
+                f"cannot open the store {safe}: the PostgreSQL driver (psycopg) is not installed ({exc}). "
+                "Install forumbot with its [postgres] extra: pip install 'forumbot[postgres]' "
+                "(or pip install 'psycopg[binary]')"
+            ) from exc
+        raise StoreError(f"cannot open the store {safe}: a database driver is missing: {exc}") from exc
+    except (ArgumentError, SQLAlchemyError) as exc:
         raise StoreError(
             f"cannot open the store {parsed.render_as_string(hide_password=True)}: {exc}"
         ) from exc
     if is_sqlite:
-        _sqlite_setup(engine, in_memory=parsed.database in (None, "", ":memory:"))
+        in_memory = parsed.database in (None, "", ":memory:")
+        _sqlite_setup(engine, in_memory=in_memory, busy_timeout=busy_timeout)
+        if not in_memory:
+            _name_the_other_writer(engine, str(parsed.database), busy_timeout)
     store = Store(engine=engine, url=url)
     try:
         with engine.connect():
@@ -123,26 +146,82 @@ def open_store(
     except SQLAlchemyError as exc:
         engine.dispose()
         raise StoreError(f"cannot connect to the store {store.safe_url}: {exc}") from exc
-    if create:
-        store.create_tables()
-    elif not inspect(engine).has_table("posts"):
+    if not create and not inspect(engine).has_table("posts"):
         engine.dispose()
         raise StoreError(f"{store.safe_url} holds no forumbot store: run `forumbot poll` first")
+    store.create_tables()  # an existing store gets the tables added since it was made (never altered)
     return store
 
 
-def _sqlite_setup(engine: Engine, *, in_memory: bool) -> None:
+def _sqlite_setup(engine: Engine, *, in_memory: bool, busy_timeout: float = BUSY_TIMEOUT) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # Let SQLAlchemy emit BEGIN itself (pysqlite's own handling skips it before SELECTs).
         dbapi_connection.isolation_level = None
         cur = dbapi_connection.cursor()
         cur.execute("PRAGMA foreign_keys=ON")
-        cur.execute("PRAGMA busy_timeout=10000")
+        cur.execute(f"PRAGMA busy_timeout={max(int(busy_timeout * 1000), 0)}")
         if not in_memory:
             cur.execute("PRAGMA journal_mode=WAL")
         cur.close()
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Any) -> None:
-        conn.exec_driver_sql("BEGIN")
+        # IMMEDIATE: take the write lock now, waiting (busy_timeout) for another writer, rather than
+        # reading first and failing without a wait when the write comes (WAL's stale snapshot).
+        conn.exec_driver_sql("BEGIN" if in_memory else "BEGIN IMMEDIATE")
+
+
+def _name_the_other_writer(engine: Engine, path: str, busy_timeout: float) -> None:
+    """Turn SQLite's «database is locked» (after the busy timeout) into a StoreBusy naming the holder."""
+
+    @event.listens_for(engine, "handle_error")
+    def _on_error(ctx: Any) -> None:
+        orig = ctx.original_exception
+        if isinstance(orig, sqlite3.OperationalError) and ("locked" in str(orig) or "busy" in str(orig)):
+            raise StoreBusy(busy_message(path, busy_timeout)) from orig
+
+
+def busy_message(path: str, waited: float) -> str:
+    """Who holds the SQLite store at ``path``: the unfinished polls recorded in it, checked for life."""
+    holders: list[str] = []
+    try:
+        con = sqlite3.connect(f"file:{quote(path)}?mode=ro", uri=True, timeout=1.0)
+        try:
+            rows = con.execute(
+                "SELECT p.pid, p.host, p.command, p.started_at, b.url FROM poll_processes p "
+                "JOIN boards b ON b.id = p.board_id WHERE p.finished_at IS NULL ORDER BY p.id DESC LIMIT 5"
+            ).fetchall()
+        finally:
+            con.close()
+    except sqlite3.Error:
+        rows = []
+    here = socket.gethostname()
+    for pid, host, command, started, url in rows:
+        alive = ""
+        if host == here:
+            if int(pid) == os.getpid():
+                alive = "，即本进程"
+            elif not _alive(int(pid)):
+                alive = "，已不在运行（上次被中断？）"
+        when = str(started)[:19]
+        cmd = command or "forumbot poll"
+        holders.append(f"{cmd}（pid {pid}，主机 {host}，开始于 {when} UTC，{url}{alive}）")
+    if holders:
+        who = "正在写入的 forumbot 进程：" + "；".join(holders)
+    else:
+        who = "存储中没有正在运行的 forumbot poll 记录（可能是另一条 forumbot 命令或其他程序打开了它）"
+    return (
+        f"存储 {path} 正忙：等待另一个进程 {waited:g} 秒后放弃。{who}。请等它结束后再运行。"
+        f" / the store is busy: another process held it for {waited:g} s"
+    )
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

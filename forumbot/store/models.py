@@ -299,7 +299,15 @@ class RevoteRow(SQLModel, table=True):
 
 
 # The board's tables (what `forumbot stats` counts) and the judges' tables of a game.
-TABLE_NAMES = ("boards", "threads", "posts", "post_revisions", "post_events", "fetch_log", "poll_runs")
+TABLE_NAMES: tuple[str, ...] = (
+    "boards",
+    "threads",
+    "posts",
+    "post_revisions",
+    "post_events",
+    "fetch_log",
+    "poll_runs",
+)
 GAME_TABLE_NAMES = (
     "games",
     "game_states",
@@ -309,3 +317,86 @@ GAME_TABLE_NAMES = (
     "proxy_votes",
     "revotes",
 )
+
+
+# --------------------------------------------------------------------------- reading status (issue 8)
+
+
+class PollProcessRow(SQLModel, table=True):
+    """A poll while it runs (and after): which process, on which host, since when.
+
+    Why: two processes may share one store; when a writer gives up waiting for the other, the judge is
+    told WHICH forumbot holds it (pid, host, start, command) instead of a raw «database is locked».
+    """
+
+    __tablename__ = "poll_processes"
+
+    id: int | None = Field(default=None, primary_key=True)
+    board_id: int = Field(foreign_key="boards.id", index=True)
+    pid: int
+    host: str = Field(default="", max_length=255)
+    command: str = Field(default="", sa_type=Text)
+    full: bool = False
+    tids: list[int] = Field(default_factory=list, sa_type=JSON)
+    started_at: datetime = Field(sa_type=UTCDateTime)
+    finished_at: datetime | None = Field(default=None, sa_type=UTCDateTime)  # None while running
+    ok: bool | None = None  # None while running (or killed)
+
+
+class ThreadReadRow(SQLModel, table=True):
+    """One read of one thread by a poll, complete or not: "was this day read before it was judged?".
+
+    ``complete`` means every page from ``first_page`` to the board's last page was read and parsed with
+    no error; ``full`` that the read started on page 1 (edits and deletions were checked). The forum
+    list's view of the thread at that moment (``listed_*``) tells the next incremental poll whether the
+    thread changed since.
+    """
+
+    __tablename__ = "thread_reads"
+    __table_args__ = (Index("ix_thread_reads_board_tid", "board_id", "tid"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    board_id: int = Field(foreign_key="boards.id")
+    tid: int
+    process_id: int | None = Field(default=None, foreign_key="poll_processes.id")
+    started_at: datetime = Field(sa_type=UTCDateTime)
+    finished_at: datetime = Field(sa_type=UTCDateTime)
+    full: bool = False
+    complete: bool = False
+    source: str = ""  # the view(s) the pages came from: api | pc | touch | "api,pc" after a fallback
+    reason: str = ""  # why it was read: first read, new replies, full, ...
+    first_page: int | None = None
+    last_page: int | None = None  # the last page read
+    pages: int | None = None  # the page count the board reported
+    pages_read: int = 0
+    posts_seen: int = 0
+    error_kind: str = ""  # the BoardError subclass name
+    error: str = Field(default="", sa_type=Text)
+    listed_replies: int | None = None
+    listed_last_post_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    listed_last_poster: str = ""
+
+
+class LoginFailureRow(SQLModel, table=True):
+    """A login the board refused, kept so that no process tries that account again too soon.
+
+    Discuz! locks an IP out after 5 failures in 15 minutes, counted across every process; forumbot
+    stops after ONE until the window has passed or the judge asks for a retry. No secret is stored.
+    """
+
+    __tablename__ = "login_failures"
+    __table_args__ = (Index("ix_login_failures_board_user", "board_id", "username"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    board_id: int = Field(foreign_key="boards.id")
+    username: str = Field(max_length=255)
+    at: datetime = Field(sa_type=UTCDateTime)
+    kind: str = ""  # LoginFailed | CaptchaRequired
+    url: str = Field(default="", sa_type=Text)
+    board_message: str = Field(default="", sa_type=Text)  # the board's own words
+    detail: str = Field(default="", sa_type=Text)
+    cleared_at: datetime | None = Field(default=None, sa_type=UTCDateTime)  # a later success or retry
+    cleared_by: str = ""  # "login succeeded" | "explicit retry"
+
+
+TABLE_NAMES = (*TABLE_NAMES, "poll_processes", "thread_reads", "login_failures")

@@ -36,6 +36,14 @@ def _html(body: str, cookies: list[tuple[str, str]] | None = None) -> dict[str, 
     return {"body": body.encode("utf-8"), "headers": headers}
 
 
+API_CHECK = ROOT + "api/mobile/index.php?check"
+
+
+def api_check(rsps: responses.RequestsMock, charset: str = "UTF-8") -> None:
+    """The API's ?check answer: the API login asks it for the board's charset first."""
+    rsps.get(API_CHECK, json={"discuzversion": "X3.5", "charset": charset, "version": "4"})
+
+
 def posts(rsps: responses.RequestsMock) -> list[responses.Call]:
     return [c for c in rsps.calls if c.request.method == "POST"]
 
@@ -161,6 +169,7 @@ def test_no_answer_to_the_login_post_is_a_failure_not_a_retry(
 
 def test_api_login(rsps: responses.RequestsMock, make_client: Callable[..., BoardClient]) -> None:
     ok = {"Version": "4", "Message": {"messageval": "login_succeed", "messagestr": "欢迎您回来"}}
+    api_check(rsps)
     rsps.post(API_LOGIN, body=json.dumps(ok), headers=[("Content-Type", "application/json"), *AUTH])
     client = make_client(**creds(login_via="api"))
     client.login()
@@ -173,6 +182,7 @@ def test_api_login_failure_and_captcha(
     rsps: responses.RequestsMock, make_client: Callable[..., BoardClient]
 ) -> None:
     bad = {"Message": {"messageval": "login_invalid", "messagestr": "登录失败，您还可以尝试 3 次"}}
+    api_check(rsps)
     rsps.post(API_LOGIN, json=bad)
     with pytest.raises(LoginFailed) as info:
         make_client(**creds(login_via="api")).login()
@@ -185,6 +195,7 @@ def test_api_login_failure_and_captcha(
 def test_api_login_falls_back_to_the_web_form_when_the_api_is_closed(
     rsps: responses.RequestsMock, make_client: Callable[..., BoardClient]
 ) -> None:
+    api_check(rsps)
     rsps.post(API_LOGIN, json={"error": "mobile_is_closed"})
     rsps.get(LOGIN_FORM, **_html(login_page()))
     rsps.post(LOGIN_POST, **_html(WELCOME, AUTH))

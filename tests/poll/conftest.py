@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -11,6 +12,16 @@ import responses
 from forumbot.client import BoardClient
 from tests.client.pagebuilder import FakeBoard
 from tests.conftest import FakeClock, make_board
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    """The judge's clock, a day after the fake board's posts (FakeBoard.now moves a minute a reply).
+
+    A real poll reads posts after they were written; a judge's clock BEHIND the board's posts would
+    make every forum list look too fresh to prove a thread unchanged (see poll.listing_says_unchanged).
+    """
+    return FakeClock(wall0=datetime(2026, 6, 5, 3, 0, 0, tzinfo=UTC))
 
 
 @pytest.fixture

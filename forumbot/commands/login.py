@@ -1,0 +1,55 @@
+"""``forumbot login``: log in once by hand, or retry after a failed login (``--retry``).
+
+Why a command of its own: after a failed login no process tries that account again for 15 minutes
+(Discuz! locks the IP after 5 failures; see forumbot/store/logins.py). Once the judge has fixed the
+password, ``forumbot login --retry`` is the explicit, single retry; ``--status`` shows what is recorded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import UTC, datetime
+
+from forumbot.commands.reader import _board, _fmt, _game, _store_url
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "login",
+        help="log in to the board (--retry after a failed login, --status to see failures)",
+        description="Log in with [board] username and the password from password_env. After a failure "
+        "no process tries again for 15 minutes unless you pass --retry.",
+    )
+    p.add_argument("--retry", action="store_true", help="try once more although a login failed recently")
+    p.add_argument("--status", action="store_true", help="show the recorded login failures, do not log in")
+    p.add_argument("--board", metavar="URL", help="the board's root URL (overrides the game file)")
+    p.set_defaults(func=cmd_login)
+
+
+def cmd_login(args: argparse.Namespace) -> int:
+    from forumbot.client import BoardClient
+    from forumbot.store import open_store
+    from forumbot.store.logins import LOCKOUT, StoreLoginGuard, blocking_failure, login_failures
+
+    game = _game(args)
+    board = _board(args, game)
+    tz = board.tz
+    with open_store(_store_url(args, game)) as store:
+        if args.status:
+            failures = login_failures(store, board)
+            if not failures:
+                print("没有登录失败记录 / no failed login recorded")
+            for f in failures:
+                cleared = f"，已解除（{f.cleared_by}）" if f.cleared_at else ""
+                print(f"{_fmt(f.at, tz)}  {f.username}  {f.kind}: {f.board_message or f.detail}{cleared}")
+            if board.username:
+                block = blocking_failure(store, board, board.username, at=datetime.now(UTC))
+                if block is not None:
+                    until = _fmt(block.at + LOCKOUT, tz)
+                print(f"{until} 之前登录需要 --retry / before {until} a login needs --retry", file=sys.stderr)
+            return 0
+        with BoardClient(board, login_guard=StoreLoginGuard(store, board, tz=tz)) as client:
+            client.login(retry=args.retry)
+            print(f"已登录 {board.url}（{board.username}）/ logged in")
+    return 0

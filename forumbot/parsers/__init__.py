@@ -29,6 +29,8 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
+import lxml.etree
+
 from forumbot.errors import BoardError, BoardSystemError, UnparseablePage
 from forumbot.parsers.api import load_api_json, parse_api_forum, parse_api_thread
 from forumbot.parsers.encoding import Node, decode_page, parse_html
@@ -43,7 +45,7 @@ from forumbot.parsers.pageinfo import query
 from forumbot.parsers.pc import parse_pc_thread
 from forumbot.parsers.records import ForumPage, Post, Source, ThreadPage
 from forumbot.parsers.times import parse_http_date
-from forumbot.parsers.touch import find_touch_posts, parse_touch_thread
+from forumbot.parsers.touch import parse_touch_thread, scan_touch_page
 
 __all__ = [
     "decode_page",
@@ -58,7 +60,7 @@ BOARD_TZ = ZoneInfo("Asia/Shanghai")
 
 _AJAX = re.compile(rb"^\s*<\?xml[^>]*\?>\s*<root>\s*<!\[CDATA\[(.*)\]\]>\s*</root>\s*$", re.DOTALL)
 _AJAX_PID = re.compile(rb"<table id=\"pid(\d+)\"")
-_POSTLIST = "id('postlist')"
+_POSTLIST = lxml.etree.XPath("id('postlist')")
 
 
 def page_kind(url: str) -> Source:
@@ -176,7 +178,7 @@ def _parse_thread(
     ajax = _unwrap_ajax(body, url)
     root, charset = parse_html(ajax if ajax is not None else body, content_type, url=url)
     raise_for_showmessage(root, url, status)
-    found = root.xpath(_POSTLIST)
+    found = _POSTLIST(root)
     if found:
         page = parse_pc_thread(
             root, found[0], body, url, charset=charset, now=now, tz=tz, keep_html=keep_html
@@ -184,10 +186,10 @@ def _parse_thread(
         if page.posts:
             return page
         raise UnparseablePage(url, "", "; ".join(page.problems) or "the post list is empty")
-    containers = find_touch_posts(root)
-    if containers:
+    layout = scan_touch_page(root)
+    if layout.posts:
         return parse_touch_thread(
-            root, containers, body, url, charset=charset, now=now, tz=tz, keep_html=keep_html
+            root, layout, body, url, charset=charset, now=now, tz=tz, keep_html=keep_html
         )
     if ajax is not None:
         _raise_ajax_message(root, url, status)

@@ -543,7 +543,7 @@ class BoardClient:
         return self._parsers
 
     def _parse_thread(self, page: FetchedPage) -> ThreadPage:
-        return self.parsers().parse_thread_page(
+        parsed = self.parsers().parse_thread_page(
             page.body,
             page.url,
             date_header=page.date,
@@ -551,6 +551,14 @@ class BoardClient:
             tz=self.config.tz,
             status=page.status,
         )
+        # A page that is not the last holds a full page: fewer posts means it was cut (issue 8). For
+        # HTML only the client knows the page size (the API's answer names its own ppp and the parser
+        # checks it). Imported here: the parsers load lxml.
+        if str(parsed.source) != "api":
+            from forumbot.parsers.complete import check_post_count
+
+            check_post_count(parsed, self.config.posts_per_page)
+        return parsed
 
     def _parse_forum(self, page: FetchedPage) -> ForumPage:
         return self.parsers().parse_forum_page(

@@ -1,4 +1,5 @@
-"""The thread pages the benchmarks read: the repo's own, plus ../shared/fixtures when it is there.
+"""The thread pages the benchmarks read: the repo's own, plus ../shared/fixtures when it is there
+(``FORUMBOT_FIXTURES=DIR`` names another place, e.g. to measure an older checkout on the same pages).
 
 Why a module of its own: ``parse.py`` and anything else that wants real pages must read the same set, and
 must never copy a capture into the repository (the fixtures are read in place).
@@ -11,6 +12,7 @@ board messages (errors, login walls) are left out: a benchmark of errors measure
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -24,7 +26,7 @@ from forumbot.errors import BoardError  # noqa: E402
 from forumbot.parsers import parse_thread_page  # noqa: E402
 from forumbot.parsers.pageinfo import query  # noqa: E402
 
-FIXTURES = ROOT_DIR.parent / "shared" / "fixtures"
+FIXTURES = Path(os.environ.get("FORUMBOT_FIXTURES") or ROOT_DIR.parent / "shared" / "fixtures")
 SAVED = ROOT_DIR / "tests" / "parsers" / "pages"
 EXAMPLES = ROOT_DIR / "data" / "examples"
 KINDS = ("pc", "touch", "api_v4", "api_v1v2")

@@ -43,7 +43,11 @@ from forumbot.parsers import parse_thread_page
 TARGETS = {"pc": 1.2, "touch": 1.5, "api_v4": 1.5}
 
 try:
-    from bs4 import BeautifulSoup
+    import warnings
+
+    from bs4 import BeautifulSoup, XMLParsedAsHTMLWarning
+
+    warnings.filterwarnings("ignore", category=XMLParsedAsHTMLWarning)  # GBK pages open with <?xml
 except ImportError:  # pragma: no cover - the bench extra is optional
     BeautifulSoup = None
 

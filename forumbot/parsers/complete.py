@@ -32,7 +32,10 @@ _TAIL = 65536  # the closing tag is looked for in the last bytes only (a proxy m
 
 def html_complete(body: bytes) -> bool:
     """True when the page's closing ``</html>`` arrived."""
-    return _CLOSING.search(body, max(0, len(body) - _TAIL)) is not None
+    start = max(0, len(body) - _TAIL)
+    if body.rfind(b"</html>", start) >= 0:  # the templates' own spelling: a C-speed scan from the end
+        return True
+    return _CLOSING.search(body, start) is not None
 
 
 def raise_if_cut_html(body: bytes, url: str, what: str) -> None:

@@ -156,7 +156,7 @@ def inner_html(el: Node) -> str:
     stays for an element whose start tag cannot be cut at its first ``>`` (an attribute holding one).
     """
     if len(el) > 1 and not any(">" in value for value in el.values()):
-        whole = lxml.etree.tostring(el, encoding="unicode", method="html", with_tail=False)
+        whole: str = lxml.etree.tostring(el, encoding="unicode", method="html", with_tail=False)
         end = f"</{el.tag}>"
         if whole.endswith(end):
             return whole[whole.index(">") + 1 : -len(end)]

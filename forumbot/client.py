@@ -15,11 +15,14 @@ Why it looks like this (the model is PRAW and requests/httpx):
 - **The source is chosen per board** (mobile API v4, PC pages, touch pages). The API, when closed or
   failing, falls back to PC pages for the rest of the session. A redirect from the API is not followed
   (the board answers a deleted post's API call with a 302 to an HTML page): it is retried.
+- **Redirects are followed by the client itself, hop by hop**: each hop waits the minimum interval, is
+  counted and written to the fetch log (``error`` says where it pointed); at most ``MAX_REDIRECTS`` hops,
+  and a loop is a RedirectLoop naming the chain.
 - Parsing goes through :mod:`forumbot.parsers`; this module never reads post markup itself. It only
   recognises what the parsers cannot know: a login form served instead of a page, or HTML from the API.
 
 Errors raised (see :mod:`forumbot.errors`): NetworkError (no answer after the retries),
-BoardSystemError (5xx after the retries, or the API redirecting every time), LoginRequired,
+BoardSystemError (5xx after the retries, or the API redirecting every time), RedirectLoop, LoginRequired,
 LoginFailed, CaptchaRequired, ApiClosed (only from :meth:`BoardClient.check_api`; fetches fall back),
 plus whatever the parsers raise for the page they were given (ThreadNotFound, NoPermission, CCDefence...).
 """
@@ -39,6 +42,7 @@ from datetime import UTC, datetime
 from http.cookiejar import Cookie
 from pathlib import Path
 from typing import Any, Protocol, TypeVar, cast
+from urllib.parse import urljoin
 
 import requests
 from requests.structures import CaseInsensitiveDict
@@ -55,6 +59,7 @@ from forumbot.errors import (
     LoginFailed,
     LoginRequired,
     NetworkError,
+    RedirectLoop,
     UnparseablePage,
 )
 from forumbot.fetches import FetchRecord
@@ -72,6 +77,8 @@ MOBILE_UA_BASE = (
 )
 LOGIN_COOKIE_TIME = 2592000  # 30 days, what the board's "remember me" box sends
 MAX_BACKOFF = 60.0
+MAX_REDIRECTS = 5  # hops after the first request; a board's own redirects need one or two
+_REDIRECTS = frozenset({301, 302, 303, 307, 308})
 # Markers of a captcha on the login form or in the board's answer to it.
 _CAPTCHA_MARKERS = (
     "seccodehash",
@@ -603,7 +610,7 @@ class BoardClient:
         return self.config.source is SourceKind.API and self.api_disabled is None
 
     def _parse_thread(self, page: FetchedPage) -> ThreadPage:
-        return parse_thread_page(
+        parsed = parse_thread_page(
             page.body,
             page.url,
             date_header=page.date,
@@ -611,6 +618,14 @@ class BoardClient:
             tz=self.config.tz,
             status=page.status,
         )
+        # A page that is not the last holds a full page: fewer posts means it was cut (issue 8). For
+        # HTML only the client knows the page size (the API's answer names its own ppp and the parser
+        # checks it). Imported here: the parsers load lxml.
+        if str(parsed.source) != "api":
+            from forumbot.parsers.complete import check_post_count
+
+            check_post_count(parsed, self.config.posts_per_page)
+        return parsed
 
     def _parse_forum(self, page: FetchedPage) -> ForumPage:
         return parse_forum_page(
@@ -670,11 +685,52 @@ class BoardClient:
         allow_redirects: bool = True,
         retry: bool = True,
     ) -> requests.Response:
-        """One request with the board's manners; GETs retried on faults, POSTs never."""
-        attempts = 1 + (max(self.config.retries, 0) if retry else 0)
+        """One request with the board's manners; redirects followed here, hop by hop.
+
+        Why not let requests follow them: a hop it follows is invisible to the minimum interval, the
+        fetch log and the request count (a board answering every page with a 302 was asked twice as
+        often as forumbot reported). Each hop here waits its turn and is logged like any request. A
+        303 (and a 301/302 after a POST) continues as a GET without the form, as browsers do; a POST
+        is never sent again (a 307/308 answer to a POST is returned, not followed). More than
+        ``MAX_REDIRECTS`` hops, or a hop back to a URL already visited, raises RedirectLoop.
+        """
         hdrs = dict(headers or {})
         if urls.query_param(url, "mobile") == "2":
             hdrs["User-Agent"] = mobile_user_agent(self.user_agent)
+        resp = self._send(method, url, data, hdrs, allow_redirects=allow_redirects, retry=retry)
+        chain = [url]
+        while allow_redirects and resp.status_code in _REDIRECTS and resp.headers.get("Location"):
+            target = urljoin(resp.url or chain[-1], resp.headers["Location"])
+            if resp.status_code in (307, 308) and method != "GET":
+                break  # would re-send the POST: never done blindly
+            if target in chain or len(chain) > MAX_REDIRECTS:
+                loop = target in chain
+                shown = " → ".join([*chain, target])
+                raise RedirectLoop(
+                    url,
+                    "",
+                    f"{'a redirect loop' if loop else f'more than {MAX_REDIRECTS} redirects'}: {shown}",
+                )
+            chain.append(target)
+            if method != "GET" and resp.status_code in (301, 302, 303):
+                method, data, retry = "GET", None, True  # the answer to a form is fetched, never re-posted
+            resp = self._send(method, target, data, hdrs, allow_redirects=True, retry=retry)
+        return resp
+
+    def _send(
+        self,
+        method: str,
+        url: str,
+        data: Mapping[str, str] | None,
+        hdrs: Mapping[str, str],
+        *,
+        allow_redirects: bool,
+        retry: bool,
+    ) -> requests.Response:
+        """One hop: the politeness wait, the request (never following a redirect), the fetch log; GETs
+        retried on faults, POSTs never. A redirect from the API is an answer to retry when the caller
+        does not follow redirects (the board 302s a deleted post's API call to an HTML page)."""
+        attempts = 1 + (max(self.config.retries, 0) if retry else 0)
         failure = ""
         last_status: int | None = None
         last_message = ""
@@ -692,9 +748,9 @@ class BoardClient:
                     method,
                     url,
                     data=data,
-                    headers=hdrs,
+                    headers=dict(hdrs),
                     timeout=self.config.timeout,
-                    allow_redirects=allow_redirects,
+                    allow_redirects=False,
                 )
             except (requests.ConnectionError, requests.Timeout) as exc:
                 failure = f"{type(exc).__name__}: {exc}"
@@ -718,7 +774,12 @@ class BoardClient:
                 failure = f"HTTP {status} to {resp.headers.get('Location', '?')} (not followed)"
                 self._log(method, url, status, at, started, False, failure, len(resp.content))
                 continue
-            self._log(method, url, status, at, started, True, "", len(resp.content))
+            note = (
+                f"redirect to {resp.headers['Location']}"
+                if status in _REDIRECTS and "Location" in resp.headers
+                else ""
+            )
+            self._log(method, url, status, at, started, True, note, len(resp.content))
             return resp
         if last_status is None:
             raise NetworkError(url, "", f"{failure} (after {attempts} attempts)")

@@ -15,6 +15,7 @@ The board's side (what the board answered; each carries the URL and the board's 
     └── BoardError(url, board_message)
         ├── NetworkError       no answer after the retries (connection refused, timeout)
         ├── UnparseablePage    a page that is none of the pages we know (broken, truncated)
+        │   └── TruncatedPage  a page cut off before its end: nothing on it is trusted
         ├── ThreadNotFound     抱歉，指定的主题不存在或已被删除或正在被审核
         ├── ForumNotFound      抱歉，指定的版块不存在
         ├── NoPermission       阅读权限 / 没有权限 (logged in, still not allowed)
@@ -24,6 +25,7 @@ The board's side (what the board answered; each carries the URL and the board's 
         ├── CCDefence          频繁刷新 / reload page / arithmetic question
         ├── AntiTheftPage      obfuscated JS instead of the page
         ├── BoardSystemError   Discuz! System Error, HTTP 5xx after the retries
+        ├── RedirectLoop       more redirects than any page needs, or back to a URL already seen
         └── ApiClosed          mobile_is_closed / module_not_exists (fall back to PC pages)
 
 Parsers raise only BoardError subclasses; the client raises those plus NetworkError; nothing else
@@ -91,6 +93,20 @@ class NetworkError(BoardError):
 
 class UnparseablePage(BoardError):
     what = "cannot read this page"
+
+
+class TruncatedPage(UnparseablePage):
+    """A page that ends before its end: no closing ``</html>``, JSON cut mid-object, or a page that is
+    not the last holding fewer posts than a page holds. Its posts are not stored as a complete read, so
+    nothing missing from it is ever taken for deleted; the next poll reads it again."""
+
+    what = "the page was cut off before its end (read again later; nothing on it was trusted)"
+
+
+class RedirectLoop(BoardError):
+    """The board kept redirecting: a loop, or more hops than a page ever needs."""
+
+    what = "the board redirected too many times (a redirect loop?)"
 
 
 class ThreadNotFound(BoardError):

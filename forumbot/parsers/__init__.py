@@ -15,7 +15,10 @@ Which view a page is comes from its content first (a ``mobile=2`` URL may have b
 page; an API URL may answer with an HTML error), the URL second. Errors: a page that is a board message
 (thread missing, no permission, login wall, CC defence, anti-theft script, system error, API
 ``Message``) raises the matching :class:`~forumbot.errors.BoardError` subclass with the URL and the
-board's own words; a page with nothing recognisable raises :class:`~forumbot.errors.UnparseablePage`.
+board's own words; a page with nothing recognisable raises :class:`~forumbot.errors.UnparseablePage`;
+a page cut off before its end (HTML without its closing ``</html>``, JSON ending mid-object) raises
+:class:`~forumbot.errors.TruncatedPage` (see :mod:`forumbot.parsers.complete`; the post-count check
+needs the page size and is :func:`check_post_count`, applied by the client).
 Nothing else escapes: an unexpected exception inside a parser is re-raised as ``UnparseablePage`` whose
 detail starts with ``internal parser error`` (tests treat that as a bug). A page that is readable but has
 unreadable posts is returned with ``ThreadPage.problems`` ("post 52: no time found").
@@ -26,11 +29,14 @@ from __future__ import annotations
 import dataclasses
 import re
 from datetime import datetime
-from typing import Any
+from typing import Any, NoReturn
 from zoneinfo import ZoneInfo
 
-from forumbot.errors import BoardError, BoardSystemError, UnparseablePage
+import lxml.etree
+
+from forumbot.errors import BoardError, BoardSystemError, TruncatedPage, UnparseablePage
 from forumbot.parsers.api import load_api_json, parse_api_forum, parse_api_thread
+from forumbot.parsers.complete import check_post_count, html_complete, raise_if_cut_html
 from forumbot.parsers.encoding import Node, decode_page, parse_html
 from forumbot.parsers.errorpages import classify_board_message, raise_for_showmessage, raise_unrecognised_html
 from forumbot.parsers.forumlist import (
@@ -43,9 +49,10 @@ from forumbot.parsers.pageinfo import query
 from forumbot.parsers.pc import parse_pc_thread
 from forumbot.parsers.records import ForumPage, Post, Source, ThreadPage
 from forumbot.parsers.times import parse_http_date
-from forumbot.parsers.touch import find_touch_posts, parse_touch_thread
+from forumbot.parsers.touch import parse_touch_thread, scan_touch_page
 
 __all__ = [
+    "check_post_count",
     "decode_page",
     "page_kind",
     "page_to_json",
@@ -58,7 +65,7 @@ BOARD_TZ = ZoneInfo("Asia/Shanghai")
 
 _AJAX = re.compile(rb"^\s*<\?xml[^>]*\?>\s*<root>\s*<!\[CDATA\[(.*)\]\]>\s*</root>\s*$", re.DOTALL)
 _AJAX_PID = re.compile(rb"<table id=\"pid(\d+)\"")
-_POSTLIST = "id('postlist')"
+_POSTLIST = lxml.etree.XPath("id('postlist')")
 
 
 def page_kind(url: str) -> Source:
@@ -176,22 +183,36 @@ def _parse_thread(
     ajax = _unwrap_ajax(body, url)
     root, charset = parse_html(ajax if ajax is not None else body, content_type, url=url)
     raise_for_showmessage(root, url, status)
-    found = root.xpath(_POSTLIST)
+    found = _POSTLIST(root)
     if found:
+        if ajax is None:
+            raise_if_cut_html(body, url, "PC thread page")
         page = parse_pc_thread(
             root, found[0], body, url, charset=charset, now=now, tz=tz, keep_html=keep_html
         )
         if page.posts:
             return page
         raise UnparseablePage(url, "", "; ".join(page.problems) or "the post list is empty")
-    containers = find_touch_posts(root)
-    if containers:
+    layout = scan_touch_page(root)
+    if layout.posts:
+        raise_if_cut_html(body, url, "touch thread page")
         return parse_touch_thread(
-            root, containers, body, url, charset=charset, now=now, tz=tz, keep_html=keep_html
+            root, layout, body, url, charset=charset, now=now, tz=tz, keep_html=keep_html
         )
     if ajax is not None:
         _raise_ajax_message(root, url, status)
-    raise_unrecognised_html(root, url, status, "thread")
+    _raise_unrecognised(root, body, url, status, "thread")
+
+
+def _raise_unrecognised(root: Node, body: bytes, url: str, status: int, what: str) -> NoReturn:
+    """Name a page that is no thread (forum) page; one that is only unrecognised because it was cut
+    off (no closing markup) is a TruncatedPage, not a guess at what it might have been."""
+    try:
+        raise_unrecognised_html(root, url, status, what)
+    except UnparseablePage as exc:
+        if type(exc) is UnparseablePage and not html_complete(body):
+            raise TruncatedPage(exc.url, exc.board_message, f"{exc.detail}; no closing </html>") from exc
+        raise
     raise UnparseablePage(url, "", "unreachable")  # pragma: no cover - raise_unrecognised_html always raises
 
 
@@ -239,8 +260,7 @@ def _parse_forum(
     rows = find_touch_forum_rows(root)
     if rows or root.xpath("//body[contains(@class,'pg_forumdisplay')]//div[contains(@class,'threadlist')]"):
         return parse_touch_forum(root, rows, body, url)
-    raise_unrecognised_html(root, url, status, "forum")
-    raise UnparseablePage(url, "", "unreachable")  # pragma: no cover
+    _raise_unrecognised(root, body, url, status, "forum")
 
 
 def _iso(value: datetime | None, tz: ZoneInfo) -> str | None:

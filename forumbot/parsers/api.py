@@ -13,6 +13,7 @@ Placeholders replace ``message`` with the bare lang string (mobile plugin ``view
 
 from __future__ import annotations
 
+import codecs
 import html
 import json
 from collections.abc import Mapping
@@ -20,7 +21,8 @@ from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from forumbot.errors import UnparseablePage
+from forumbot.errors import TruncatedPage, UnparseablePage
+from forumbot.parsers.complete import check_post_count, json_cut_off
 from forumbot.parsers.encoding import normalise_charset
 from forumbot.parsers.errorpages import raise_for_api_message
 from forumbot.parsers.htmltext import classify_notice, read_fragment
@@ -50,17 +52,32 @@ __all__ = ["load_api_json", "parse_api_forum", "parse_api_thread"]
 _SHORT_NOTICE = 24  # a bare placeholder is short; a real post that mentions 待审核 is not hidden
 
 
+def _utf8_upto_cut(body: bytes) -> str:
+    """UTF-8 text of ``body``, tolerating a character cut in two at the very end (a cut-off answer)."""
+    return codecs.getincrementaldecoder("utf-8")().decode(body, final=False)
+
+
 def load_api_json(body: bytes, url: str) -> dict[str, Any]:
-    """Decode the API's JSON object. Raises UnparseablePage for anything that is not a JSON object."""
-    text: str | None = None
+    """Decode the API's JSON object. Raises TruncatedPage for an object that ends before its closing
+    brace, UnparseablePage for anything else that is not a JSON object."""
     try:
         data = json.loads(body)
-    except (UnicodeDecodeError, ValueError):
-        try:
-            text = body.decode("gb18030", errors="strict")
-            data = json.loads(text)
-        except (UnicodeDecodeError, ValueError) as exc:
-            raise UnparseablePage(url, "", f"not JSON: {exc}") from exc
+    except (UnicodeDecodeError, ValueError) as exc:
+        failure: Exception = exc
+        for decode in (_utf8_upto_cut, lambda b: b.decode("gb18030", errors="strict")):
+            try:
+                text = decode(body)
+                data = json.loads(text)
+            except json.JSONDecodeError as exc2:
+                if text.lstrip().startswith(("{", "[")) and json_cut_off(text, exc2):
+                    raise TruncatedPage(url, "", f"the JSON ends mid-object at byte {len(body)}") from exc2
+                failure = exc2
+            except (UnicodeDecodeError, ValueError) as exc2:
+                failure = exc2
+            else:
+                break
+        else:
+            raise UnparseablePage(url, "", f"not JSON: {failure}") from failure
     if not isinstance(data, dict):
         raise UnparseablePage(url, "", f"JSON {type(data).__name__} where an object was expected")
     return data
@@ -146,7 +163,7 @@ def parse_api_thread(
     )
     if not tid:
         problems.append("thread: no tid in the answer or the URL")
-    return ThreadPage(
+    page_read = ThreadPage(
         thread=info,
         posts=tuple(posts),
         source=Source.API,
@@ -154,6 +171,8 @@ def parse_api_thread(
         author_filter=author_filter,
         problems=tuple(problems),
     )
+    check_post_count(page_read, ppp)
+    return page_read
 
 
 def _read_post(

@@ -150,7 +150,16 @@ def split_edit_marker(text: str, tz: ZoneInfo) -> EditMarker | None:
 
 
 def inner_html(el: Node) -> str:
-    """The element's content as served (its text and children, without its own tag)."""
+    """The element's content as served (its text and children, without its own tag).
+
+    One serialisation of the element, its own tags cut off, instead of one per child; the slow way
+    stays for an element whose start tag cannot be cut at its first ``>`` (an attribute holding one).
+    """
+    if len(el) > 1 and not any(">" in value for value in el.values()):
+        whole: str = lxml.etree.tostring(el, encoding="unicode", method="html", with_tail=False)
+        end = f"</{el.tag}>"
+        if whole.endswith(end):
+            return whole[whole.index(">") + 1 : -len(end)]
     parts = [html.escape(el.text, quote=False)] if el.text else []
     parts.extend(lxml.etree.tostring(child, encoding="unicode", method="html") for child in el)
     return "".join(parts)
@@ -300,27 +309,51 @@ def read_body(el: Node | None, tz: ZoneInfo, *, keep_html: bool = True) -> BodyT
         return BodyText()
     reader = _Reader(tz)
     reader.walk(el)
-    text = normalise_text("".join(reader.out))
-    edit = reader.edit
-    if edit is None and text.startswith(("本帖最后由", "本帖最後由", "This post was last edited")):
-        first, _, rest = text.partition("\n")
-        edit = split_edit_marker(first, tz)
-        if edit is not None:
-            text = rest.strip("\n")
-    return BodyText(
-        text=text,
+    found = BodyText(
         quotes=tuple(reader.quotes),
         mentions=tuple(reader.mentions),
-        edit=edit,
+        edit=reader.edit,
         state=reader.state,
         html=inner_html(el) if keep_html else "",
     )
+    return _finish("".join(reader.out), tz, found)
+
+
+def _finish(raw: str, tz: ZoneInfo, found: BodyText) -> BodyText:
+    """Normalise the collected text into ``found``; a leading edit line becomes the edit marker."""
+    text = normalise_text(raw)
+    if found.edit is None and text.startswith(("本帖最后由", "本帖最後由", "This post was last edited")):
+        first, _, rest = text.partition("\n")
+        found.edit = split_edit_marker(first, tz)
+        if found.edit is not None:
+            text = rest.strip("\n")
+    found.text = text
+    return found
+
+
+_BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
+# Markup that is plain text with line breaks: no other tag, no entity, no character libxml2 would drop
+_PLAIN_MARKUP = re.compile(r"[^<&\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff\ud800-\udfff]*")
+
+
+def _plain_fragment(markup: str, tz: ZoneInfo) -> BodyText | None:
+    """A message that is only text and ``<br />`` (most replies are) read without building a tree: the
+    same text the tree walk gives. None when the markup holds anything else."""
+    plain = _BR.sub(_NL, markup) if "<" in markup else markup
+    if not _PLAIN_MARKUP.fullmatch(plain):
+        return None
+    return _finish(plain, tz, BodyText())
 
 
 def read_fragment(markup: str, tz: ZoneInfo, *, keep_html: bool = True) -> BodyText:
     """Read a body given as an HTML string (the mobile API's ``message``)."""
     if not markup.strip():
         return BodyText(html=markup if keep_html else "")
+    plain = _plain_fragment(markup, tz)
+    if plain is not None:
+        if keep_html:
+            plain.html = markup
+        return plain
     body = read_body(html_fragment(markup), tz, keep_html=False)
     if keep_html:
         body.html = markup

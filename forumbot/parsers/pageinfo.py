@@ -41,6 +41,12 @@ _TOTAL = re.compile(r"(\d+)")
 
 def int_or_none(value: object) -> int | None:
     """``"12"`` → 12; anything that is not a whole number (None, "", "abc", []) → None."""
+    kind = type(value)
+    if kind is str:  # the common case (every API scalar is a string): no isinstance chain
+        if value.isdigit():  # type: ignore[attr-defined]
+            return int(value)  # type: ignore[call-overload, no-any-return]
+    elif kind is int:
+        return value  # type: ignore[return-value]
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
@@ -54,8 +60,22 @@ def int_or_none(value: object) -> int | None:
     return None
 
 
+_PLAIN_QUERY = re.compile(r"[^\t\r\n\[\]%+;]*")
+
+
 def query(url: str) -> dict[str, str]:
-    """The URL's query parameters (last value wins), keys as given."""
+    """The URL's query parameters (last value wins), keys as given.
+
+    A URL with nothing to unescape (the board's own links) is split by hand: ``parse_qsl`` costs as much
+    as reading a post, and every page asks for its tid, page and authorid.
+    """
+    if _PLAIN_QUERY.fullmatch(url):
+        out: dict[str, str] = {}
+        for field in url.partition("?")[2].partition("#")[0].split("&"):
+            if field:
+                name, _, value = field.partition("=")
+                out[name] = value
+        return out
     try:
         return dict(parse_qsl(urlsplit(url).query, keep_blank_values=True))
     except ValueError:

@@ -9,8 +9,8 @@ import pytest
 import requests
 import responses
 
-from forumbot.client import BoardClient, header_safe, mobile_user_agent
-from forumbot.errors import BoardSystemError, CCDefence, NetworkError, ThreadNotFound
+from forumbot.client import MAX_REDIRECTS, BoardClient, header_safe, mobile_user_agent
+from forumbot.errors import BoardSystemError, CCDefence, NetworkError, RedirectLoop, ThreadNotFound
 from tests.client.pagebuilder import CC_PAGE, ROOT, SYSTEM_ERROR, FakeBoard
 from tests.conftest import TEST_UA, FakeClock
 
@@ -205,3 +205,69 @@ def test_check_api(rsps: responses.RequestsMock, make_client: Callable[..., Boar
     rsps.replace(responses.GET, url, json={"error": "mobile_is_closed"})
     with pytest.raises(ApiClosed):
         client.check_api()
+
+
+# ---------------------------------------------------------------- redirects: every hop is a polite request
+
+PC_REWRITE = ROOT + "thread-7-1-1.html"
+
+
+def test_a_redirect_is_followed_by_the_client_waiting_its_turn_and_logged(
+    rsps: responses.RequestsMock, make_client: Callable[..., BoardClient], clock: FakeClock
+) -> None:
+    rsps.get(PC1, status=302, headers={"Location": "thread-7-1-1.html"})
+    rsps.get(PC_REWRITE, body=b"the page")
+    client = make_client(min_interval=2.0)
+    page = client.get(PC1)
+    assert page.body == b"the page" and page.url == PC_REWRITE
+    assert [c.request.url for c in rsps.calls] == [PC1, PC_REWRITE]
+    assert clock.sleeps == [2.0]  # the hop waited the minimum interval like any request
+    assert client.requests_made == 2
+    log = client.drain_fetches()
+    assert [(f.url, f.status, f.ok) for f in log] == [(PC1, 302, True), (PC_REWRITE, 200, True)]
+    assert log[0].error == "redirect to thread-7-1-1.html"
+
+
+def test_a_redirect_loop_is_a_clear_error(
+    rsps: responses.RequestsMock, make_client: Callable[..., BoardClient]
+) -> None:
+    rsps.get(PC1, status=302, headers={"Location": PC_REWRITE})
+    rsps.get(PC_REWRITE, status=301, headers={"Location": PC1})
+    client = make_client(min_interval=0.0)
+    with pytest.raises(RedirectLoop, match="a redirect loop") as raised:
+        client.get(PC1)
+    assert f"{PC1} → {PC_REWRITE} → {PC1}" in str(raised.value)
+    assert len(rsps.calls) == 2
+
+
+def test_redirects_stop_at_the_hop_limit(
+    rsps: responses.RequestsMock, make_client: Callable[..., BoardClient]
+) -> None:
+    for n in range(20):
+        rsps.get(f"{ROOT}hop{n}", status=302, headers={"Location": f"{ROOT}hop{n + 1}"})
+    client = make_client(min_interval=0.0)
+    with pytest.raises(RedirectLoop, match=f"more than {MAX_REDIRECTS} redirects"):
+        client.get(f"{ROOT}hop0")
+    assert len(rsps.calls) == MAX_REDIRECTS + 1
+
+
+def test_a_form_answered_with_a_redirect_is_fetched_never_posted_again(
+    rsps: responses.RequestsMock, make_client: Callable[..., BoardClient]
+) -> None:
+    form = ROOT + "member.php?mod=logging&action=login&loginsubmit=yes"
+    rsps.post(form, status=302, headers={"Location": "forum.php"})
+    rsps.get(ROOT + "forum.php", body=b"welcome")
+    client = make_client(min_interval=0.0)
+    resp = client._request("POST", form, data={"username": "u"}, retry=False)
+    assert resp.content == b"welcome"
+    assert [(c.request.method, c.request.body) for c in rsps.calls] == [("POST", "username=u"), ("GET", None)]
+
+
+def test_a_307_to_a_post_is_not_followed(
+    rsps: responses.RequestsMock, make_client: Callable[..., BoardClient]
+) -> None:
+    form = ROOT + "forum.php?mod=post&action=reply&replysubmit=yes"
+    rsps.post(form, status=307, headers={"Location": ROOT + "elsewhere"})
+    client = make_client(min_interval=0.0)
+    assert client._request("POST", form, data={"message": "m"}, retry=False).status_code == 307
+    assert len(rsps.calls) == 1

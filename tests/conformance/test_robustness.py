@@ -1,7 +1,7 @@
 """Real pages cut short or corrupted still give records or a BoardError, never another exception.
 
-A page truncated inside the post list is read leniently: the posts before the cut come back with the
-right pids and authors (a connection dropped mid-page must not lose the votes already received).
+A page truncated inside the post list is a TruncatedPage, not a shorter page (issue 8: a full poll would
+take the posts after the cut for deleted); the next poll reads it again, so no vote is lost.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from forumbot.errors import BoardError
+from forumbot.errors import BoardError, TruncatedPage
 from forumbot.parsers import parse_forum_page, parse_thread_page
 from tests.conformance.captures import Capture, all_captures, require_fixtures, truth_posts
 
@@ -37,12 +37,13 @@ def test_truncated_and_corrupted_captures(capture: Capture, fraction: float, jun
 @pytest.mark.parametrize(
     "capture", [c for c in CAPTURES if c.path.name == "pc_page2.guest.html"], ids=lambda c: c.name
 )
-def test_a_page_cut_in_the_middle_keeps_the_posts_before_the_cut(capture: Capture) -> None:
+def test_a_page_cut_in_the_middle_is_an_error_not_a_shorter_page(capture: Capture) -> None:
+    """Issue 8: the posts after the cut would otherwise be taken for deleted by a full poll."""
     body = capture.body
     cut = body[: body.index(b'id="post_', len(body) // 2) + 200]
-    page = parse_thread_page(cut, capture.url, date_header=capture.date, content_type=capture.content_type)
+    with pytest.raises(TruncatedPage, match="no closing </html>"):
+        parse_thread_page(cut, capture.url, date_header=capture.date, content_type=capture.content_type)
+    whole = parse_thread_page(body, capture.url, date_header=capture.date, content_type=capture.content_type)
     truth = truth_posts(capture.board)
-    assert len(page.posts) >= 4
-    for post in page.posts[:-1]:
-        assert post.author == truth[post.pid]["author"]
-    assert page.thread.tid and page.thread.title
+    assert len(whole.posts) == 10
+    assert all(post.author == truth[post.pid]["author"] for post in whole.posts)

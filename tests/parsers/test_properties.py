@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
 from zoneinfo import ZoneInfo
 
 from hypothesis import HealthCheck, given, settings
@@ -15,7 +16,9 @@ from hypothesis import strategies as st
 
 from forumbot.errors import BoardError
 from forumbot.parsers import page_to_json, parse_forum_page, parse_thread_page
-from forumbot.parsers.htmltext import read_fragment
+from forumbot.parsers.encoding import html_fragment
+from forumbot.parsers.htmltext import read_body, read_fragment
+from forumbot.parsers.pageinfo import query
 from forumbot.parsers.times import resolve_relative
 
 PAGES = Path(__file__).parent / "pages"
@@ -147,3 +150,39 @@ def test_relative_intervals_are_ordered(text: str) -> None:
     found = resolve_relative(text, now, TZ)
     if found is not None:
         assert found.start <= found.end
+
+
+_PLAIN_PIECES = st.lists(
+    st.one_of(
+        st.text(alphabet=st.characters(blacklist_characters="<&", blacklist_categories=("Cs",)), max_size=12),
+        st.sampled_from(
+            ["<br />", "<br>", "<BR/>", "\r\n", "\n", "  ", "本帖最后由 饺子 于 2026-6-3 12:00 编辑"]
+        ),
+    ),
+    max_size=8,
+)
+
+
+@FAST
+@given(_PLAIN_PIECES)
+def test_plain_messages_read_as_the_tree_reads_them(pieces: list[str]) -> None:
+    """A text-and-<br /> message skips the tree; the text, edit marker and state must not change."""
+    markup = "".join(pieces)
+    fast = read_fragment(markup, TZ)
+    slow = read_body(html_fragment(markup), TZ, keep_html=False) if markup.strip() else fast
+    assert (fast.text, fast.edit, fast.state, fast.quotes) == (slow.text, slow.edit, slow.state, slow.quotes)
+
+
+_URL_PARTS = st.text(alphabet="ab=&?#%+;:/[]\t9 ", max_size=30)
+
+
+@FAST
+@given(_URL_PARTS)
+def test_query_reads_as_parse_qsl_does(tail: str) -> None:
+    """The hand-split fast path of ``query`` answers what ``parse_qsl`` answers."""
+    url = "http://bbs.example.com/forum.php?" + tail
+    try:
+        expected = dict(parse_qsl(urlsplit(url).query, keep_blank_values=True))
+    except ValueError:
+        expected = {}
+    assert query(url) == expected

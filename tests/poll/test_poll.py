@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable
 
@@ -349,3 +350,32 @@ def test_report_summary(fake_board: FakeBoard, client: BoardClient, store: Store
     assert report.summary() == (
         "2 requests, 1 page read, 1 new post, 0 new revisions, 0 state changes, 0 errors"
     )
+
+
+@pytest.mark.parametrize("source", [SourceKind.PC, SourceKind.API])
+def test_a_page_cut_off_during_a_full_poll_marks_nothing_deleted(
+    fake_board: FakeBoard, make_client: Callable[..., BoardClient], store: Store, source: SourceKind
+) -> None:
+    """Issue 8: a page cut in transit (no Content-Length) is an error, so the votes after the cut are
+    not taken for deleted; the next full poll reads the page whole and finds nothing deleted either."""
+    client = make_client(source=source, api_ppp=10)
+    fake_board.add_thread(3, 25)
+    assert run(client, store, [3]).ok
+
+    def cut_page_2() -> tuple[int, dict[str, str], bytes]:
+        if source is SourceKind.API:
+            body = json.dumps(fake_board.api_thread(3, 2, client.config.api_ppp)).encode()
+            headers = fake_board.headers("application/json")
+        else:
+            body, headers = fake_board.thread_html(3, 2).encode(), fake_board.headers()
+        return 200, headers, body[: len(body) // 2]
+
+    fake_board.fail_next = [lambda: None, cut_page_2]  # a full poll reads pages 1, 2, 3: no forum list
+    report = run(client, store, [3], full=True)
+    assert [e.kind for e in report.errors] == ["TruncatedPage"]
+    assert report.state_changes == [] and not report.threads[3].complete
+    assert not any(p.deleted for p in thread_posts(store, BOARD, 3))
+
+    again = run(client, store, [3], full=True)
+    assert again.ok and again.state_changes == [] and again.threads[3].complete
+    assert not any(p.deleted for p in thread_posts(store, BOARD, 3))

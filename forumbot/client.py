@@ -405,8 +405,15 @@ class BoardClient:
             "answer": "",
             "cookietime": str(LOGIN_COOKIE_TIME),
         }
+        body = _form_body(data, form.body, form.content_type)  # the board's charset (GBK boards)
         try:
-            resp = self._request("POST", submit, data=data, headers={"Referer": form_url}, retry=False)
+            resp = self._request(
+                "POST",
+                submit,
+                data=body,
+                headers={"Referer": form_url, "Content-Type": "application/x-www-form-urlencoded"},
+                retry=False,
+            )
         except NetworkError as exc:  # the board may have counted it: treat as a failure, do not retry
             raise LoginFailed(submit, "", f"no answer to the login form ({exc.detail})") from exc
         answer = _decode(resp.content, resp.headers.get("Content-Type"))
@@ -531,6 +538,41 @@ class BoardClient:
             if c.name.endswith("_auth"):
                 self.session.cookies.clear(c.domain, c.path, c.name)
 
+    # ------------------------------------------------------------------ writing (forumbot.posting)
+
+    def post_form(
+        self,
+        url: str,
+        body: bytes,
+        *,
+        referer: str | None = None,
+        content_type: str = "application/x-www-form-urlencoded",
+    ) -> requests.Response:
+        """POST an already-encoded form ONCE, politely, redirects not followed; every status returned.
+
+        For :mod:`forumbot.posting`, which reads every answer itself (a 503 «非法字符» page, a 301 with
+        the new pid). Never retried. requests' own exceptions propagate (after logging), so the caller
+        can tell "never connected" from "sent, then the answer was lost".
+        """
+        headers = {"Content-Type": content_type}
+        if referer:
+            headers["Referer"] = referer
+        self._wait_turn()
+        at = self._now()
+        started = self._clock()
+        self.requests_made += 1
+        try:
+            resp = self.session.post(
+                url, data=body, headers=headers, timeout=self.config.timeout, allow_redirects=False
+            )
+        except requests.RequestException as exc:
+            self._log("POST", url, None, at, started, False, f"{type(exc).__name__}: {exc}")
+            raise
+        finally:
+            self._last_request = self._clock()
+        self._log("POST", url, resp.status_code, at, started, resp.status_code < 500, "", len(resp.content))
+        return resp
+
     # ------------------------------------------------------------------ internals
 
     def _use_api(self) -> bool:
@@ -605,7 +647,7 @@ class BoardClient:
         method: str,
         url: str,
         *,
-        data: Mapping[str, str] | None = None,
+        data: Mapping[str, str] | str | None = None,
         headers: Mapping[str, str] | None = None,
         allow_redirects: bool = True,
         retry: bool = True,
@@ -678,6 +720,21 @@ class BoardClient:
         self.fetches.append(
             FetchRecord(method, url, status, at, ok, error, max(self._clock() - started, 0.0), size)
         )
+
+
+def _form_body(data: Mapping[str, str], page: bytes, content_type: str | None) -> str:
+    """Form fields urlencoded in the charset of the page that served the form.
+
+    A GBK board reads every field's bytes as GBK: a UTF-8 username fails to log in (exchange
+    80_gbk_login_post_utf8_username), the GBK bytes succeed (81). Characters GBK lacks go as &#NNNN;.
+    """
+    from urllib.parse import urlencode
+
+    from forumbot.parsers.encoding import detect_charset
+
+    charset = detect_charset(page, content_type)
+    codec = "gbk" if charset in ("gb18030", "gbk", "gb2312") else charset
+    return urlencode(list(data.items()), encoding=codec, errors="xmlcharrefreplace")  # ASCII only
 
 
 def _retry_after(resp: requests.Response) -> float:

@@ -535,7 +535,7 @@ def normalise_body(text: str, *, bbcode: bool = True) -> str:
 def bodies_match(sent: str, seen: str) -> bool:
     """True when the text read back from the board is the body we sent (BBCode rendered)."""
     a = normalise_body(sent)
-    b = normalise_body(seen, bbcode=False)
+    b = normalise_body(seen)  # BBCode left as text (bbcodeoff, a board that does not render it) too
     if not a:
         return False
     return a == b or (len(a) >= 30 and (a in b or b.startswith(a[:200])))

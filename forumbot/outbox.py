@@ -192,7 +192,7 @@ class OutboxSettings:
             uids = {str(k): int(v) for k, v in dict(uids_raw).items()}
         except (TypeError, ValueError) as exc:
             raise ConfigError(
-                "uids must map names to numbers", field="outbox.uids", fix="[outbox.uids] 饺子 = 2"
+                "uids must map names to numbers", field="outbox.uids", fix="[outbox.uids] \"饺子\" = 2"
             ) from exc
         for name in uids:
             if name not in game.roster and name not in game.judges:

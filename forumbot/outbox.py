@@ -3,7 +3,7 @@
 The workflow (statuses of an item)::
 
     draft ──approve──▶ approved ──send──▶ sending ──▶ sent (pid/pmid, url, time)
-      │                   ▲                  │   ├──▶ failed   (the board's own words; approve again to resend)
+      │                   ▲                  │   ├──▶ failed  (the board's words; approve again to resend)
       └──cancel──▶ cancelled                 │   └──▶ unknown  (no readable answer: read the board first)
                           └──── not found on the board ◀── verify ◀┘
 
@@ -182,22 +182,28 @@ class OutboxSettings:
         for k in auto:
             if k not in known:
                 raise ConfigError(
-                    f"unknown outbox kind {k!r}", field="outbox.auto_approve", fix=f"use any of {', '.join(sorted(known))}"
+                    f"unknown outbox kind {k!r}",
+                    field="outbox.auto_approve",
+                    fix=f"use any of {', '.join(sorted(known))}",
                 )
         via = str(raw.get("via", "web"))
         if via not in ("web", "api"):
-            raise ConfigError(f"via = {via!r}", field="outbox.via", fix='"web" (the forms) or "api" (mobile API)')
+            raise ConfigError(
+                f"via = {via!r}", field="outbox.via", fix='"web" (the forms) or "api" (mobile API)'
+            )
         uids_raw = raw.get("uids", {})
         try:
             uids = {str(k): int(v) for k, v in dict(uids_raw).items()}
         except (TypeError, ValueError) as exc:
             raise ConfigError(
-                "uids must map names to numbers", field="outbox.uids", fix="[outbox.uids] \"饺子\" = 2"
+                "uids must map names to numbers", field="outbox.uids", fix='[outbox.uids] "饺子" = 2'
             ) from exc
         for name in uids:
             if name not in game.roster and name not in game.judges:
                 raise ConfigError(
-                    f"{name!r} is neither a player nor a judge", field="outbox.uids", fix="names match the roster"
+                    f"{name!r} is neither a player nor a judge",
+                    field="outbox.uids",
+                    fix="names match the roster",
                 )
         try:
             pm_interval = float(raw.get("pm_interval", 15.0))
@@ -275,7 +281,9 @@ class Outbox:
         found: dict[str, int] = {}
         with self.store.session() as s:
             rows = s.exec(
-                select(PostRow.author, PostRow.uid).where(col(PostRow.author).in_(sorted(names)), col(PostRow.uid).is_not(None))
+                select(PostRow.author, PostRow.uid).where(
+                    col(PostRow.author).in_(sorted(names)), col(PostRow.uid).is_not(None)
+                )
             )
             for author, uid in rows:
                 if uid:
@@ -287,21 +295,28 @@ class Outbox:
         """Refuse what must never be sent (see the module doc). Raises OutboxRefused."""
         if kind in SECRET_KINDS:
             if not isinstance(dest, PrivateMessage):
-                raise OutboxRefused(f"{kind.value} 是秘密内容，只能私信给该玩家本人，不能发到公开位置（{type(dest).__name__}）")
+                raise OutboxRefused(
+                    f"{kind.value} 是秘密内容，只能私信给该玩家本人，"
+                    f"不能发到公开位置（{type(dest).__name__}）"
+                )
             if not player or player not in self.game.roster:
                 raise OutboxRefused(f"{kind.value} 必须指明收信的玩家（名单中的角色），得到 {player!r}")
             uid = self.uid_map().get(player)
             if uid is None:
                 raise OutboxRefused(f"不知道 {player} 的 uid：在游戏文件 [outbox.uids] 中写明 {player} = UID")
             if dest.uids != (uid,):
-                raise OutboxRefused(f"{kind.value} 只能私信给 {player} 本人（uid {uid}），不能发给 {list(dest.uids)}")
+                raise OutboxRefused(
+                    f"{kind.value} 只能私信给 {player} 本人（uid {uid}），不能发给 {list(dest.uids)}"
+                )
         if isinstance(dest, PrivateMessage):
             if not dest.uids:
                 raise OutboxRefused("私信没有收信人")
             allowed = set(self.uid_map().values())
             strangers = [u for u in dest.uids if u not in allowed]
             if strangers:
-                raise OutboxRefused(f"uid {strangers} 不是本局的玩家或法官：拒绝私信（先在 [outbox.uids] 写明）")
+                raise OutboxRefused(
+                    f"uid {strangers} 不是本局的玩家或法官：拒绝私信（先在 [outbox.uids] 写明）"
+                )
             if len(set(dest.uids)) != len(dest.uids):
                 raise OutboxRefused(f"收信人重复：{list(dest.uids)}")
 
@@ -322,7 +337,9 @@ class Outbox:
         try:
             k = ItemKind(kind)
         except ValueError as exc:
-            raise UsageError(f"unknown outbox kind {kind!r}: one of {', '.join(k.value for k in ItemKind)}") from exc
+            raise UsageError(
+                f"unknown outbox kind {kind!r}: one of {', '.join(k.value for k in ItemKind)}"
+            ) from exc
         if not body.strip():
             raise UsageError("the body is empty: the board would answer 抱歉，您尚未输入标题或内容")
         self._check_safe(k, destination, player)
@@ -338,14 +355,20 @@ class Outbox:
             "body": body,
         }
         if isinstance(destination, Reply):
-            fields.update(dest="reply", tid=destination.tid, fid=destination.fid, quote_pid=destination.quote_pid)
+            fields.update(
+                dest="reply", tid=destination.tid, fid=destination.fid, quote_pid=destination.quote_pid
+            )
         elif isinstance(destination, NewThread):
             if not destination.subject.strip():
                 raise UsageError("a new thread needs a subject")
             fields.update(dest="newthread", fid=destination.fid, subject=destination.subject)
         elif isinstance(destination, Edit):
             fields.update(
-                dest="edit", tid=destination.tid, pid=destination.pid, fid=destination.fid, subject=destination.subject or ""
+                dest="edit",
+                tid=destination.tid,
+                pid=destination.pid,
+                fid=destination.fid,
+                subject=destination.subject or "",
             )
         else:
             fields.update(dest="pm", uids=list(destination.uids))
@@ -379,26 +402,50 @@ class Outbox:
     def items(self, statuses: Sequence[str] | None = None) -> list[OutboxItem]:
         return repo.list_items(self.store, game=self.game.name, statuses=statuses)
 
-    def approve(self, item_id: int, *, by: str, body: str | None = None, subject: str | None = None) -> OutboxItem:
+    def approve(
+        self, item_id: int, *, by: str, body: str | None = None, subject: str | None = None
+    ) -> OutboxItem:
         """Approve a draft (or a refused item, to send it again), with an edited body kept as a revision."""
         item = self.get(item_id)
         if body is not None:
             if not body.strip():
                 raise UsageError("the edited body is empty: nothing approved")
-            repo.revise(self.store, item_id, body=body, subject=subject, by=by, note="edited on approval", expect={DRAFT, FAILED, APPROVED}, at=self.now())
+            repo.revise(
+                self.store,
+                item_id,
+                body=body,
+                subject=subject,
+                by=by,
+                note="edited on approval",
+                expect={DRAFT, FAILED, APPROVED},
+                at=self.now(),
+            )
             item = self.get(item_id)
         self._check_safe(ItemKind(item.kind), destination_of(item), item.player)
         if item.status == APPROVED:
             return item
         return repo.change_status(
-            self.store, item_id, APPROVED, expect={DRAFT, FAILED}, by=by, note="approved", at=self.now(),
-            approved_by=by, approved_at=self.now(),
+            self.store,
+            item_id,
+            APPROVED,
+            expect={DRAFT, FAILED},
+            by=by,
+            note="approved",
+            at=self.now(),
+            approved_by=by,
+            approved_at=self.now(),
         )
 
     def cancel(self, item_id: int, *, by: str, why: str = "") -> OutboxItem:
         """Cancel an item that is not on the board (an unknown one must be verified first)."""
         return repo.change_status(
-            self.store, item_id, CANCELLED, expect={DRAFT, APPROVED, FAILED}, by=by, note=why or "cancelled", at=self.now()
+            self.store,
+            item_id,
+            CANCELLED,
+            expect={DRAFT, APPROVED, FAILED},
+            by=by,
+            note=why or "cancelled",
+            at=self.now(),
         )
 
     # ------------------------------------------------------------------ the board
@@ -412,7 +459,9 @@ class Outbox:
     @property
     def writer(self) -> BoardWriter:
         if self._writer is None:
-            self._writer = BoardWriter(self.client, WriterSettings(self.settings.via, self.settings.fast_reply))
+            self._writer = BoardWriter(
+                self.client, WriterSettings(self.settings.via, self.settings.fast_reply)
+            )
         return self._writer
 
     # ------------------------------------------------------------------ recovery
@@ -423,7 +472,12 @@ class Outbox:
         for item in self.items([SENDING]):
             out.append(
                 repo.change_status(
-                    self.store, item.id, UNKNOWN, expect={SENDING}, by=self.by, at=self.now(),
+                    self.store,
+                    item.id,
+                    UNKNOWN,
+                    expect={SENDING},
+                    by=self.by,
+                    at=self.now(),
                     note="found in sending at start: the board's answer was never read",
                 )
             )
@@ -441,18 +495,27 @@ class Outbox:
             if uid is None:  # nothing in flight: the delivered ones are known
                 return self._settle_pm(item, None, None), True
             for msg in reversed(self.writer.read_pm_conversation(uid)):
-                if msg.own and msg.pmid not in pmids and msg.pmid not in item.delivered.values() and bodies_match(item.body, msg.text):
+                if (
+                    msg.own
+                    and msg.pmid not in pmids
+                    and msg.pmid not in item.delivered.values()
+                    and bodies_match(item.body, msg.text)
+                ):
                     self.progress(f"#{item.id} 核实：私信 uid {uid} 已在对话中（pmid {msg.pmid}）")
                     return self._settle_pm(item, uid, msg.pmid), True
             self.progress(f"#{item.id} 核实：私信 uid {uid} 不在对话中，可以重发")
-            return self._not_found(item, f"the conversation with uid {uid} holds no such message from us"), False
+            return self._not_found(
+                item, f"the conversation with uid {uid} holds no such message from us"
+            ), False
         if item.dest == "edit":
             assert item.tid is not None and item.pid is not None
             page_no = self.client.find_post_page(item.tid, item.pid) or 1
             page = self.client.fetch_thread_page(item.tid, page_no)
             for post in page.posts:
                 if post.pid == item.pid and bodies_match(item.body, post.text):
-                    return self._found(item, pid=item.pid, tid=item.tid, note="the post shows the new text"), True
+                    return self._found(
+                        item, pid=item.pid, tid=item.tid, note="the post shows the new text"
+                    ), True
             return self._not_found(item, f"pid {item.pid} does not show the new text"), False
         if item.dest == "newthread":
             assert item.fid is not None
@@ -462,7 +525,9 @@ class Outbox:
                 if t.subject.strip() == item.subject.strip() and (not t.author or t.author == me):
                     first = self.client.fetch_thread_page(t.tid, 1)
                     if first.posts and bodies_match(item.body, first.posts[0].text):
-                        return self._found(item, pid=first.posts[0].pid, tid=t.tid, note="the thread is in the forum list"), True
+                        return self._found(
+                            item, pid=first.posts[0].pid, tid=t.tid, note="the thread is in the forum list"
+                        ), True
             return self._not_found(item, f"no thread 「{item.subject}」 by us in fid {item.fid}"), False
         assert item.tid is not None
         last = self.client.fetch_thread_page(item.tid, 999999)
@@ -478,22 +543,40 @@ class Outbox:
                     and post.posted_until >= since
                     and bodies_match(item.body, post.text)
                 ):
-                    return self._found(item, pid=post.pid, tid=item.tid, note=f"found on page {page.thread.page}"), True
+                    return self._found(
+                        item, pid=post.pid, tid=item.tid, note=f"found on page {page.thread.page}"
+                    ), True
         return self._not_found(item, f"not on the last pages of tid {item.tid}"), False
 
     def _found(self, item: OutboxItem, *, pid: int | None, tid: int | None, note: str) -> OutboxItem:
         url = self._post_url(tid, pid)
         self.progress(f"#{item.id} 核实：已在论坛上（pid {pid}）")
         return repo.change_status(
-            self.store, item.id, SENT, expect={UNKNOWN}, by=self.by, at=self.now(), note=f"verified on the board: {note}",
-            result_pid=pid, result_tid=tid, result_url=url, sent_at=item.sent_at or item.sending_at or self.now(),
+            self.store,
+            item.id,
+            SENT,
+            expect={UNKNOWN},
+            by=self.by,
+            at=self.now(),
+            note=f"verified on the board: {note}",
+            result_pid=pid,
+            result_tid=tid,
+            result_url=url,
+            sent_at=item.sent_at or item.sending_at or self.now(),
             outcome="verified",
         )
 
     def _not_found(self, item: OutboxItem, note: str) -> OutboxItem:
         return repo.change_status(
-            self.store, item.id, APPROVED, expect={UNKNOWN}, by=self.by, at=self.now(),
-            note=f"verified: not on the board ({note}); may be sent again", sending_uid=None, outcome="not_found",
+            self.store,
+            item.id,
+            APPROVED,
+            expect={UNKNOWN},
+            by=self.by,
+            at=self.now(),
+            note=f"verified: not on the board ({note}); may be sent again",
+            sending_uid=None,
+            outcome="not_found",
         )
 
     def _settle_pm(self, item: OutboxItem, uid: int | None, pmid: int | None) -> OutboxItem:
@@ -502,9 +585,18 @@ class Outbox:
             delivered[uid] = pmid or 0
         done = all(u in delivered for u in item.uids)
         return repo.change_status(
-            self.store, item.id, SENT if done else APPROVED, expect={UNKNOWN}, by=self.by, at=self.now(),
-            note=f"verified: delivered to uid {uid} (pmid {pmid})", delivered={str(k): v for k, v in delivered.items()},
-            sending_uid=None, result_pmid=pmid or item.result_pmid, sent_at=item.sending_at or self.now(), outcome="verified",
+            self.store,
+            item.id,
+            SENT if done else APPROVED,
+            expect={UNKNOWN},
+            by=self.by,
+            at=self.now(),
+            note=f"verified: delivered to uid {uid} (pmid {pmid})",
+            delivered={str(k): v for k, v in delivered.items()},
+            sending_uid=None,
+            result_pmid=pmid or item.result_pmid,
+            sent_at=item.sending_at or self.now(),
+            outcome="verified",
         )
 
     def _post_url(self, tid: int | None, pid: int | None) -> str:
@@ -557,9 +649,16 @@ class Outbox:
     def _mark_sending(self, item: OutboxItem, uid: int | None) -> Callable[[], None]:
         def before_post() -> None:
             repo.change_status(
-                self.store, item.id, SENDING, expect={APPROVED}, by=self.by, at=self.now(),
-                note=f"POST to the board{f' (uid {uid})' if uid else ''}", sending_at=self.now(),
-                sending_uid=uid, attempts=self.get(item.id).attempts + 1,
+                self.store,
+                item.id,
+                SENDING,
+                expect={APPROVED},
+                by=self.by,
+                at=self.now(),
+                note=f"POST to the board{f' (uid {uid})' if uid else ''}",
+                sending_at=self.now(),
+                sending_uid=uid,
+                attempts=self.get(item.id).attempts + 1,
             )
 
         return before_post
@@ -591,20 +690,31 @@ class Outbox:
         before = self._mark_sending(item, None)
         if item.dest == "reply":
             assert item.tid is not None
-            return self.writer.reply(item.tid, item.body, fid=item.fid, quote_pid=item.quote_pid, before_post=before)
+            return self.writer.reply(
+                item.tid, item.body, fid=item.fid, quote_pid=item.quote_pid, before_post=before
+            )
         if item.dest == "newthread":
             assert item.fid is not None
             return self.writer.new_thread(item.fid, item.subject, item.body, before_post=before)
         assert item.tid is not None and item.pid is not None
-        return self.writer.edit(item.tid, item.pid, item.body, fid=item.fid, subject=item.subject or None, before_post=before)
+        return self.writer.edit(
+            item.tid, item.pid, item.body, fid=item.fid, subject=item.subject or None, before_post=before
+        )
 
     def _back_to_approved(self, item: OutboxItem, result: PostResult) -> None:
         current = self.get(item.id)
         if current.status == SENDING:
             repo.change_status(
-                self.store, item.id, APPROVED, expect={SENDING}, by=self.by, at=self.now(),
-                note=f"refused for now ({result.outcome}): {result.words()}", outcome=result.outcome.value,
-                board_message=result.board_message, sending_uid=None,
+                self.store,
+                item.id,
+                APPROVED,
+                expect={SENDING},
+                by=self.by,
+                at=self.now(),
+                note=f"refused for now ({result.outcome}): {result.words()}",
+                outcome=result.outcome.value,
+                board_message=result.board_message,
+                sending_uid=None,
             )
 
     def _record(self, item: OutboxItem, result: PostResult, report: SendReport) -> bool:
@@ -614,8 +724,15 @@ class Outbox:
                 report.add(current, result.outcome.value, result.words())
                 return False
             failed = repo.change_status(
-                self.store, item.id, FAILED, expect={APPROVED}, by=self.by, at=self.now(),
-                note=f"the form page refused: {result.words()}", outcome=result.outcome.value, board_message=result.board_message,
+                self.store,
+                item.id,
+                FAILED,
+                expect={APPROVED},
+                by=self.by,
+                at=self.now(),
+                note=f"the form page refused: {result.words()}",
+                outcome=result.outcome.value,
+                board_message=result.board_message,
             )
             self.progress(f"#{item.id} 被拒绝：{result.words()}")
             report.add(failed, result.outcome.value, result.words())
@@ -623,9 +740,19 @@ class Outbox:
         if result.sent:
             url = result.url or self._post_url(result.tid or item.tid, result.pid)
             done = repo.change_status(
-                self.store, item.id, SENT, expect={SENDING}, by=self.by, at=self.now(), note=f"sent: {result.detail}",
-                result_pid=result.pid, result_tid=result.tid or item.tid, result_url=url, sent_at=self.now(),
-                outcome=result.outcome.value, board_message=result.board_message,
+                self.store,
+                item.id,
+                SENT,
+                expect={SENDING},
+                by=self.by,
+                at=self.now(),
+                note=f"sent: {result.detail}",
+                result_pid=result.pid,
+                result_tid=result.tid or item.tid,
+                result_url=url,
+                sent_at=self.now(),
+                outcome=result.outcome.value,
+                board_message=result.board_message,
             )
             self.progress(f"#{item.id} 已发送 pid {result.pid or '-'} {url}")
             report.add(done, result.outcome.value, result.words())
@@ -636,15 +763,29 @@ class Outbox:
             return False
         if result.refused:
             failed = repo.change_status(
-                self.store, item.id, FAILED, expect={SENDING}, by=self.by, at=self.now(), note=f"refused: {result.words()}",
-                outcome=result.outcome.value, board_message=result.board_message,
+                self.store,
+                item.id,
+                FAILED,
+                expect={SENDING},
+                by=self.by,
+                at=self.now(),
+                note=f"refused: {result.words()}",
+                outcome=result.outcome.value,
+                board_message=result.board_message,
             )
             self.progress(f"#{item.id} 被拒绝：{result.words()}")
             report.add(failed, result.outcome.value, result.words())
             return True
         unknown = repo.change_status(
-            self.store, item.id, UNKNOWN, expect={SENDING}, by=self.by, at=self.now(),
-            note=f"unclear answer: {result.words()}", outcome=result.outcome.value, board_message=result.board_message,
+            self.store,
+            item.id,
+            UNKNOWN,
+            expect={SENDING},
+            by=self.by,
+            at=self.now(),
+            note=f"unclear answer: {result.words()}",
+            outcome=result.outcome.value,
+            board_message=result.board_message,
         )
         self.progress(f"#{item.id} 答复不明（{result.words()}）：先读论坛核实，不会盲目重发")
         report.add(unknown, result.outcome.value, result.words())
@@ -681,12 +822,25 @@ class Outbox:
             delivered[uid] = result.pmid or 0
             done = all(u in delivered for u in current.uids)
             new = repo.change_status(
-                self.store, item.id, SENT if done else APPROVED, expect={SENDING}, by=self.by, at=self.now(),
-                note=f"PM delivered to uid {uid} (pmid {result.pmid})", delivered={str(k): v for k, v in delivered.items()},
-                sending_uid=None, result_pmid=result.pmid, sent_at=self.now(), outcome=result.outcome.value,
-                board_message=result.board_message, result_url=result.url,
+                self.store,
+                item.id,
+                SENT if done else APPROVED,
+                expect={SENDING},
+                by=self.by,
+                at=self.now(),
+                note=f"PM delivered to uid {uid} (pmid {result.pmid})",
+                delivered={str(k): v for k, v in delivered.items()},
+                sending_uid=None,
+                result_pmid=result.pmid,
+                sent_at=self.now(),
+                outcome=result.outcome.value,
+                board_message=result.board_message,
+                result_url=result.url,
             )
-            self.progress(f"#{item.id} 私信 uid {uid} 已发送（pmid {result.pmid or '?'}，{len(delivered)}/{len(current.uids)}）")
+            self.progress(
+                f"#{item.id} 私信 uid {uid} 已发送"
+                f"（pmid {result.pmid or '?'}，{len(delivered)}/{len(current.uids)}）"
+            )
             report.add(new, result.outcome.value, result.words())
             return True
         return self._record(current, result, report)

@@ -33,13 +33,11 @@ from enum import StrEnum
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urljoin, urlsplit
 
-import lxml.etree
-import lxml.html
 import requests
 
 from forumbot.client import BoardClient
 from forumbot.errors import BoardError, LoginFailed, LoginRequired
-from forumbot.parsers.encoding import detect_charset
+from forumbot.parsers.encoding import detect_charset, parse_html
 
 # --------------------------------------------------------------------------- results
 
@@ -183,7 +181,9 @@ _API_KEYS: dict[str, tuple[Outcome, str]] = {
     "login_invalid": (Outcome.LOGIN_FAILED, "登录失败"),
 }
 
-_SUCCEED = re.compile(r"succeedhandle_(\w+)\(\s*'((?:[^'\\]|\\.)*)'\s*,\s*'((?:[^'\\]|\\.)*)'\s*,\s*(\{.*?\})", re.S)
+_SUCCEED = re.compile(
+    r"succeedhandle_(\w+)\(\s*'((?:[^'\\]|\\.)*)'\s*,\s*'((?:[^'\\]|\\.)*)'\s*,\s*(\{.*?\})", re.S
+)
 _ERROR = re.compile(r"errorhandle_(\w+)\(\s*'((?:[^'\\]|\\.)*)'\s*,\s*(\{.*?\})", re.S)
 _PARAM = re.compile(r"'(\w+)'\s*:\s*'((?:[^'\\]|\\.)*)'")
 _MESSAGETEXT = re.compile(
@@ -313,10 +313,13 @@ def _classify_api(result: PostResult, text: str) -> PostResult:
         return replace(result, detail="JSON that is not an object")
     if "error" in data:
         return replace(result, outcome=Outcome.NOT_SENT, key=str(data["error"]), detail="the API is closed")
-    msg = data.get("Message") if isinstance(data.get("Message"), dict) else {}
-    var = data.get("Variables") if isinstance(data.get("Variables"), dict) else {}
-    key = str(msg.get("messageval", "")) if msg else ""
-    result = replace(result, key=key, pid=_int(var.get("pid")), tid=_int(var.get("tid")), pmid=_int(var.get("pmid")))
+    msg_raw, var_raw = data.get("Message"), data.get("Variables")
+    msg: dict[str, Any] = msg_raw if isinstance(msg_raw, dict) else {}
+    var: dict[str, Any] = var_raw if isinstance(var_raw, dict) else {}
+    key = str(msg.get("messageval", ""))
+    result = replace(
+        result, key=key, pid=_int(var.get("pid")), tid=_int(var.get("tid")), pmid=_int(var.get("pmid"))
+    )
     if not key:
         return replace(result, detail="an API answer without Message")
     base = key.split("//")[0]
@@ -340,7 +343,12 @@ def _classify_api(result: PostResult, text: str) -> PostResult:
 def _classify_ajax(result: PostResult, text: str, base_url: str) -> PostResult:
     m = _SUCCEED.search(text)
     if m:
-        handle, url, words, params = m.group(1), _js_unescape(m.group(2)), _js_unescape(m.group(3)), m.group(4)
+        handle, url, words, params = (
+            m.group(1),
+            _js_unescape(m.group(2)),
+            _js_unescape(m.group(3)),
+            m.group(4),
+        )
         p = _params(params)
         tid, pid = _ids_from_url(url)
         pid = _int(p.get("pid")) or pid
@@ -348,7 +356,9 @@ def _classify_ajax(result: PostResult, text: str, base_url: str) -> PostResult:
         pmid = _int(p.get("pmid"))
         full = urljoin(base_url, url) if base_url else url
         if result.action is Action.FASTREPLY and pid is None:
-            return replace(result, url=full, board_message=words.strip(), detail="succeedhandle without a pid")
+            return replace(
+                result, url=full, board_message=words.strip(), detail="succeedhandle without a pid"
+            )
         return replace(
             result,
             outcome=Outcome.SENT,
@@ -367,7 +377,11 @@ def _classify_ajax(result: PostResult, text: str, base_url: str) -> PostResult:
         if "floodctrl" in p and p["floodctrl"].isdigit():
             wait = int(p["floodctrl"])
         return replace(
-            result, outcome=outcome, board_message=words, wait_seconds=wait, detail=f"errorhandle_{m.group(1)}"
+            result,
+            outcome=outcome,
+            board_message=words,
+            wait_seconds=wait,
+            detail=f"errorhandle_{m.group(1)}",
         )
     cdata = re.search(r"<!\[CDATA\[(.*?)\]\]>", text, re.S)
     inner = cdata.group(1) if cdata else text
@@ -375,7 +389,9 @@ def _classify_ajax(result: PostResult, text: str, base_url: str) -> PostResult:
         return replace(result, outcome=Outcome.SENT, detail="the AJAX login redirects to the board")
     words = _words(inner)
     outcome, wait = classify_message(words)
-    return replace(result, outcome=outcome, board_message=words[:300], wait_seconds=wait, detail="AJAX message")
+    return replace(
+        result, outcome=outcome, board_message=words[:300], wait_seconds=wait, detail="AJAX message"
+    )
 
 
 def _showmessage(text: str) -> tuple[str, str]:
@@ -399,7 +415,9 @@ def _classify_page(result: PostResult, text: str, base_url: str) -> PostResult:
         if result.action in (Action.LOGIN, Action.API_LOGIN, Action.LOGIN_AJAX, Action.PM, Action.NEWTHREAD):
             return replace(result, outcome=Outcome.SENT, board_message=words, tid=tid, detail="alert_right")
         if pid is not None:
-            return replace(result, outcome=Outcome.SENT, board_message=words, tid=tid, pid=pid, detail="alert_right")
+            return replace(
+                result, outcome=Outcome.SENT, board_message=words, tid=tid, pid=pid, detail="alert_right"
+            )
         return replace(result, board_message=words, detail="alert_right without a pid")
     if kind:
         if any(c in text for c in _CAPTCHA):
@@ -411,7 +429,9 @@ def _classify_page(result: PostResult, text: str, base_url: str) -> PostResult:
     if re.search(r"""id=["']loginform_""", text) and result.action is not Action.LOGIN:
         return replace(result, outcome=Outcome.NOT_LOGGED_IN, detail="the board sent its login form")
     title = re.search(r"<title>(.*?)</title>", text, re.S)
-    return replace(result, board_message=_words(title.group(1))[:120] if title else "", detail="an unknown page")
+    return replace(
+        result, board_message=_words(title.group(1))[:120] if title else "", detail="an unknown page"
+    )
 
 
 # --------------------------------------------------------------------------- forms and PM pages
@@ -446,7 +466,8 @@ def _form_root(body: bytes, content_type: str | None) -> tuple[Any, str]:
     if text.lstrip().startswith("<?xml") and cdata:
         text = cdata.group(1)
     text = re.sub(r"^\s*<\?xml[^>]*\?>", "", text)
-    return lxml.html.fromstring(text or "<html></html>"), charset
+    root, _ = parse_html((text or "<html></html>").encode("utf-8"), "text/html; charset=utf-8")
+    return root, charset
 
 
 def parse_form(
@@ -506,14 +527,15 @@ def parse_pm_view(body: bytes, content_type: str | None = None) -> list[PmMessag
         ptm = dl.xpath('.//dd[contains(@class,"ptm")]')
         text = ""
         if ptm:
-            node = ptm[0]
-            for span in node.xpath('./span[contains(@class,"xg1")]'):
-                span.drop_tree()
-            for el in node.xpath("./a|./span"):
-                el.drop_tree()
-            for br in node.xpath(".//br"):
-                br.tail = "\n" + (br.tail or "")
-            text = (node.text_content() or "").replace("\xa0", " ").strip()
+            # the author (a link, or 您) and the time are child elements: keep only the text between
+            parts = [ptm[0].text or ""]
+            for child in ptm[0]:
+                if child.tag == "br":
+                    parts.append("\n")
+                elif child.tag not in ("a", "span"):
+                    parts.append("".join(child.itertext()))
+                parts.append(child.tail or "")
+            text = "".join(parts).replace("\xa0", " ").strip()
         out.append(PmMessage(pmid, uid, own, text))
     return out
 
@@ -619,9 +641,7 @@ class BoardWriter:
 
     # ------------------------------------------------------------------ forms
 
-    def _get_form(
-        self, url: str, form_id: str, action: Action
-    ) -> tuple[Form | None, PostResult | None]:
+    def _get_form(self, url: str, form_id: str, action: Action) -> tuple[Form | None, PostResult | None]:
         """GET a form page (once more after a login when it says "not logged in")."""
         for attempt in range(2):
             page = self.client.get(url)
@@ -631,11 +651,13 @@ class BoardWriter:
                 return form, None
             refusal = classify_answer(Action.FORM, page.status, page.headers, page.body, base_url=url)
             if refusal.outcome is Outcome.NOT_LOGGED_IN and attempt == 0 and self.client.has_credentials:
-                self.client._drop_auth_cookies()  # noqa: SLF001 - the session's own cookies
+                self.client._drop_auth_cookies()
                 self.ensure_login()
                 continue
             if refusal.outcome is Outcome.UNKNOWN:
-                refusal = replace(refusal, outcome=Outcome.NOT_SENT, detail=f"no {form_id} form: {refusal.detail}")
+                refusal = replace(
+                    refusal, outcome=Outcome.NOT_SENT, detail=f"no {form_id} form: {refusal.detail}"
+                )
             return None, replace(refusal, action=action, detail=f"(form page) {refusal.detail}")
         return None, PostResult(Outcome.NOT_LOGGED_IN, action, detail="still not logged in")
 
@@ -653,7 +675,7 @@ class BoardWriter:
             before_post()
         try:
             resp = self.client.post_form(url, body, referer=referer)
-        except (requests.ConnectTimeout,) as exc:
+        except requests.ConnectTimeout as exc:
             return PostResult(Outcome.NOT_SENT, action, detail=f"no connection: {type(exc).__name__}")
         except requests.ConnectionError as exc:
             if "NewConnectionError" in repr(exc) or "Connection refused" in str(exc):
@@ -678,7 +700,11 @@ class BoardWriter:
             return self._api_reply(tid, message, fid=fid, quote_pid=quote_pid, before_post=before_post)
         if self.settings.fast_reply and quote_pid is None:
             return self._fast_reply(tid, message, before_post=before_post)
-        q = f"forum.php?mod=post&action=reply&fid={fid}&tid={tid}" if fid else f"forum.php?mod=post&action=reply&tid={tid}"
+        q = (
+            f"forum.php?mod=post&action=reply&fid={fid}&tid={tid}"
+            if fid
+            else f"forum.php?mod=post&action=reply&tid={tid}"
+        )
         if quote_pid is not None:
             q += f"&repquote={quote_pid}"
         form_url = urljoin(self.root, q)

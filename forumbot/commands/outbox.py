@@ -19,7 +19,17 @@ from typing import Any
 
 from forumbot.config import Game, find_game_file, load_game
 from forumbot.errors import ConfigError, UsageError
-from forumbot.outbox import STATUS_ZH, STATUSES, Edit, ItemKind, NewThread, Outbox, PrivateMessage, Reply, describe
+from forumbot.outbox import (
+    STATUS_ZH,
+    STATUSES,
+    Edit,
+    ItemKind,
+    NewThread,
+    Outbox,
+    PrivateMessage,
+    Reply,
+    describe,
+)
 from forumbot.store import outbox as repo
 from forumbot.store.db import open_store
 from forumbot.store.outbox import OutboxItem
@@ -47,7 +57,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     s.add_argument("--by", help="who approves")
     s.set_defaults(func=cmd_approve)
 
-    s = o.add_parser("send", help="send approved items once (settles unclear ones by reading the board first)")
+    s = o.add_parser(
+        "send", help="send approved items once (settles unclear ones by reading the board first)"
+    )
     s.add_argument("ids", type=int, nargs="*", metavar="ID")
     s.add_argument("--by", help="who sends")
     s.set_defaults(func=cmd_send)
@@ -62,8 +74,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     s.add_argument("--kind", default="judge_post", choices=[k.value for k in ItemKind])
     dest = s.add_mutually_exclusive_group(required=True)
     dest.add_argument("--reply", type=int, metavar="TID", help="a reply to this thread")
-    dest.add_argument("--new-thread", type=int, metavar="FID", help="a new thread in this forum (give --subject)")
-    dest.add_argument("--edit-pid", type=int, metavar="PID", help="new text for one of your posts (give --tid)")
+    dest.add_argument(
+        "--new-thread", type=int, metavar="FID", help="a new thread in this forum (give --subject)"
+    )
+    dest.add_argument(
+        "--edit-pid", type=int, metavar="PID", help="new text for one of your posts (give --tid)"
+    )
     dest.add_argument("--pm", type=int, nargs="+", metavar="UID", help="a private message to these uids")
     s.add_argument("--tid", type=int, help="the thread of --edit-pid")
     s.add_argument("--quote", type=int, metavar="PID", help="with --reply: quote this floor")
@@ -91,12 +107,14 @@ def _open(args: argparse.Namespace) -> tuple[Game, Outbox]:
 
 
 def _who(args: argparse.Namespace, game: Game) -> str:
-    return str(getattr(args, "by", None) or os.environ.get("FORUMBOT_JUDGE") or game.board.username or "judge")
+    return str(
+        getattr(args, "by", None) or os.environ.get("FORUMBOT_JUDGE") or game.board.username or "judge"
+    )
 
 
 def _item_json(item: OutboxItem) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for name in item.__slots__:  # type: ignore[attr-defined]
+    for name in item.__slots__:
         value = getattr(item, name)
         if hasattr(value, "isoformat"):
             value = value.isoformat()
@@ -149,9 +167,12 @@ def cmd_show(args: argparse.Namespace) -> int:
         log = repo.log(ob.store, item.id)
         if args.json:
             data = _item_json(item)
-            data["revisions"] = [{"number": r.number, "body": r.body, "by": r.by, "at": r.at.isoformat()} for r in revs]
+            data["revisions"] = [
+                {"number": r.number, "body": r.body, "by": r.by, "at": r.at.isoformat()} for r in revs
+            ]
             data["log"] = [
-                {"at": e.at.isoformat(), "by": e.by, "from": e.old_status, "to": e.new_status, "note": e.note} for e in log
+                {"at": e.at.isoformat(), "by": e.by, "from": e.old_status, "to": e.new_status, "note": e.note}
+                for e in log
             ]
             print(json.dumps(data, ensure_ascii=False, indent=1))
             return 0
@@ -163,11 +184,17 @@ def cmd_show(args: argparse.Namespace) -> int:
         if item.approved_by:
             print(f"批准：{item.approved_by} {_local(game, item.approved_at)}")
         if item.status == "sent":
-            print(f"已发送：{_local(game, item.sent_at)} pid {item.result_pid or '-'} pmid {item.result_pmid or '-'} {item.result_url}")
+            print(
+                f"已发送：{_local(game, item.sent_at)} pid {item.result_pid or '-'} "
+                f"pmid {item.result_pmid or '-'} {item.result_url}"
+            )
         if item.board_message:
             print(f"论坛答复：{item.board_message}")
         if item.dest == "pm" and len(item.uids) > 1:
-            print("已送达：" + ", ".join(f"{names.get(u, u)}(pmid {p or '?'})" for u, p in item.delivered.items()))
+            print(
+                "已送达："
+                + ", ".join(f"{names.get(u, u)}(pmid {p or '?'})" for u, p in item.delivered.items())
+            )
         print("—— 正文（BBCode）——")
         print(item.body)
         if len(revs) > 1:
@@ -183,7 +210,9 @@ def cmd_show(args: argparse.Namespace) -> int:
 def _edit_in_editor(text: str) -> str:
     editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
     if not editor:
-        raise UsageError("--edit needs $EDITOR (or $VISUAL): e.g. EDITOR=nano forumbot outbox approve 3 --edit")
+        raise UsageError(
+            "--edit needs $EDITOR (or $VISUAL): e.g. EDITOR=nano forumbot outbox approve 3 --edit"
+        )
     with tempfile.NamedTemporaryFile("w", suffix=".bbcode", encoding="utf-8", delete=False) as fh:
         fh.write(text)
         path = Path(fh.name)
@@ -255,7 +284,9 @@ def cmd_add(args: argparse.Namespace) -> int:
     else:
         dest = PrivateMessage(args.pm)
     with ob.store:
-        item_id = ob.add(args.kind, dest, text, day=args.day, night=args.night, player=args.player, by=_who(args, game))
+        item_id = ob.add(
+            args.kind, dest, text, day=args.day, night=args.night, player=args.player, by=_who(args, game)
+        )
         item = ob.get(item_id)
         print(f"#{item_id} {STATUS_ZH.get(item.status, item.status)}：{describe(item)}")
     return 0

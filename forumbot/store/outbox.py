@@ -130,7 +130,9 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def add_item(store: Store, *, status: str, by: str, note: str = "", at: datetime | None = None, **fields: Any) -> int:
+def add_item(
+    store: Store, *, status: str, by: str, note: str = "", at: datetime | None = None, **fields: Any
+) -> int:
     """Store a new item (revision 1 and its first log line) in one transaction; returns its id."""
     at = at or _now()
     try:
@@ -139,7 +141,9 @@ def add_item(store: Store, *, status: str, by: str, note: str = "", at: datetime
             s.add(row)
             s.flush()
             assert row.id is not None
-            s.add(OutboxRevisionRow(item_id=row.id, number=1, subject=row.subject, body=row.body, at=at, by=by))
+            s.add(
+                OutboxRevisionRow(item_id=row.id, number=1, subject=row.subject, body=row.body, at=at, by=by)
+            )
             s.add(OutboxLogRow(item_id=row.id, at=at, by=by, old_status="", new_status=status, note=note))
             if status == "approved":
                 row.approved_by, row.approved_at = by, at
@@ -207,7 +211,9 @@ def change_status(
                 setattr(row, k, v)
             row.updated_at = at
             s.add(row)
-            s.add(OutboxLogRow(item_id=item_id, at=at, by=by, old_status=old, new_status=new_status, note=note))
+            s.add(
+                OutboxLogRow(item_id=item_id, at=at, by=by, old_status=old, new_status=new_status, note=note)
+            )
             s.commit()
             return _item(row)
     except SQLAlchemyError as exc:
@@ -242,11 +248,17 @@ def revise(
         row.updated_at = at
         s.add(row)
         s.add(
-            OutboxRevisionRow(item_id=item_id, number=row.revision, subject=row.subject, body=body, at=at, by=by, note=note)
+            OutboxRevisionRow(
+                item_id=item_id, number=row.revision, subject=row.subject, body=body, at=at, by=by, note=note
+            )
         )
         s.add(
             OutboxLogRow(
-                item_id=item_id, at=at, by=by, old_status=row.status, new_status=row.status,
+                item_id=item_id,
+                at=at,
+                by=by,
+                old_status=row.status,
+                new_status=row.status,
                 note=note or f"text revised (revision {row.revision})",
             )
         )
@@ -257,14 +269,18 @@ def revise(
 def revisions(store: Store, item_id: int) -> list[OutboxRevision]:
     with store.session() as s:
         rows = s.exec(
-            select(OutboxRevisionRow).where(OutboxRevisionRow.item_id == item_id).order_by(col(OutboxRevisionRow.number))
+            select(OutboxRevisionRow)
+            .where(OutboxRevisionRow.item_id == item_id)
+            .order_by(col(OutboxRevisionRow.number))
         )
         return [OutboxRevision(r.number, r.subject, r.body, r.at, r.by, r.note) for r in rows]
 
 
 def log(store: Store, item_id: int) -> list[OutboxLogEntry]:
     with store.session() as s:
-        rows = s.exec(select(OutboxLogRow).where(OutboxLogRow.item_id == item_id).order_by(col(OutboxLogRow.id)))
+        rows = s.exec(
+            select(OutboxLogRow).where(OutboxLogRow.item_id == item_id).order_by(col(OutboxLogRow.id))
+        )
         return [OutboxLogEntry(r.at, r.by, r.old_status, r.new_status, r.note) for r in rows]
 
 

@@ -26,7 +26,7 @@ if not (FOLDER / "INDEX.md").is_file():
 pytestmark = pytest.mark.conformance
 
 # name -> (action, outcome, expected ids, words the board_message must contain)
-O = Outcome
+O = Outcome  # noqa: E741
 A = Action
 EXPECTED: dict[str, tuple[Action, Outcome, dict[str, int], str]] = {
     "02_login_post_success": (A.LOGIN, O.SENT, {}, "欢迎您回来"),
@@ -134,7 +134,7 @@ def test_every_captured_post_has_an_expectation() -> None:
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_answer_is_classified_with_ids_and_the_boards_words(name: str) -> None:
     action, outcome, ids, words = EXPECTED[name]
-    meta, status, headers, body = _load(name)
+    _, status, headers, body = _load(name)
     result = classify_answer(action, status, headers, body, base_url="http://127.0.0.1:8080/")
     assert result.outcome is outcome, (name, result)
     wait = ids.get("wait_seconds")
@@ -185,7 +185,9 @@ def test_forms_give_their_action_formhash_and_hidden_fields(
 
 def test_edit_form_of_a_gbk_board_is_read_in_gbk() -> None:
     meta, _, headers, body = _load("85_gbk_edit_form")
-    form = parse_form(body, meta["request"]["url"], form_id="postform", content_type=headers.get("Content-Type"))
+    form = parse_form(
+        body, meta["request"]["url"], form_id="postform", content_type=headers.get("Content-Type")
+    )
     assert form is not None and form.charset in ("gb18030", "gbk")
     assert form.value("pid") == "36"
 

@@ -64,7 +64,9 @@ def start(clock: FakeClock) -> Callable[[Store, Game], Outbox]:
         client = BoardClient(
             game.board, session=requests.Session(), sleep=clock.sleep, clock=clock.monotonic, now=clock.now
         )
-        return Outbox(store, game, client=client, sleep=clock.sleep, now=clock.now, progress=lines.append, by="法官大人")
+        return Outbox(
+            store, game, client=client, sleep=clock.sleep, now=clock.now, progress=lines.append, by="法官大人"
+        )
 
     make.lines = lines  # type: ignore[attr-defined]
     return make

@@ -100,7 +100,9 @@ class WritableBoard(FakeBoard):
     def hdrs(self, ctype: str = "text/html") -> dict[str, str]:
         return self.headers(f"{ctype}; charset={self.charset}")
 
-    def page(self, text: str, status: int = 200, extra: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    def page(
+        self, text: str, status: int = 200, extra: dict[str, str] | None = None
+    ) -> tuple[int, dict[str, str], bytes]:
         h = self.hdrs()
         h.update(extra or {})
         return status, h, self.enc(text)
@@ -130,7 +132,11 @@ class WritableBoard(FakeBoard):
         """Discuz!'s order: _xss_check (a wrong formhash: 503), then submitcheck, then the login."""
         given = f.get("formhash", "")
         if given and given != self.formhash(request):
-            return 503, {"Retry-After": "3600", **self.hdrs()}, self.enc(SYSTEM_ERROR_TAINTED.format(cs=self.charset))
+            return (
+                503,
+                {"Retry-After": "3600", **self.hdrs()},
+                self.enc(SYSTEM_ERROR_TAINTED.format(cs=self.charset)),
+            )
         if not given:
             return self.error("抱歉，您的请求来路不正确或表单验证串不符，无法提交")
         if not self.logged_in(request):
@@ -150,9 +156,12 @@ class WritableBoard(FakeBoard):
 
     # ---------------------------------------------------------------- forms
 
-    def post_form_page(self, action: str, hidden: dict[str, str], request: Any, *, subject: str = "", message: str = "") -> str:
+    def post_form_page(
+        self, action: str, hidden: dict[str, str], request: Any, *, subject: str = "", message: str = ""
+    ) -> str:
         inputs = "".join(
-            f'<input type="hidden" name="{k}" id="{k}" value="{html.escape(v)}" />\n' for k, v in hidden.items()
+            f'<input type="hidden" name="{k}" id="{k}" value="{html.escape(v)}" />\n'
+            for k, v in hidden.items()
         )
         body = f"""<form method="post" autocomplete="off" id="postform" action="{html.escape(action)}" onsubmit="return validate(this)">
 <input type="hidden" name="formhash" id="formhash" value="{self.formhash(request)}" />
@@ -164,7 +173,13 @@ class WritableBoard(FakeBoard):
 <input type="checkbox" name="htmlon" id="htmlon" class="pc" value="0" />
 <input type="hidden" name="save" id="postsave" value="" />
 </form>"""
-        return shell("发表帖子", body, "", uid=self.judge_uid if self.logged_in(request) else 0, formhash=self.formhash(request))
+        return shell(
+            "发表帖子",
+            body,
+            "",
+            uid=self.judge_uid if self.logged_in(request) else 0,
+            formhash=self.formhash(request),
+        )
 
     # ---------------------------------------------------------------- dispatch
 
@@ -202,7 +217,9 @@ class WritableBoard(FakeBoard):
         if f.get("username") != self.judge or f.get("password") != self.password:
             return self.error("登录失败，您还可以尝试 4 次")
         welcome = f"""<div id="messagetext" class="alert_right"><p><script type="text/javascript">$('succeedlocation').innerHTML = '欢迎您回来，新手上路 {self.judge}，现在将转入登录前页面';</script></p></div>"""
-        status, h, body = self.page(f"<!DOCTYPE html><html><head><meta charset=\"utf-8\" /><title>提示信息</title></head><body>{welcome}</body></html>")
+        status, h, body = self.page(
+            f'<!DOCTYPE html><html><head><meta charset="utf-8" /><title>提示信息</title></head><body>{welcome}</body></html>'
+        )
         h["Set-Cookie"] = f"test_2132_auth={self.auth_value}; path=/"
         return status, h, body
 
@@ -219,21 +236,39 @@ class WritableBoard(FakeBoard):
             if tid in self.closed:
                 return self.error("抱歉，本主题已关闭，不再接受新内容")
             fid = self.threads[tid].fid
-            return self.page(self.post_form_page(
-                f"forum.php?mod=post&action=reply&fid={fid}&tid={tid}&extra=&replysubmit=yes",
-                {"noticeauthor": "", "noticetrimstr": "", "noticeauthormsg": ""}, request,
-            ))
+            return self.page(
+                self.post_form_page(
+                    f"forum.php?mod=post&action=reply&fid={fid}&tid={tid}&extra=&replysubmit=yes",
+                    {"noticeauthor": "", "noticetrimstr": "", "noticeauthormsg": ""},
+                    request,
+                )
+            )
         if action == "newthread":
             fid = int(q.get("fid", "0"))
-            return self.page(self.post_form_page(f"forum.php?mod=post&action=newthread&fid={fid}&extra=&topicsubmit=yes", {}, request))
+            return self.page(
+                self.post_form_page(
+                    f"forum.php?mod=post&action=newthread&fid={fid}&extra=&topicsubmit=yes", {}, request
+                )
+            )
         if action == "edit":
             pid = int(q.get("pid", "0"))
             t = self.thread_by_pid(pid)
             p = self.post(pid)
             if p.author != self.judge:
                 return self.error("抱歉，您没有权限编辑他人发表的帖子")
-            hidden = {"delattachop": "0", "fid": str(t.fid), "tid": str(t.tid), "pid": str(pid), "page": "1", "delete": "0"}
-            return self.page(self.post_form_page("forum.php?mod=post&action=edit&extra=&editsubmit=yes", hidden, request, message=p.text))
+            hidden = {
+                "delattachop": "0",
+                "fid": str(t.fid),
+                "tid": str(t.tid),
+                "pid": str(pid),
+                "page": "1",
+                "delete": "0",
+            }
+            return self.page(
+                self.post_form_page(
+                    "forum.php?mod=post&action=edit&extra=&editsubmit=yes", hidden, request, message=p.text
+                )
+            )
         return self.error("抱歉，您没有权限访问该版块")
 
     def forum_post(self, request: Any, q: dict[str, str]) -> tuple[int, dict[str, str], bytes]:
@@ -247,8 +282,9 @@ class WritableBoard(FakeBoard):
         if not message.strip():
             return self.error("抱歉，您尚未输入标题或内容")
         action = q.get("action")
-        if action in ("reply", "newthread") and self.floodctrl and self._last_post_at is not None:
-            if (self.t() - self._last_post_at).total_seconds() < self.floodctrl:
+        last = self._last_post_at
+        if action in ("reply", "newthread") and self.floodctrl and last is not None:  # noqa: SIM102
+            if (self.t() - last).total_seconds() < self.floodctrl:
                 return self.error(f"抱歉，您两次发表间隔少于 {self.floodctrl} 秒，请稍候再发表")
         if action == "reply":
             tid = int(q.get("tid", "0"))
@@ -259,7 +295,14 @@ class WritableBoard(FakeBoard):
             self._last_post_at = self.t()
             self.stored("reply", message)
             page = self.pages(tid)
-            return 301, {**self.hdrs(), "Location": f"forum.php?mod=viewthread&tid={tid}&pid={pid}&page={page}&extra=#pid{pid}"}, b""
+            return (
+                301,
+                {
+                    **self.hdrs(),
+                    "Location": f"forum.php?mod=viewthread&tid={tid}&pid={pid}&page={page}&extra=#pid{pid}",
+                },
+                b"",
+            )
         if action == "newthread":
             fid = int(q.get("fid", "0"))
             tid = max(self.threads, default=0) + 1
@@ -277,7 +320,14 @@ class WritableBoard(FakeBoard):
                 return self.error("抱歉，您没有权限编辑他人发表的帖子")
             self.edit(pid, message)
             self.stored("edit", message)
-            return 301, {**self.hdrs(), "Location": f"forum.php?mod=viewthread&tid={f.get('tid')}&page=1&extra=#pid{pid}"}, b""
+            return (
+                301,
+                {
+                    **self.hdrs(),
+                    "Location": f"forum.php?mod=viewthread&tid={f.get('tid')}&page=1&extra=#pid{pid}",
+                },
+                b"",
+            )
         return self.error("抱歉，您没有权限访问该版块")
 
     # ---------------------------------------------------------------- private messages
@@ -308,7 +358,7 @@ class WritableBoard(FakeBoard):
 <dd class="m avt" ><a href="home.php?mod=space&amp;uid={m.from_uid}" target="_blank"><img src="x.png" class="user_avatar"></a></dd>
 <dd class="ptm">
 {author}
- &nbsp; 
+ &nbsp;
 <br />
 {text}<br />
 <span class="xg1"><span title="2026-6-4 11:00">1&nbsp;分钟前</span></span>
@@ -322,7 +372,11 @@ class WritableBoard(FakeBoard):
         f = self.fields(request)
         given = f.get("formhash", "")
         if given and given != self.formhash(request):
-            return 503, {"Retry-After": "3600", **self.hdrs()}, self.enc(SYSTEM_ERROR_TAINTED.format(cs=self.charset))
+            return (
+                503,
+                {"Retry-After": "3600", **self.hdrs()},
+                self.enc(SYSTEM_ERROR_TAINTED.format(cs=self.charset)),
+            )
         if not given:
             return self.error("抱歉，您的请求来路不正确或表单验证串不符，无法提交")
         if not self.logged_in(request):
@@ -332,14 +386,16 @@ class WritableBoard(FakeBoard):
 
         def refuse(msg: str) -> tuple[int, dict[str, str], bytes]:
             if ajax:
-                return self.xml(f"{msg}<script type=\"text/javascript\" reload=\"1\">if(typeof errorhandle_sendpm=='function') {{errorhandle_sendpm('{msg}', {{}});}}</script>")
+                return self.xml(
+                    f"{msg}<script type=\"text/javascript\" reload=\"1\">if(typeof errorhandle_sendpm=='function') {{errorhandle_sendpm('{msg}', {{}});}}</script>"
+                )
             return self.error(msg)
 
         if uid not in self.users:
             return refuse("抱歉，用户不存在或被冻结，请检查用户uid是否正确")
         if not f.get("message", "").strip():
             return refuse("抱歉，不能发送空消息")
-        if self.pmfloodctrl and self._last_pm_at is not None:
+        if self.pmfloodctrl and self._last_pm_at is not None:  # noqa: SIM102
             if (self.t() - self._last_pm_at).total_seconds() < self.pmfloodctrl:
                 return refuse("两次发送短消息太快，请稍候再发送")
         pm = Pm(self.next_pmid, self.judge_uid, uid, f["message"], self.now)

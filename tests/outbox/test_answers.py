@@ -31,14 +31,19 @@ def page(message: str, kind: str = "alert_error") -> bytes:
 
 def test_reply_301_gives_the_pid_from_query_and_fragment() -> None:  # 08_reply_post
     r = classify_answer(
-        Action.REPLY, 301, {"Location": "forum.php?mod=viewthread&tid=5&pid=43&page=1&extra=#pid43"}, b"",
+        Action.REPLY,
+        301,
+        {"Location": "forum.php?mod=viewthread&tid=5&pid=43&page=1&extra=#pid43"},
+        b"",
         base_url="http://b/",
     )
     assert r.sent and (r.tid, r.pid) == (5, 43) and r.url.startswith("http://b/forum.php")
 
 
 def test_edit_301_gives_the_pid_only_in_the_fragment() -> None:  # 14_edit_post
-    r = classify_answer(Action.EDIT, 301, {"location": "forum.php?mod=viewthread&tid=5&page=1&extra=#pid43"}, b"")
+    r = classify_answer(
+        Action.EDIT, 301, {"location": "forum.php?mod=viewthread&tid=5&page=1&extra=#pid43"}, b""
+    )
     assert r.sent and r.pid == 43
 
 
@@ -72,14 +77,18 @@ def test_fast_reply_succeedhandle_and_flood_errorhandle() -> None:  # 10, 18
 def test_pm_popup_gives_the_pmid() -> None:  # 67_pm_send_touid_ajax
     body = XML.format(
         cs="utf-8",
-        cdata="<script>succeedhandle_sendpm('home.php?mod=space&do=pm&subop=view&touid=7', '操作成功 ', {'pmid':'3'});</script>",
+        cdata="<script>succeedhandle_sendpm('home.php?mod=space&do=pm&subop=view&touid=7', "
+        "'操作成功 ', {'pmid':'3'});</script>",
     ).encode()
     r = classify_answer(Action.PM, 200, {}, body)
     assert r.sent and r.pmid == 3
 
 
 def test_wrong_formhash_503_is_a_refusal_and_other_503s_are_unknown() -> None:  # 25, 31
-    tainted = b'<h1>Discuz! System Error</h1><div class="info"><li>\xe6\x82\xa8\xe5\xbd\x93\xe5\x89\x8d\xe7\x9a\x84\xe8\xae\xbf\xe9\x97\xae\xe8\xaf\xb7\xe6\xb1\x82\xe5\xbd\x93\xe4\xb8\xad\xe5\x90\xab\xe6\x9c\x89\xe9\x9d\x9e\xe6\xb3\x95\xe5\xad\x97\xe7\xac\xa6</li></div>'
+    tainted = (
+        '<h1>Discuz! System Error</h1><div class="info">'
+        "<li>您当前的访问请求当中含有非法字符，已经被系统拒绝</li></div>"
+    ).encode()
     assert classify_answer(Action.REPLY, 503, {}, tainted).outcome is Outcome.TAINTED
     fatal = b"<h1>Discuz! System Error</h1><div class=\"info\">Failed opening required 'wsq.class.php'</div>"
     r = classify_answer(Action.REPLY, 503, {}, fatal)
@@ -90,10 +99,14 @@ def test_api_answers_by_messageval() -> None:  # 35, 40, 41, 70, 72
     def api(val: str, **var: str) -> bytes:
         import json
 
-        return json.dumps({"Variables": var, "Message": {"messageval": val, "messagestr": f"mobile:{val}"}}).encode()
+        return json.dumps(
+            {"Variables": var, "Message": {"messageval": val, "messagestr": f"mobile:{val}"}}
+        ).encode()
 
     assert classify_answer(Action.API_REPLY, 200, {}, api("post_reply_succeed", pid="47", tid="5")).pid == 47
-    assert classify_answer(Action.API_REPLY, 200, {}, api("post_flood_ctrl", pid="0")).outcome is Outcome.FLOOD
+    assert (
+        classify_answer(Action.API_REPLY, 200, {}, api("post_flood_ctrl", pid="0")).outcome is Outcome.FLOOD
+    )
     r = classify_answer(Action.API_REPLY, 200, {}, api("replyperm_login_nopermission//1", pid="0"))
     assert r.outcome is Outcome.NOT_LOGGED_IN and "尚未登录" in r.board_message
     r = classify_answer(Action.API_PM, 200, {}, api("message_can_not_send_2", pmid="-2"))
@@ -118,8 +131,15 @@ def test_showmessage_pages_carry_the_boards_words() -> None:  # 17, 19, 21, 23, 
     for words, outcome in cases.items():
         r = classify_answer(Action.REPLY, 200, {}, page(words))
         assert r.outcome is outcome and r.board_message == words
-    assert classify_answer(Action.REPLY, 200, {}, page("抱歉，您两次发表间隔少于 30 秒，请稍候再发表")).wait_seconds == 30
-    guest = classify_answer(Action.REPLY, 200, {}, page("抱歉，您尚未登录，没有权限在该版块回帖", "alert_info"))
+    assert (
+        classify_answer(
+            Action.REPLY, 200, {}, page("抱歉，您两次发表间隔少于 30 秒，请稍候再发表")
+        ).wait_seconds
+        == 30
+    )
+    guest = classify_answer(
+        Action.REPLY, 200, {}, page("抱歉，您尚未登录，没有权限在该版块回帖", "alert_info")
+    )
     assert guest.outcome is Outcome.NOT_LOGGED_IN
     assert classify_answer(Action.REPLY, 200, {}, page("一条从没见过的提示")).unclear
 
@@ -127,7 +147,7 @@ def test_showmessage_pages_carry_the_boards_words() -> None:  # 17, 19, 21, 23, 
 @settings(max_examples=200, deadline=None)
 @given(st.text())
 def test_any_words_classify_without_raising_and_unknown_words_stay_unknown(words: str) -> None:
-    outcome, wait = classify_message(words)
+    outcome, _ = classify_message(words)
     assert isinstance(outcome, Outcome)
     if not any(ch in words for ch in "抱歉登录权限间隔主题消息字符屏蔽验证来路非法不存在超出还不能需要收件"):
         assert outcome is Outcome.UNKNOWN
@@ -145,7 +165,9 @@ def test_fields_encode_in_gbk_without_losing_anything(text: str) -> None:
     back = parse_qs("x=1&" + body, keep_blank_values=True, encoding="gbk")["message"][0]
     import html
 
-    assert html.unescape(back) == html.unescape(back) and normalise_body(html.unescape(back), bbcode=False) == normalise_body(
+    assert html.unescape(back) == html.unescape(back) and normalise_body(
+        html.unescape(back), bbcode=False
+    ) == normalise_body(
         html.unescape("".join(ch if _gbk(ch) else f"&#{ord(ch)};" for ch in text)), bbcode=False
     )
 

@@ -62,14 +62,65 @@ def run(game: Path, *argv: str) -> int:
     return main(["--game", str(game), "outbox", *argv])
 
 
-def test_add_approve_with_editor_send_and_show(game_file: Path, board: WritableBoard, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(game_file, "add", "--reply", "5", "--kind", "vote_count", "--body", "【票数统计】草稿", "--day", "1") == 0
-    assert run(game_file, "add", "--pm", "2", "--kind", "private_notice", "--player", "饺子", "--body", "你的身份是【平民】") == 0
+def test_add_approve_with_editor_send_and_show(
+    game_file: Path,
+    board: WritableBoard,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert (
+        run(
+            game_file,
+            "add",
+            "--reply",
+            "5",
+            "--kind",
+            "vote_count",
+            "--body",
+            "【票数统计】草稿",
+            "--day",
+            "1",
+        )
+        == 0
+    )
+    assert (
+        run(
+            game_file,
+            "add",
+            "--pm",
+            "2",
+            "--kind",
+            "private_notice",
+            "--player",
+            "饺子",
+            "--body",
+            "你的身份是【平民】",
+        )
+        == 0
+    )
     # a secret to a public thread is refused with a message and an exit code, nothing stored
-    assert run(game_file, "add", "--reply", "5", "--kind", "private_notice", "--player", "饺子", "--body", "你是杀手") == 1
+    assert (
+        run(
+            game_file,
+            "add",
+            "--reply",
+            "5",
+            "--kind",
+            "private_notice",
+            "--player",
+            "饺子",
+            "--body",
+            "你是杀手",
+        )
+        == 1
+    )
     assert "秘密" in capsys.readouterr().err
     editor = tmp_path / "editor.py"
-    editor.write_text("import sys; p=sys.argv[1]; t=open(p,encoding='utf-8').read(); open(p,'w',encoding='utf-8').write(t.replace('草稿','烧卖 3 票'))")
+    editor.write_text(
+        "import sys; p=sys.argv[1]; t=open(p,encoding='utf-8').read(); "
+        "open(p,'w',encoding='utf-8').write(t.replace('草稿','烧卖 3 票'))"
+    )
     monkeypatch.setenv("EDITOR", f"{sys.executable} {editor}")
     assert run(game_file, "approve", "1", "--edit") == 0
     assert run(game_file, "approve", "2") == 0
@@ -89,7 +140,9 @@ def test_add_approve_with_editor_send_and_show(game_file: Path, board: WritableB
     assert "#1" in listing and "已发送" in listing
 
 
-def test_a_refusal_is_shown_in_the_boards_words(game_file: Path, board: WritableBoard, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_refusal_is_shown_in_the_boards_words(
+    game_file: Path, board: WritableBoard, capsys: pytest.CaptureFixture[str]
+) -> None:
     board.closed.add(5)
     run(game_file, "add", "--reply", "5", "--body", "【公告】")
     run(game_file, "approve", "1")

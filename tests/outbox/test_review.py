@@ -51,12 +51,18 @@ def test_every_kind_keeps_its_secrets(ob: Outbox, kind: ItemKind) -> None:
     else:
         for place in PUBLIC_PLACES:
             assert ob.add(kind, place, "公开内容")
-    with pytest.raises(OutboxRefused, match="不是本局的玩家或法官" if kind not in SECRET_KINDS else "只能私信给"):
+    with pytest.raises(
+        OutboxRefused, match="不是本局的玩家或法官" if kind not in SECRET_KINDS else "只能私信给"
+    ):
         ob.add(kind, PrivateMessage(99999), "内容", player="饺子")
 
 
 @settings(max_examples=40, deadline=None)
-@given(kind=st.sampled_from(list(ItemKind)), uids=st.lists(st.integers(1, 40), min_size=1, max_size=4), player=st.sampled_from(["", "饺子", "包子", "路人"]))
+@given(
+    kind=st.sampled_from(list(ItemKind)),
+    uids=st.lists(st.integers(1, 40), min_size=1, max_size=4),
+    player=st.sampled_from(["", "饺子", "包子", "路人"]),
+)
 def test_no_pm_ever_reaches_a_uid_outside_the_game(kind: ItemKind, uids: list[int], player: str) -> None:
     with open_store(":memory:") as store:
         ob = Outbox(store, make_game())
@@ -107,7 +113,7 @@ def test_bad_input_gets_a_clear_error(ob: Outbox) -> None:
         ob.add("nonsense", Reply(5), "x")
     with pytest.raises(UsageError, match="no outbox item 4242"):
         ob.get(4242)
-    with pytest.raises(ConfigError, match="outbox.auto_approve"):
+    with pytest.raises(ConfigError, match=r"outbox\.auto_approve"):
         Outbox(ob.store, make_game(auto_approve=["votes"]))
-    with pytest.raises(ConfigError, match="outbox.uids"):
+    with pytest.raises(ConfigError, match=r"outbox\.uids"):
         Outbox(ob.store, make_game(uids={"路人": 3}))

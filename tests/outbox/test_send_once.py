@@ -23,8 +23,8 @@ from forumbot.outbox import (
     PrivateMessage,
     Reply,
 )
-from forumbot.store.db import Store
 from forumbot.store import outbox as repo
+from forumbot.store.db import Store
 from tests.conftest import FakeClock
 from tests.outbox.conftest import UIDS, make_game
 from tests.outbox.fakeboard import WritableBoard
@@ -39,14 +39,34 @@ def day_outbox(ob: Outbox, running_pid: int) -> list[int]:
         ob.add(ItemKind.RUNNING_COUNT, Edit(5, running_pid), "【实时票数】烧卖 2 票：饺子、包子", day=1),
         ob.add(ItemKind.VOTE_COUNT, Reply(5), "【票数统计】烧卖 3 票，包子 1 票", day=1),
         ob.add(ItemKind.EXECUTION_NOTICE, Reply(5), "烧卖 被处决，身份：杀手", day=1),
-        ob.add(ItemKind.ELEVATOR, Reply(4), "[url=forum.php?mod=redirect&goto=findpost&ptid=4&pid=2]电梯[/url] 第一天", day=1),
-        ob.add(ItemKind.JUDGE_POST, NewThread(3, "【美食杀】第二天讨论"), "第二天讨论帖。请在此发言。", day=2),
+        ob.add(
+            ItemKind.ELEVATOR,
+            Reply(4),
+            "[url=forum.php?mod=redirect&goto=findpost&ptid=4&pid=2]电梯[/url] 第一天",
+            day=1,
+        ),
+        ob.add(
+            ItemKind.JUDGE_POST, NewThread(3, "【美食杀】第二天讨论"), "第二天讨论帖。请在此发言。", day=2
+        ),
     ]
     for name in ("饺子", "包子", "馄饨"):
         ids.append(
-            ob.add(ItemKind.PRIVATE_NOTICE, PrivateMessage(UIDS[name]), f"【美食杀·身份】{name}：你的身份是【平民】。", player=name, night=1)
+            ob.add(
+                ItemKind.PRIVATE_NOTICE,
+                PrivateMessage(UIDS[name]),
+                f"【美食杀·身份】{name}：你的身份是【平民】。",
+                player=name,
+                night=1,
+            )
         )
-    ids.append(ob.add(ItemKind.JUDGE_PM, PrivateMessage([UIDS["汤圆"], UIDS["油条"]]), "今晚 17:00 前提交行动。", night=1))
+    ids.append(
+        ob.add(
+            ItemKind.JUDGE_PM,
+            PrivateMessage([UIDS["汤圆"], UIDS["油条"]]),
+            "今晚 17:00 前提交行动。",
+            night=1,
+        )
+    )
     for i in ids:
         ob.approve(i, by="法官大人")
     return ids
@@ -66,7 +86,11 @@ def assert_each_once(board: WritableBoard, ob: Outbox, ids: list[int]) -> None:
 
 
 def test_a_whole_day_goes_out_once_with_pids_pmids_and_paced_pms(
-    board: WritableBoard, running_count_pid: int, start: Start, reopen_store: Callable[[], Store], clock: FakeClock
+    board: WritableBoard,
+    running_count_pid: int,
+    start: Start,
+    reopen_store: Callable[[], Store],
+    clock: FakeClock,
 ) -> None:
     ob = start(reopen_store(), make_game())
     ids = day_outbox(ob, running_count_pid)
@@ -83,7 +107,11 @@ def test_a_whole_day_goes_out_once_with_pids_pmids_and_paced_pms(
 
 @pytest.mark.parametrize("kill_at", [1, 2, 4, 6, 7, 9])
 def test_killed_between_the_post_and_its_answer_then_restarted_sends_each_once(
-    board: WritableBoard, running_count_pid: int, start: Start, reopen_store: Callable[[], Store], kill_at: int
+    board: WritableBoard,
+    running_count_pid: int,
+    start: Start,
+    reopen_store: Callable[[], Store],
+    kill_at: int,
 ) -> None:
     """The board stores the write, then the sender dies before reading the answer (KeyboardInterrupt)."""
     game = make_game()
@@ -108,7 +136,9 @@ def test_killed_between_the_post_and_its_answer_then_restarted_sends_each_once(
     assert any(s.outcome == "verified" for s in report.steps)
     assert_each_once(board, again, ids)
     notes = [e.note for e in repo.log(again.store, stuck[0])]
-    assert any("found in sending at start" in n for n in notes) and any("verified on the board" in n or "verified: delivered" in n for n in notes)
+    assert any("found in sending at start" in n for n in notes) and any(
+        "verified on the board" in n or "verified: delivered" in n for n in notes
+    )
 
 
 def test_a_timeout_after_the_post_makes_the_item_unknown_until_the_board_is_read(
@@ -140,7 +170,14 @@ def test_an_unknown_item_not_found_on_the_board_is_sent_again_once(
     ob = start(reopen_store(), make_game())
     item = ob.add(ItemKind.VOTE_COUNT, Reply(5), "【票数统计】饺子 2 票", day=1)
     ob.approve(item, by="法官大人")
-    repo.change_status(ob.store, item, "sending", expect={APPROVED}, by="test", note="simulated crash before the board stored it")
+    repo.change_status(
+        ob.store,
+        item,
+        "sending",
+        expect={APPROVED},
+        by="test",
+        note="simulated crash before the board stored it",
+    )
     report = ob.send()
     assert [s.outcome for s in report.steps][:1] == ["not_found"]
     assert ob.get(item).status == SENT and board.count_stored("【票数统计】饺子 2 票") == 1

@@ -15,6 +15,7 @@ from __future__ import annotations
 import html
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from email.utils import parsedate_to_datetime
@@ -53,9 +54,20 @@ def render_bbcode(text: str) -> str:
     out = html.escape(text)
     out = re.sub(r"\[b\](.*?)\[/b\]", r"<strong>\1</strong>", out, flags=re.S | re.I)
     out = re.sub(r"\[i\](.*?)\[/i\]", r"<i>\1</i>", out, flags=re.S | re.I)
-    out = re.sub(r"\[url=([^\]]+)\](.*?)\[/url\]", r'<a href="\1" target="_blank">\2</a>', out, flags=re.S | re.I)
+    out = re.sub(
+        r"\[url=([^\]]+)\](.*?)\[/url\]", r'<a href="\1" target="_blank">\2</a>', out, flags=re.S | re.I
+    )
     out = re.sub(r"\[/?[a-z]+(=[^\]]*)?\]", "", out, flags=re.I)
     return out.replace("\n", "<br />\n")
+
+
+def _keep_cell(inner: str) -> Callable[[re.Match[str]], str]:
+    """A re.sub replacement that keeps the cell's tags and puts ``inner`` between them."""
+
+    def repl(m: re.Match[str]) -> str:
+        return m.group(1) + inner + m.group(2)
+
+    return repl
 
 
 @dataclass
@@ -78,7 +90,9 @@ class DemoPm:
 class DemoWriter:
     """The judge's writes to a :class:`~forumbot.demoboard.DemoBoard`, held in memory."""
 
-    def __init__(self, board: DemoBoard, *, judge: str = "法官大人", judge_uid: int = 14, password: str = "demo") -> None:
+    def __init__(
+        self, board: DemoBoard, *, judge: str = "法官大人", judge_uid: int = 14, password: str = "demo"
+    ) -> None:
         self.board = board
         self.judge = judge
         self.judge_uid = judge_uid
@@ -102,16 +116,24 @@ class DemoWriter:
         """Every author of the example pages, by uid (the players the judge may write to)."""
         found: dict[int, str] = {self.judge_uid: self.judge}
         for page in self.board.board_dir.glob("*/viewthread-*.html"):
-            for uid, name in re.findall(r'uid=(\d+)" target="_blank" class="xw1">([^<]+)</a>', page.read_text("utf-8")):
+            for uid, name in re.findall(
+                r'uid=(\d+)" target="_blank" class="xw1">([^<]+)</a>', page.read_text("utf-8")
+            ):
                 found.setdefault(int(uid), name)
         return found
 
     def _max_pid(self) -> int:
-        pids = [int(p) for f in self.board.board_dir.glob("*/viewthread-*.html") for p in re.findall(r'id="post_(\d+)"', f.read_text("utf-8"))]
+        pids = [
+            int(p)
+            for f in self.board.board_dir.glob("*/viewthread-*.html")
+            for p in re.findall(r'id="post_(\d+)"', f.read_text("utf-8"))
+        ]
         return max([*pids, *(w.pid for w in self.posts), 0])
 
     def _form_page(self, action: str, hidden: dict[str, str], cookie: str, message: str = "") -> bytes:
-        fields = "".join(f'<input type="hidden" name="{k}" value="{html.escape(v)}" />\n' for k, v in hidden.items())
+        fields = "".join(
+            f'<input type="hidden" name="{k}" value="{html.escape(v)}" />\n' for k, v in hidden.items()
+        )
         form = f"""<form method="post" autocomplete="off" id="postform" action="{html.escape(action)}">
 <input type="hidden" name="formhash" id="formhash" value="{MEMBER_HASH if self.logged_in(cookie) else GUEST_HASH}" />
 <input type="hidden" name="posttime" id="posttime" value="1780000000" />
@@ -146,23 +168,35 @@ class DemoWriter:
                     cookie,
                 )
             if action == "newthread":
-                return 200, self._form_page(f"forum.php?mod=post&action=newthread&fid={q.get('fid', '3')}&extra=&topicsubmit=yes", {}, cookie)
+                return 200, self._form_page(
+                    f"forum.php?mod=post&action=newthread&fid={q.get('fid', '3')}&extra=&topicsubmit=yes",
+                    {},
+                    cookie,
+                )
             if action == "edit":
                 pid = int(q.get("pid", "0") or 0)
                 mine = {w.pid: w for w in self.posts}
                 if pid not in mine:
                     return 200, _message("抱歉，您没有权限编辑他人发表的帖子")
-                hidden = {"fid": q.get("fid", "3"), "tid": str(mine[pid].tid), "pid": str(pid), "page": "1", "delete": "0"}
+                hidden = {
+                    "fid": q.get("fid", "3"),
+                    "tid": str(mine[pid].tid),
+                    "pid": str(pid),
+                    "page": "1",
+                    "delete": "0",
+                }
                 text = self.edits.get(pid, (mine[pid].text, mine[pid].at))[0]
-                return 200, self._form_page("forum.php?mod=post&action=edit&extra=&editsubmit=yes", hidden, cookie, text)
+                return 200, self._form_page(
+                    "forum.php?mod=post&action=edit&extra=&editsubmit=yes", hidden, cookie, text
+                )
         if parts.path.endswith("home.php"):
             if not self.logged_in(cookie):
                 return 200, _message("您需要先登录才能继续本操作", "alert_info")
             if q.get("op") == "showmsg":
-                uid = q.get("touid", "0")
+                touid = q.get("touid", "0")
                 return 200, _xml(
-                    f"""<form id="pmform_{uid}" method="post" action="home.php?mod=spacecp&amp;ac=pm&amp;op=send&amp;touid={uid}">
-<input type="hidden" name="pmsubmit" value="true" /><input type="hidden" name="touid" value="{uid}" />
+                    f"""<form id="pmform_{touid}" method="post" action="home.php?mod=spacecp&amp;ac=pm&amp;op=send&amp;touid={touid}">
+<input type="hidden" name="pmsubmit" value="true" /><input type="hidden" name="touid" value="{touid}" />
 <input type="hidden" name="formhash" value="{MEMBER_HASH}" /><input type="hidden" name="handlekey" value="sendpm" />
 <input type="hidden" name="messageappend" value="" /><textarea name="message"></textarea></form>"""
                 )
@@ -176,7 +210,9 @@ class DemoWriter:
                     for m in self.pms
                     if m.to_uid == uid
                 )
-                return 200, PAGE.format(title="短消息", body=f'<div id="pm_ul" class="xld xlda mbm pml">{dls}</div>').encode()
+                return 200, PAGE.format(
+                    title="短消息", body=f'<div id="pm_ul" class="xld xlda mbm pml">{dls}</div>'
+                ).encode()
         return None
 
     # ------------------------------------------------------------------ POST
@@ -189,7 +225,10 @@ class DemoWriter:
             if parts.path.endswith("member.php"):
                 if f.get("username") == self.judge and f.get("password") == self.password:
                     js = f"$('succeedlocation').innerHTML = '欢迎您回来，新手上路 {self.judge}，现在将转入登录前页面';"
-                    body = PAGE.format(title="提示信息", body=f'<div id="messagetext" class="alert_right"><p><script type="text/javascript">{js}</script></p></div>')
+                    body = PAGE.format(
+                        title="提示信息",
+                        body=f'<div id="messagetext" class="alert_right"><p><script type="text/javascript">{js}</script></p></div>',
+                    )
                     return 200, body.encode(), {"Set-Cookie": f"{AUTH}=ok; path=/"}
                 return 200, _message("登录失败，您还可以尝试 4 次"), {}
             given = f.get("formhash", "")
@@ -215,25 +254,47 @@ class DemoWriter:
                     return 301, b"", {"Location": f"forum.php?mod=viewthread&tid={tid}&extra="}
                 tid = int(q.get("tid", "0") or 0)
                 self.posts.append(Written(pid, tid, message, now + timedelta(seconds=len(self.posts))))
-                return 301, b"", {"Location": f"forum.php?mod=viewthread&tid={tid}&pid={pid}&page=1&extra=#pid{pid}"}
+                return (
+                    301,
+                    b"",
+                    {"Location": f"forum.php?mod=viewthread&tid={tid}&pid={pid}&page=1&extra=#pid{pid}"},
+                )
             if action == "edit":
                 pid = int(f.get("pid", "0") or 0)
                 if pid not in {w.pid for w in self.posts}:
                     return 200, _message("抱歉，您没有权限编辑他人发表的帖子"), {}
                 self.edits[pid] = (message, now)
-                return 301, b"", {"Location": f"forum.php?mod=viewthread&tid={f.get('tid')}&page=1&extra=#pid{pid}"}
+                return (
+                    301,
+                    b"",
+                    {"Location": f"forum.php?mod=viewthread&tid={f.get('tid')}&page=1&extra=#pid{pid}"},
+                )
             return 200, _message("抱歉，您没有权限访问该版块"), {}
 
-    def _pm(self, q: dict[str, str], f: dict[str, str], message: str, now: datetime) -> tuple[int, bytes, dict[str, str]]:
+    def _pm(
+        self, q: dict[str, str], f: dict[str, str], message: str, now: datetime
+    ) -> tuple[int, bytes, dict[str, str]]:
         uid = int(q.get("touid") or f.get("touid") or 0)
         if uid not in self.uids() or uid == self.judge_uid:
-            return 200, _xml("<script>errorhandle_sendpm('抱歉，用户不存在或被冻结，请检查用户uid是否正确', {});</script>"), {}
+            return (
+                200,
+                _xml(
+                    "<script>errorhandle_sendpm('抱歉，用户不存在或被冻结，请检查用户uid是否正确', {});</script>"
+                ),
+                {},
+            )
         # The snapshot's clock stands still, so UCenter's 15 s cannot be checked here: the sender paces.
         pmid = len(self.pms) + 1
         self.pms.append(DemoPm(pmid, uid, message, now))
         self._last_pm_at = now
         url = f"home.php?mod=space&do=pm&subop=view&touid={uid}"
-        return 200, _xml(f"<script type=\"text/javascript\" reload=\"1\">if(typeof succeedhandle_sendpm=='function') {{succeedhandle_sendpm('{url}', '操作成功 ', {{'pmid':'{pmid}'}});}}</script>"), {}
+        return (
+            200,
+            _xml(
+                f"<script type=\"text/javascript\" reload=\"1\">if(typeof succeedhandle_sendpm=='function') {{succeedhandle_sendpm('{url}', '操作成功 ', {{'pmid':'{pmid}'}});}}</script>"
+            ),
+            {},
+        )
 
     # ------------------------------------------------------------------ showing what was written
 
@@ -247,11 +308,11 @@ class DemoWriter:
             return body
         tid = int(q["tid"])
         text = body.decode("utf-8")
-        for pid, (new, at) in self.edits.items():
-            marker = self._marker(at)
+        for pid, (new, when) in self.edits.items():
+            replacement = "\n" + self._marker(when) + render_bbcode(new)
             text = re.sub(
                 rf'(<td class="t_f" id="postmessage_{pid}">).*?(</td>)',
-                lambda m, new=new, marker=marker: m.group(1) + "\n" + marker + render_bbcode(new) + m.group(2),
+                _keep_cell(replacement),
                 text,
                 flags=re.S,
             )
@@ -266,10 +327,16 @@ class DemoWriter:
             for w in mine:
                 floor += 1
                 edited = self.edits.get(w.pid)
-                shown = self._marker(edited[1]) + render_bbcode(edited[0]) if edited else render_bbcode(w.text)
+                shown = (
+                    self._marker(edited[1]) + render_bbcode(edited[0]) if edited else render_bbcode(w.text)
+                )
                 posts.append(self._post_html(w, floor, shown))
             ends = [m.end() for m in re.finditer(r"</table>\n</div>\n", text)]
-            at = ends[-1] if ends else text.find('<div id="postlist"') + len('<div id="postlist" class="pl bm">')
+            at = (
+                ends[-1]
+                if ends
+                else text.find('<div id="postlist"') + len('<div id="postlist" class="pl bm">')
+            )
             text = text[:at] + "".join(posts) + text[at:]
         return text.encode("utf-8")
 

@@ -290,3 +290,54 @@ def cmd_add(args: argparse.Namespace) -> int:
         item = ob.get(item_id)
         print(f"#{item_id} {STATUS_ZH.get(item.status, item.status)}：{describe(item)}")
     return 0
+
+
+# --------------------------------------------------------------------------- the demo's outbox step
+
+
+def demo_outbox(
+    out: Any, game: Game, store: Any, *, public: list[tuple[str, int, str]], private: list[tuple[str, str]]
+) -> None:
+    """``forumbot demo``: the day's drafts into the outbox, approved by the judge, sent once, read back.
+
+    ``public`` holds (kind, tid, BBCode), ``private`` holds (player, text) for private notices. The demo
+    board's judge account is 法官大人 / demo (uid 14); players' uids come from the posts in the store.
+    """
+    from dataclasses import replace as dc_replace
+
+    from forumbot.client import BoardClient
+
+    outbox = dict(game.outbox)
+    outbox.setdefault("pm_interval", 0)  # the demo's clock stands still; a real board needs UCenter's 15 s
+    uids = dict(outbox.get("uids", {}))
+    uids.setdefault(game.judges[0] if game.judges else "法官大人", 14)
+    outbox["uids"] = uids
+    board = dc_replace(
+        game.board, username=game.board.username or "法官大人", password=game.board.password or "demo"
+    )
+    game = dc_replace(game, board=board, outbox=outbox)
+    client = BoardClient(game.board)
+    lines: list[str] = []
+    ob = Outbox(store, game, client=client, progress=lines.append, by="demo-judge")
+    ids = [ob.add(kind, Reply(tid), text) for kind, tid, text in public]
+    known = ob.uid_map()
+    for player, text in private:
+        if player in known:
+            ids.append(ob.add(ItemKind.PRIVATE_NOTICE, PrivateMessage(known[player]), text, player=player))
+    for i in ids:
+        ob.approve(i, by="demo-judge")
+    report = ob.send()
+    for line in lines:
+        out.print(f"   {line}", markup=False)
+    for i in ids:
+        item = ob.get(i)
+        where = f"pid {item.result_pid}" if item.result_pid else f"pmid {item.result_pmid}"
+        out.print(f"   #{i} {item.kind}: {STATUS_ZH.get(item.status, item.status)} ({where})", markup=False)
+    if report.stopped:
+        out.print(f"   stopped: {report.stopped}", markup=False)
+    for kind, tid, _ in public:
+        page = client.fetch_thread_page(tid, 999)
+        mine = [p for p in page.posts if p.author == game.board.username]
+        if mine:
+            out.print(f"   read back from thread {tid}: floor {mine[-1].floor} by {mine[-1].author} ({kind})")
+    client.close()

@@ -29,7 +29,9 @@ def test_an_approved_outbox_reaches_the_demo_board_and_reads_back(tmp_path) -> N
             client = BoardClient(game.board, session=requests.Session())
             ob = Outbox(store, game, client=client, by="demo-judge")
             count = ob.add(ItemKind.VOTE_COUNT, Reply(3), "【票数统计】[b]烧卖[/b] 3 票", day=1)
-            notice = ob.add(ItemKind.PRIVATE_NOTICE, PrivateMessage(2), "饺子：你的身份是【平民】", player="饺子")
+            notice = ob.add(
+                ItemKind.PRIVATE_NOTICE, PrivateMessage(2), "饺子：你的身份是【平民】", player="饺子"
+            )
             for i in (count, notice):
                 ob.approve(i, by="demo-judge")
             report = ob.send()
@@ -45,6 +47,6 @@ def test_an_approved_outbox_reaches_the_demo_board_and_reads_back(tmp_path) -> N
             ob.approve(edit, by="demo-judge")
             ob.send()
             assert ob.get(edit).status == "sent"
-            again = [p for p in client.fetch_thread_page(3, 99).posts if p.pid == sent.result_pid][0]
+            again = next(p for p in client.fetch_thread_page(3, 99).posts if p.pid == sent.result_pid)
             assert again.text.endswith("烧卖 4 票") and again.edit is not None and again.edit.by == "法官大人"
             assert [m.text for m in ob.writer.read_pm_conversation(2)] == ["饺子：你的身份是【平民】"]

@@ -105,7 +105,7 @@ def test_a_whole_day_goes_out_once_with_pids_pmids_and_paced_pms(
     assert any("站内短消息间隔" in line for line in start.lines)  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("kill_at", [1, 2, 4, 6, 7, 9])
+@pytest.mark.parametrize("kill_at", [1, 2, 4, 6, 7, 9, 11])
 def test_killed_between_the_post_and_its_answer_then_restarted_sends_each_once(
     board: WritableBoard,
     running_count_pid: int,

@@ -59,7 +59,8 @@ def test_api_login_v4_answers_503_yet_the_cookie_says_logged_in() -> None:  # 31
         rsps.post(
             API + "?version=4&module=login&loginsubmit=yes&loginfield=username",
             status=503,
-            body="<h1>Discuz! System Error</h1><div class=\"info\">Failed opening required 'wsq.class.php'</div>",
+            body="<h1>Discuz! System Error</h1>"
+            "<div class=\"info\">Failed opening required 'wsq.class.php'</div>",
             headers={"Set-Cookie": "test_2132_auth=ok; path=/"},
         )
         client = BoardClient(
@@ -74,8 +75,10 @@ def test_fast_reply_posts_the_fastpostform_with_inajax() -> None:  # 09, 10
         '<html><head><meta charset="utf-8" /></head><body><form method="post" id="fastpostform" '
         'action="forum.php?mod=post&amp;action=reply&amp;fid=3&amp;tid=5&amp;extra=&amp;replysubmit=yes'
         '&amp;infloat=yes&amp;handlekey=fastpost"><textarea name="message"></textarea>'
-        '<input type="hidden" name="posttime" value="1796130998" /><input type="hidden" name="formhash" value="488ae38c" />'
-        '<input type="hidden" name="usesig" value="1" /><input type="hidden" name="subject" value="  " /></form></body></html>'
+        '<input type="hidden" name="posttime" value="1796130998" />'
+        '<input type="hidden" name="formhash" value="488ae38c" />'
+        '<input type="hidden" name="usesig" value="1" />'
+        '<input type="hidden" name="subject" value="  " /></form></body></html>'
     )
     ok = (
         '<?xml version="1.0" encoding="utf-8"?>\n<root><![CDATA[<script>succeedhandle_fastpost('

@@ -466,10 +466,22 @@ class Outbox:
 
     # ------------------------------------------------------------------ recovery
 
-    def recover(self) -> list[OutboxItem]:
-        """Items found in ``sending`` (a crash or kill between the POST and its answer) become unknown."""
-        out = []
+    def in_flight_grace(self) -> timedelta:
+        """How long a ``sending`` item may belong to a live process (its POST still waiting for the answer):
+        the board's timeout plus a margin. Younger ones are left alone (another judge may be sending)."""
+        return timedelta(seconds=self.game.board.timeout + 30)
+
+    def recover(self) -> tuple[list[OutboxItem], list[OutboxItem]]:
+        """Items found in ``sending`` (a crash or kill between the POST and its answer) become unknown.
+
+        Returns (recovered, busy): ``busy`` items went to ``sending`` too recently to be abandoned.
+        """
+        out: list[OutboxItem] = []
+        busy: list[OutboxItem] = []
         for item in self.items([SENDING]):
+            if item.sending_at is not None and self.now() - item.sending_at < self.in_flight_grace():
+                busy.append(item)
+                continue
             out.append(
                 repo.change_status(
                     self.store,
@@ -481,7 +493,7 @@ class Outbox:
                     note="found in sending at start: the board's answer was never read",
                 )
             )
-        return out
+        return out, busy
 
     def verify(self, item_id: int) -> tuple[OutboxItem, bool]:
         """Settle an unknown item by reading its destination. Returns (item, found)."""
@@ -616,7 +628,14 @@ class Outbox:
         be reached: nothing more is sent until the board has been read.
         """
         report = SendReport()
-        self.recover()
+        _, busy = self.recover()
+        if busy:
+            ids_busy = ", ".join(f"#{i.id}" for i in busy)
+            report.stopped = (
+                f"{ids_busy} 正在发送中（{self.in_flight_grace().seconds} 秒内开始）："
+                "可能另一个 forumbot 正在发送，稍后再试；什么也没有发送"
+            )
+            return report
         for item in self.items([UNKNOWN]):
             try:
                 settled, found = self.verify(item.id)

@@ -6,6 +6,7 @@ Each test runs on a UTF-8 and on a GBK board (the ``board`` fixture).
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 
 import pytest
 import requests
@@ -112,6 +113,7 @@ def test_killed_between_the_post_and_its_answer_then_restarted_sends_each_once(
     start: Start,
     reopen_store: Callable[[], Store],
     kill_at: int,
+    clock: FakeClock,
 ) -> None:
     """The board stores the write, then the sender dies before reading the answer (KeyboardInterrupt)."""
     game = make_game()
@@ -131,6 +133,9 @@ def test_killed_between_the_post_and_its_answer_then_restarted_sends_each_once(
     assert len(stuck) == 1  # committed before the POST, never moved on
     board.on_post.clear()
     again = start(reopen_store(), game)  # a new process: new session, same store
+    early = again.send()  # at once: the item may still belong to a live sender, so nothing is sent
+    assert early.stopped and "正在发送中" in early.stopped and len(board.posts_received) == kill_at
+    clock.advance(60)  # the board's timeout and a margin later: the sender is surely gone
     report = again.send()
     assert not report.stopped, report
     assert any(s.outcome == "verified" for s in report.steps)
@@ -164,7 +169,7 @@ def test_a_timeout_after_the_post_makes_the_item_unknown_until_the_board_is_read
 
 
 def test_an_unknown_item_not_found_on_the_board_is_sent_again_once(
-    board: WritableBoard, start: Start, reopen_store: Callable[[], Store]
+    board: WritableBoard, start: Start, reopen_store: Callable[[], Store], clock: FakeClock
 ) -> None:
     """The POST died before the board stored anything: the read finds nothing, so it goes again."""
     ob = start(reopen_store(), make_game())
@@ -174,6 +179,7 @@ def test_an_unknown_item_not_found_on_the_board_is_sent_again_once(
         ob.store,
         item,
         "sending",
+        sending_at=clock.now() - timedelta(minutes=5),
         expect={APPROVED},
         by="test",
         note="simulated crash before the board stored it",

@@ -547,6 +547,23 @@ class Outbox:
         if last.thread.page > 1:
             pages.insert(0, self.client.fetch_thread_page(item.tid, last.thread.page - 1))
         me = self.client.config.username or ""
+        my_uid = self.uid_map().get(me)
+        if my_uid is not None and self.client.current_source() == "pc":
+            # Only the judge's own posts (authorid=UID), last page: found even after many later replies.
+            url = urljoin(
+                self.game.board.url, f"forum.php?mod=viewthread&tid={item.tid}&page=999999&authorid={my_uid}"
+            )
+            fetched = self.client.get(url)
+            pages.append(
+                self.client.parsers().parse_thread_page(
+                    fetched.body,
+                    fetched.url,
+                    date_header=fetched.date,
+                    content_type=fetched.content_type,
+                    tz=self.game.board.tz,
+                    status=fetched.status,
+                )
+            )
         for page in pages:
             for post in page.posts:
                 if (

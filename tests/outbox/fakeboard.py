@@ -204,7 +204,26 @@ class WritableBoard(FakeBoard):
         if q.get("mod") == "post":
             self.requests.append(request.url)
             return self.post_form_get(request, q)
-        status, h, body = self.respond(request)
+        if (
+            q.get("mod") == "viewthread"
+            and q.get("authorid", "").isdigit()
+            and int(q.get("tid", "0")) in self.threads
+        ):
+            # 只看该作者: the thread as if only this author had posted (floors renumbered, as on the board)
+            t = self.threads[int(q["tid"])]
+            saved = t.posts
+            t.posts = [p for p in saved if p.uid == int(q["authorid"])]
+            try:
+                self.requests.append(request.url)
+                status, h, body = (
+                    200,
+                    self.headers(),
+                    self.thread_html(t.tid, int(q.get("page", "1") or 1)).encode(),
+                )
+            finally:
+                t.posts = saved
+        else:
+            status, h, body = self.respond(request)
         if self.charset != "utf-8":
             h["Content-Type"] = h.get("Content-Type", "text/html").replace("utf-8", self.charset)
             body = self.enc(body.decode("utf-8"))

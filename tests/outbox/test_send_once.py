@@ -238,3 +238,46 @@ def test_the_board_unreachable_before_sending_leaves_the_item_approved(
     assert report.stopped and ob.get(item).status == APPROVED
     ob.send()
     assert ob.get(item).status == SENT and board.count_stored("【票数统计】没连上") == 1
+
+
+def test_a_post_buried_under_many_later_replies_is_still_found_by_its_author(
+    board: WritableBoard, start: Start, reopen_store: Callable[[], Store], clock: FakeClock
+) -> None:
+    """Killed after the board stored the reply; 30 players' posts follow before the restart."""
+    ob = start(reopen_store(), make_game(auto_approve=["vote_count"]))
+    item = ob.add(ItemKind.VOTE_COUNT, Reply(4), "【票数统计】埋在后面", day=1)
+
+    def kill(what: str, text: str) -> None:
+        board.on_post.clear()
+        raise KeyboardInterrupt
+
+    board.on_post.append(kill)
+    with pytest.raises(KeyboardInterrupt):
+        ob.send()
+    for i in range(30):
+        board.reply(4, "饺子", f"讨论 {i}")
+    clock.advance(120)
+    again = start(reopen_store(), make_game(auto_approve=["vote_count"]))
+    report = again.send()
+    assert report.steps[0].outcome == "verified" and again.get(item).status == SENT
+    assert board.count_stored("【票数统计】埋在后面") == 1
+    assert any("authorid=14" in u for u in board.requests)
+
+
+def test_a_pm_refused_for_one_recipient_is_resent_only_to_that_one(
+    board: WritableBoard, start: Start, reopen_store: Callable[[], Store]
+) -> None:
+    ob = start(reopen_store(), make_game())
+    item = ob.add(ItemKind.JUDGE_PM, PrivateMessage([UIDS["汤圆"], UIDS["油条"]]), "今晚 17:00 前提交行动。")
+    ob.approve(item, by="法官大人")
+    name = board.users.pop(UIDS["油条"])  # the account is frozen for now
+    ob.send()
+    got = ob.get(item)
+    assert got.status == FAILED and got.delivered.keys() == {UIDS["汤圆"]}
+    assert got.board_message == "抱歉，用户不存在或被冻结，请检查用户uid是否正确"
+    board.users[UIDS["油条"]] = name
+    ob.approve(item, by="法官大人")
+    ob.send()
+    got = ob.get(item)
+    assert got.status == SENT and got.delivered.keys() == {UIDS["汤圆"], UIDS["油条"]}
+    assert [m.to_uid for m in board.pms] == [UIDS["汤圆"], UIDS["油条"]]

@@ -41,7 +41,7 @@ from sqlmodel import col, select
 
 from forumbot.client import BoardClient
 from forumbot.config import Game
-from forumbot.errors import BoardError, ConfigError, UsageError
+from forumbot.errors import BoardError, ConfigError, UnparseablePage, UsageError
 from forumbot.posting import BoardWriter, Outcome, PostResult, WriterSettings, bodies_match
 from forumbot.store import outbox as repo
 from forumbot.store.db import Store
@@ -554,16 +554,21 @@ class Outbox:
                 self.game.board.url, f"forum.php?mod=viewthread&tid={item.tid}&page=999999&authorid={my_uid}"
             )
             fetched = self.client.get(url)
-            pages.append(
-                self.client.parsers().parse_thread_page(
-                    fetched.body,
-                    fetched.url,
-                    date_header=fetched.date,
-                    content_type=fetched.content_type,
-                    tz=self.game.board.tz,
-                    status=fetched.status,
+            try:
+                pages.append(
+                    self.client.parsers().parse_thread_page(
+                        fetched.body,
+                        fetched.url,
+                        date_header=fetched.date,
+                        content_type=fetched.content_type,
+                        tz=self.game.board.tz,
+                        status=fetched.status,
+                    )
                 )
-            )
+            except UnparseablePage as exc:
+                # The board's answer when the judge has no post in the thread: an empty post list.
+                if fetched.status != 200 or "post list is empty" not in exc.detail:
+                    raise
         for page in pages:
             for post in page.posts:
                 if (

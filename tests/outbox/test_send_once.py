@@ -185,7 +185,7 @@ def test_an_unknown_item_not_found_on_the_board_is_sent_again_once(
         note="simulated crash before the board stored it",
     )
     report = ob.send()
-    assert [s.outcome for s in report.steps][:1] == ["not_found"]
+    assert [s.outcome for s in report.steps][:1] == ["not_found"], report
     assert ob.get(item).status == SENT and board.count_stored("【票数统计】饺子 2 票") == 1
 
 

@@ -281,8 +281,12 @@ class Outbox:
         found: dict[str, int] = {}
         with self.store.session() as s:
             rows = s.exec(
-                select(PostRow.author, PostRow.uid).where(
-                    col(PostRow.author).in_(sorted(names)), col(PostRow.uid).is_not(None)
+                select(PostRow.author, PostRow.uid)
+                .join(BoardRow, col(BoardRow.id) == col(PostRow.board_id))
+                .where(
+                    BoardRow.url == self.game.board.url,
+                    col(PostRow.author).in_(sorted(names)),
+                    col(PostRow.uid).is_not(None),
                 )
             )
             for author, uid in rows:

@@ -12,10 +12,10 @@ from collections.abc import Sequence
 
 from engine.errors import EngineError
 from forumbot import __version__
-from forumbot.commands import day, demo, login, night, reader, setup, watch
+from forumbot.commands import day, demo, login, night, outbox, reader, setup, watch
 from forumbot.errors import BoardError, ConfigError, ForumbotError
 
-COMMAND_MODULES = (reader, setup, night, day, watch, demo, login)
+COMMAND_MODULES = (reader, setup, night, day, watch, demo, login, outbox)
 
 
 def build_parser() -> argparse.ArgumentParser:

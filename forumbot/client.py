@@ -604,6 +604,41 @@ class BoardClient:
             if c.name.endswith("_auth"):
                 self.session.cookies.clear(c.domain, c.path, c.name)
 
+    # ------------------------------------------------------------------ writing (forumbot.posting)
+
+    def post_form(
+        self,
+        url: str,
+        body: bytes,
+        *,
+        referer: str | None = None,
+        content_type: str = "application/x-www-form-urlencoded",
+    ) -> requests.Response:
+        """POST an already-encoded form ONCE, politely, redirects not followed; every status returned.
+
+        For :mod:`forumbot.posting`, which reads every answer itself (a 503 «非法字符» page, a 301 with
+        the new pid). Never retried. requests' own exceptions propagate (after logging), so the caller
+        can tell "never connected" from "sent, then the answer was lost".
+        """
+        headers = {"Content-Type": content_type}
+        if referer:
+            headers["Referer"] = referer
+        self._wait_turn()
+        at = self._now()
+        started = self._clock()
+        self.requests_made += 1
+        try:
+            resp = self.session.post(
+                url, data=body, headers=headers, timeout=self.config.timeout, allow_redirects=False
+            )
+        except requests.RequestException as exc:
+            self._log("POST", url, None, at, started, False, f"{type(exc).__name__}: {exc}")
+            raise
+        finally:
+            self._last_request = self._clock()
+        self._log("POST", url, resp.status_code, at, started, resp.status_code < 500, "", len(resp.content))
+        return resp
+
     # ------------------------------------------------------------------ internals
 
     def _use_api(self) -> bool:
@@ -680,7 +715,7 @@ class BoardClient:
         method: str,
         url: str,
         *,
-        data: Mapping[str, str] | None = None,
+        data: Mapping[str, str] | str | None = None,
         headers: Mapping[str, str] | None = None,
         allow_redirects: bool = True,
         retry: bool = True,
@@ -721,7 +756,7 @@ class BoardClient:
         self,
         method: str,
         url: str,
-        data: Mapping[str, str] | None,
+        data: Mapping[str, str] | str | None,
         hdrs: Mapping[str, str],
         *,
         allow_redirects: bool,

@@ -84,6 +84,7 @@ class Game:
     flags: Mapping[str, Any] = field(default_factory=dict)
     attendance: Mapping[str, Any] = field(default_factory=dict)
     night1_deadline: datetime | None = None  # night 1's submissions are due (UTC)
+    outbox: Mapping[str, Any] = field(default_factory=dict)  # [outbox]: auto_approve, pm_interval, uids...
 
     @property
     def tz(self) -> ZoneInfo:
@@ -304,6 +305,7 @@ def game_from_dict(data: Mapping[str, Any], *, path: Path | None = None) -> Game
         flags=dict(data.get("flags", {})),
         attendance=dict(data.get("attendance", {})),
         night1_deadline=_night1_deadline(tt, days, tz),
+        outbox=dict(data.get("outbox", {})),  # checked by forumbot.outbox.OutboxSettings
     )
 
 

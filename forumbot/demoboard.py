@@ -15,6 +15,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
+from forumbot.demowriter import DemoWriter
+
 # ruff: noqa: E501  (the page below is a board page, verbatim)
 
 NOT_FOUND = """<!DOCTYPE html><html><head><meta charset="utf-8" /><title>提示信息 - 版杀测试论坛 - Powered by Discuz!</title></head>
@@ -31,6 +33,7 @@ class DemoBoard:
         self.board_dir = board_dir
         self.snapshot = sorted(p.name for p in board_dir.iterdir() if p.is_dir())[0]
         self.requests: list[str] = []
+        self.writer = DemoWriter(self)
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -42,9 +45,26 @@ class DemoBoard:
 
             def do_GET(self) -> None:
                 outer.requests.append(self.path)
-                status, body = outer.answer(self.path)
+                written = outer.writer.answer_get(self.path, self.headers.get("Cookie", ""))
+                status, body = written if written is not None else outer.answer(self.path)
+                if written is None:
+                    body = outer.writer.show_writes(self.path, body)
+                self._send(status, body, {})
+
+            def do_POST(self) -> None:  # the write side: see DemoWriter
+                outer.requests.append("POST " + self.path)
+                length = int(self.headers.get("Content-Length") or 0)
+                status, body, extra = outer.writer.answer_post(
+                    self.path, self.rfile.read(length), self.headers.get("Cookie", "")
+                )
+                self._send(status, body, extra)
+
+            def _send(self, status: int, body: bytes, extra: dict[str, str]) -> None:
                 self.send_response(status)
-                self.send_header("Content-Type", "text/html; charset=utf-8")
+                ctype = "text/xml; charset=utf-8" if body.startswith(b"<?xml") else "text/html; charset=utf-8"
+                self.send_header("Content-Type", ctype)
+                for k, v in extra.items():
+                    self.send_header(k, v)
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
                 self.wfile.write(body)

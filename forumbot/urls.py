@@ -30,6 +30,20 @@ class Url(StrEnum):
     THREAD_LINK = "thread_link"  # a thread's first page, as a link in a draft
     LOGIN_PAGE = "login_page"  # GET: the form, with its formhash
     LOGIN_SUBMIT = "login_submit"  # POST formhash, username, password, questionid, answer, cookietime
+    VIEWTHREAD_AUTHOR = "viewthread_author"  # one author's posts only (the judge's own, to verify a post)
+    VIEWTHREAD_FASTPOST = "viewthread_fastpost"  # a thread page carrying the fast-reply form
+    REPLY_FORM = "reply_form"  # GET: the full reply form (fid optional: the board finds it)
+    REPLY_FORM_FID = "reply_form_fid"
+    NEWTHREAD_FORM = "newthread_form"
+    EDIT_FORM = "edit_form"
+    EDIT_FORM_FID = "edit_form_fid"
+    PM_FORM = "pm_form"  # GET: the 发消息 popup (the only web answer that carries the pmid)
+    PM_SEND = "pm_send"  # POST: the popup's form
+    PM_VIEW = "pm_view"  # the conversation with one user
+    API_LOGIN_VERSION = "api_login_version"  # v1/v2: v4's login answers 503 on X3.5 (yet logs in)
+    API_VIEWTHREAD_PLAIN = "api_viewthread_plain"  # for the formhash
+    API_SENDREPLY = "api_sendreply"
+    API_SENDPM = "api_sendpm"
 
 
 API: Final = "api/mobile/index.php?version=4"
@@ -48,6 +62,22 @@ TEMPLATES: Final[dict[Url, str]] = {
     Url.THREAD_LINK: "forum.php?mod=viewthread&tid={tid}",
     Url.LOGIN_PAGE: "member.php?mod=logging&action=login",
     Url.LOGIN_SUBMIT: "member.php?mod=logging&action=login&loginsubmit=yes",
+    Url.VIEWTHREAD_AUTHOR: "forum.php?mod=viewthread&tid={tid}&page={page}&authorid={uid}",
+    Url.VIEWTHREAD_FASTPOST: "forum.php?mod=viewthread&tid={tid}&extra=",
+    Url.REPLY_FORM: "forum.php?mod=post&action=reply&tid={tid}",
+    Url.REPLY_FORM_FID: "forum.php?mod=post&action=reply&fid={fid}&tid={tid}",
+    Url.NEWTHREAD_FORM: "forum.php?mod=post&action=newthread&fid={fid}",
+    Url.EDIT_FORM: "forum.php?mod=post&action=edit&tid={tid}&pid={pid}",
+    Url.EDIT_FORM_FID: "forum.php?mod=post&action=edit&fid={fid}&tid={tid}&pid={pid}",
+    Url.PM_FORM: "home.php?mod=spacecp&ac=pm&op=showmsg&handlekey=showmsg_{uid}&touid={uid}&pmid=0"
+    "&daterange=2&infloat=yes&handlekey=sendpm&inajax=1&ajaxtarget=fwin_content_sendpm",
+    Url.PM_SEND: "home.php?mod=spacecp&ac=pm&op=send&touid={uid}&inajax=1",
+    Url.PM_VIEW: "home.php?mod=space&do=pm&subop=view&touid={uid}",
+    Url.API_LOGIN_VERSION: "api/mobile/index.php?version={version}"
+    "&module=login&loginsubmit=yes&loginfield=username",
+    Url.API_VIEWTHREAD_PLAIN: API + "&module=viewthread&tid={tid}",
+    Url.API_SENDREPLY: API + "&module=sendreply&replysubmit=yes&fid={fid}&tid={tid}",
+    Url.API_SENDPM: API + "&module=sendpm&pmsubmit=yes&touid={uid}",
 }
 
 

@@ -20,6 +20,7 @@ from rich.table import Table
 from forumbot.client import BoardClient
 from forumbot.commands.common import console
 from forumbot.commands.day import verdict_rows
+from forumbot.commands.outbox import demo_outbox
 from forumbot.config import Game, game_from_dict, parse_local_time
 from forumbot.demoboard import DemoBoard
 from forumbot.desk import Desk, case_post_draft, read_submissions, vote_count_draft
@@ -129,12 +130,23 @@ def run_demo(workdir: Path, out: Console) -> int:
             out.print(f"   full poll at 6/5 13:30: {report.summary()}")
             judged = desk.tally(2)
             out.print("\n[b]9. Day 2 vote count draft[/b]:\n")
-            out.print(vote_count_draft(desk, judged), markup=False)
+            day2_count = vote_count_draft(desk, judged)
+            out.print(day2_count, markup=False)
             closed = desk.close_day(2)
             st = desk.require_state()
             out.print(
                 f"[b]10. Day 2 closed[/b]: out {'、'.join(closed.out)}; "
                 f"{len(st.living())} players alive; next: night {st.round}."
+            )
+            # 11. the outbox: the vote count and night 2's private notices, approved and sent once
+            out.print("\n[b]11. Outbox[/b]: approved drafts sent to the example board, then read back")
+            private = [(e.audience.name or "", e.text) for e in res.events if e.audience.kind == "player"]
+            demo_outbox(
+                out,
+                game,
+                store,
+                public=[("vote_count", game.day(2).vote_tid or 0, day2_count)],
+                private=private,
             )
             out.print(f"\nboard requests made: {len(board.requests)}; the store is at {game.store_url}")
     return 0

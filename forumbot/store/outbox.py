@@ -1,0 +1,304 @@
+"""The outbox's units of work on the store. Rows never leave this module: callers get :class:`OutboxItem`.
+
+Why a compare-and-set for every status change (:func:`change_status`): "sent once" rests on the store.
+The status ``sending`` must be committed BEFORE the POST leaves, and no two processes may both move an
+item from ``approved`` to ``sending``; so each change reads the row, checks that its status is one of
+the statuses the caller expects, writes the new one and its log line, and commits, in one transaction
+(SQLite: ``BEGIN`` covers the read; PostgreSQL: the row is locked ``FOR UPDATE``).
+
+Nothing is deleted: a cancelled item keeps its row, its revisions and its log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy.exc import SQLAlchemyError
+from sqlmodel import col, select
+
+from forumbot.errors import StoreError, UsageError
+from forumbot.store.db import Store
+from forumbot.store.models import OutboxItemRow, OutboxLogRow, OutboxRevisionRow
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxItem:
+    """One item as stored (times aware UTC)."""
+
+    id: int
+    game: str
+    board_url: str
+    kind: str
+    day: int | None
+    night: int | None
+    dest: str
+    tid: int | None
+    fid: int | None
+    pid: int | None
+    quote_pid: int | None
+    uids: tuple[int, ...]
+    player: str
+    subject: str
+    body: str
+    revision: int
+    status: str
+    approved_by: str
+    approved_at: datetime | None
+    sending_at: datetime | None
+    sending_uid: int | None
+    sent_at: datetime | None
+    result_pid: int | None
+    result_tid: int | None
+    result_pmid: int | None
+    result_url: str
+    delivered: dict[int, int]
+    outcome: str
+    board_message: str
+    attempts: int
+    created_by: str
+    created_at: datetime
+    updated_at: datetime
+
+    @property
+    def pending_uids(self) -> tuple[int, ...]:
+        """PM recipients not yet delivered to."""
+        return tuple(u for u in self.uids if u not in self.delivered)
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxRevision:
+    number: int
+    subject: str
+    body: str
+    at: datetime
+    by: str
+    note: str
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxLogEntry:
+    at: datetime
+    by: str
+    old_status: str
+    new_status: str
+    note: str
+
+
+def _item(row: OutboxItemRow) -> OutboxItem:
+    assert row.id is not None
+    return OutboxItem(
+        id=row.id,
+        game=row.game,
+        board_url=row.board_url,
+        kind=row.kind,
+        day=row.day,
+        night=row.night,
+        dest=row.dest,
+        tid=row.tid,
+        fid=row.fid,
+        pid=row.pid,
+        quote_pid=row.quote_pid,
+        uids=tuple(int(u) for u in row.uids or ()),
+        player=row.player,
+        subject=row.subject,
+        body=row.body,
+        revision=row.revision,
+        status=row.status,
+        approved_by=row.approved_by,
+        approved_at=row.approved_at,
+        sending_at=row.sending_at,
+        sending_uid=row.sending_uid,
+        sent_at=row.sent_at,
+        result_pid=row.result_pid,
+        result_tid=row.result_tid,
+        result_pmid=row.result_pmid,
+        result_url=row.result_url,
+        delivered={int(k): int(v) for k, v in (row.delivered or {}).items()},
+        outcome=row.outcome,
+        board_message=row.board_message,
+        attempts=row.attempts,
+        created_by=row.created_by,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+    )
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def add_item(
+    store: Store, *, status: str, by: str, note: str = "", at: datetime | None = None, **fields: Any
+) -> int:
+    """Store a new item (revision 1 and its first log line) in one transaction; returns its id."""
+    at = at or _now()
+    try:
+        with store.session() as s:
+            row = OutboxItemRow(status=status, created_by=by, created_at=at, updated_at=at, **fields)
+            s.add(row)
+            s.flush()
+            assert row.id is not None
+            s.add(
+                OutboxRevisionRow(item_id=row.id, number=1, subject=row.subject, body=row.body, at=at, by=by)
+            )
+            s.add(OutboxLogRow(item_id=row.id, at=at, by=by, old_status="", new_status=status, note=note))
+            if status == "approved":
+                row.approved_by, row.approved_at = by, at
+            s.commit()
+            return row.id
+    except SQLAlchemyError as exc:
+        raise StoreError(f"cannot store the outbox item: {exc}") from exc
+
+
+def get_item(store: Store, item_id: int) -> OutboxItem:
+    with store.session() as s:
+        row = s.get(OutboxItemRow, item_id)
+        if row is None:
+            raise UsageError(f"no outbox item {item_id}: `forumbot outbox` lists them")
+        return _item(row)
+
+
+def list_items(
+    store: Store, *, game: str | None = None, statuses: Collection[str] | None = None
+) -> list[OutboxItem]:
+    with store.session() as s:
+        q = select(OutboxItemRow).order_by(col(OutboxItemRow.id))
+        if game is not None:
+            q = q.where(OutboxItemRow.game == game)
+        if statuses is not None:
+            q = q.where(col(OutboxItemRow.status).in_(list(statuses)))
+        return [_item(r) for r in s.exec(q)]
+
+
+def change_status(
+    store: Store,
+    item_id: int,
+    new_status: str,
+    *,
+    expect: Collection[str],
+    by: str,
+    note: str = "",
+    at: datetime | None = None,
+    **fields: Any,
+) -> OutboxItem:
+    """Move an item from one of ``expect`` to ``new_status`` (and set ``fields``), logged, committed.
+
+    Raises UsageError when the item is not in an expected status (another process got there first, or
+    the judge asked for something the item's state does not allow).
+    """
+    at = at or _now()
+    try:
+        with store.session() as s:
+            q = select(OutboxItemRow).where(OutboxItemRow.id == item_id)
+            if store.engine.dialect.name != "sqlite":
+                q = q.with_for_update()
+            row = s.exec(q).first()
+            if row is None:
+                raise UsageError(f"no outbox item {item_id}: `forumbot outbox` lists them")
+            if row.status not in expect:
+                raise UsageError(
+                    f"outbox item {item_id} is {row.status}, not {' or '.join(sorted(expect))}: "
+                    f"cannot make it {new_status}"
+                )
+            old = row.status
+            row.status = new_status
+            for k, v in fields.items():
+                if not hasattr(row, k):
+                    raise AttributeError(k)
+                setattr(row, k, v)
+            row.updated_at = at
+            s.add(row)
+            s.add(
+                OutboxLogRow(item_id=item_id, at=at, by=by, old_status=old, new_status=new_status, note=note)
+            )
+            s.commit()
+            return _item(row)
+    except SQLAlchemyError as exc:
+        raise StoreError(f"cannot change outbox item {item_id}: {exc}") from exc
+
+
+def revise(
+    store: Store,
+    item_id: int,
+    *,
+    body: str,
+    subject: str | None,
+    by: str,
+    note: str = "",
+    expect: Collection[str],
+    at: datetime | None = None,
+) -> OutboxItem:
+    """A new body (and subject) for an item not yet sent; the old one stays as a revision."""
+    at = at or _now()
+    with store.session() as s:
+        row = s.get(OutboxItemRow, item_id)
+        if row is None:
+            raise UsageError(f"no outbox item {item_id}")
+        if row.status not in expect:
+            raise UsageError(f"outbox item {item_id} is {row.status}: its text can no longer change")
+        if body == row.body and (subject is None or subject == row.subject):
+            return _item(row)
+        row.revision += 1
+        row.body = body
+        if subject is not None:
+            row.subject = subject
+        row.updated_at = at
+        s.add(row)
+        s.add(
+            OutboxRevisionRow(
+                item_id=item_id, number=row.revision, subject=row.subject, body=body, at=at, by=by, note=note
+            )
+        )
+        s.add(
+            OutboxLogRow(
+                item_id=item_id,
+                at=at,
+                by=by,
+                old_status=row.status,
+                new_status=row.status,
+                note=note or f"text revised (revision {row.revision})",
+            )
+        )
+        s.commit()
+        return _item(row)
+
+
+def revisions(store: Store, item_id: int) -> list[OutboxRevision]:
+    with store.session() as s:
+        rows = s.exec(
+            select(OutboxRevisionRow)
+            .where(OutboxRevisionRow.item_id == item_id)
+            .order_by(col(OutboxRevisionRow.number))
+        )
+        return [OutboxRevision(r.number, r.subject, r.body, r.at, r.by, r.note) for r in rows]
+
+
+def log(store: Store, item_id: int) -> list[OutboxLogEntry]:
+    with store.session() as s:
+        rows = s.exec(
+            select(OutboxLogRow).where(OutboxLogRow.item_id == item_id).order_by(col(OutboxLogRow.id))
+        )
+        return [OutboxLogEntry(r.at, r.by, r.old_status, r.new_status, r.note) for r in rows]
+
+
+def claimed_ids(store: Store, *, board_url: str, exclude: int) -> tuple[set[int], set[int]]:
+    """pids and pmids other items already own (so one board post never settles two items)."""
+    pids: set[int] = set()
+    pmids: set[int] = set()
+    with store.session() as s:
+        for row in s.exec(select(OutboxItemRow).where(OutboxItemRow.board_url == board_url)):
+            if row.id == exclude:
+                continue
+            if row.result_pid and row.dest != "edit":
+                pids.add(row.result_pid)
+            pmids.update(int(v) for v in (row.delivered or {}).values() if int(v) > 0)
+    return pids, pmids
+
+
+def touch_pm_times(items: Sequence[OutboxItem]) -> datetime | None:
+    """The latest moment a PM of these items was delivered (UCenter counts from the last success)."""
+    times = [i.sent_at for i in items if i.dest == "pm" and i.sent_at is not None]
+    return max(times) if times else None

@@ -17,11 +17,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from engine.flags_night import NightFlags
-    from engine.state import Player
+from engine.flags_night import NightFlags
 
 
 class Camp(StrEnum):
@@ -177,7 +175,16 @@ class WinSide(StrEnum):
     PLAIN = "plain"  # 平民
 
 
-LabelHook = Callable[["Player", "NightFlags"], str]
+class PlayerLike(Protocol):
+    """What a label hook reads of a player (engine.state.Player has these; roles never import state)."""
+
+    @property
+    def possessed(self) -> bool: ...
+    @property
+    def converted(self) -> bool: ...
+
+
+LabelHook = Callable[[PlayerLike, NightFlags], str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,33 +209,33 @@ class RoleSpec:
     reveal_hook: LabelHook | None = None
     notice: str = ""  # one sentence for the private setup notice (what the role does)
 
-    def label_for_check(self, player: Player, flags: NightFlags) -> str:
+    def label_for_check(self, player: PlayerLike, flags: NightFlags) -> str:
         return self.check_hook(player, flags) if self.check_hook else self.check_label
 
-    def label_for_reveal(self, player: Player, flags: NightFlags) -> str:
+    def label_for_reveal(self, player: PlayerLike, flags: NightFlags) -> str:
         return self.reveal_hook(player, flags) if self.reveal_hook else self.reveal_label
 
 
 # ---- hooks -------------------------------------------------------------------------------------
 
 
-def _civilian_check(player: Player, flags: NightFlags) -> str:
+def _civilian_check(player: PlayerLike, flags: NightFlags) -> str:
     return "被附体匪" if player.possessed else "平民"
 
 
-def _civilian_reveal(player: Player, flags: NightFlags) -> str:
+def _civilian_reveal(player: PlayerLike, flags: NightFlags) -> str:
     return "被附体匪" if player.possessed else "平民"
 
 
-def _police_check(player: Player, flags: NightFlags) -> str:
+def _police_check(player: PlayerLike, flags: NightFlags) -> str:
     return flags.gp_check_label_police
 
 
-def _poison_reveal(player: Player, flags: NightFlags) -> str:
+def _poison_reveal(player: PlayerLike, flags: NightFlags) -> str:
     return flags.gp_executed_poison_label
 
 
-def _police_guardian_reveal(player: Player, flags: NightFlags) -> str:
+def _police_guardian_reveal(player: PlayerLike, flags: NightFlags) -> str:
     # R000-G2 rule 6: a converted police-guardian is still announced as 警方守护神 (AMB-46).
     return "警方守护神" if player.converted else "警神"
 

@@ -86,6 +86,7 @@ class GameState:
     )  # consecutive forced skips (AMB-41)
     strikes: Mapping[str, int] = field(default_factory=lambda: EMPTY)  # R001 vote-attendance strikes (淹水)
     proxy_votes_used: Mapping[str, int] = field(default_factory=lambda: EMPTY)
+    discussion_deficient: tuple[str, ...] = ()  # R001: too few valid discussion posts in the last day
     # ---- r004 family ----
     sniper_bullets: int = 0
     sniper_rejoined: bool = False
@@ -251,7 +252,14 @@ _MAP_FIELDS = (
     "empty_heals",
     "yellow_cards",
 )
-_TUPLE_FIELDS = ("out_order", "hug_targets_used", "kidnapped", "lastwords", "since_day_start")
+_TUPLE_FIELDS = (
+    "out_order",
+    "hug_targets_used",
+    "kidnapped",
+    "lastwords",
+    "since_day_start",
+    "discussion_deficient",
+)
 
 
 def player_to_dict(p: Player) -> dict[str, Any]:

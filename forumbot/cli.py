@@ -10,7 +10,9 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from engine.errors import EngineError
+from engine import (
+    EngineError,
+)
 from forumbot import __version__
 from forumbot.errors import BoardError, ConfigError, ForumbotError
 

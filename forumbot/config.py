@@ -18,8 +18,11 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from engine.errors import EngineError
-from engine.rulesets import all_rulesets, get_ruleset
+from engine import (
+    EngineError,
+    all_rulesets,
+    get_ruleset,
+)
 from forumbot.board import DEFAULT_TZ, DEFAULT_USER_AGENT, BoardConfig, SourceKind
 from forumbot.errors import ConfigError, GameFileError
 

@@ -15,45 +15,57 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from engine.actions import Night, NightAction, action_from_dict, action_to_dict
-from engine.attendance import (
+from engine import (
+    ROLE_TABLES,
     AttendanceResult,
     AttendanceRules,
-    DiscussionPost,
-    count_valid_posts,
-    round_window,
-)
-from engine.ballots import BallotKind
-from engine.day import (
+    BallotKind,
     DayInput,
     DayResult,
     DayTimes,
+    DiscussionPost,
+    EngineError,
+    GameState,
+    Night,
+    NightAction,
     OutcomeKind,
     Override,
-    Procedure,
+    Phase,
+    PresetTable,
     ProxyVote,
+    Resolution,
+    RoleId,
+    RuleSet,
+    Setup,
     VotePost,
+    action_from_dict,
+    action_to_dict,
+    apply_day,
+    check_action,
+    count_valid_posts,
+    double_kill_pair,
+    draw_roles,
+    get_ruleset,
+    judge_day,
+    new_game,
+    new_night,
+    parse_presets,
     plan_revote,
-    resolve_day,
+    resolve_extra_check,
+    resolve_night,
     resolve_revote,
+    round_window,
+    split_flags,
+    state_from_dict,
+    state_to_dict,
+    submit,
 )
-from engine.eliminations import double_kill_pair
-from engine.eliminations import resolve_day as apply_day
-from engine.errors import EngineError
-from engine.events import Resolution
-from engine.flags import split_flags
-from engine.night import check as check_action
-from engine.night import new_night, resolve_extra_check, resolve_night, submit
-from engine.presets import PresetTable, parse_presets
-from engine.roles import ROLE_TABLES, RoleId
-from engine.rulesets import RuleSet, get_ruleset
-from engine.setup import Setup, draw_roles, new_game
-from engine.state import GameState, Phase, state_from_dict, state_to_dict
 from forumbot import gamerecords as gr
 from forumbot.config import DayConfig, Game
 from forumbot.errors import ConfigError, GameFileError, UsageError
+from forumbot.parsers.votes import Grammar
 from forumbot.parsers.votes import vote_posts as to_vote_posts
 from forumbot.resources import read_data
 from forumbot.store import repo
@@ -136,8 +148,9 @@ class Judge:
     # ------------------------------------------------------------------ secret state
 
     @property
-    def grammar(self) -> Procedure:
-        return "r004" if self.ruleset.day_procedure == "r004" else "r001"
+    def grammar(self) -> Grammar:
+        """The vote grammar of the game's rule set (forumbot/parsers/votes.py reads it)."""
+        return cast(Grammar, self.ruleset.grammar)
 
     def state(self) -> GameState | None:
         with self.store.session() as s:
@@ -381,7 +394,7 @@ class Judge:
             pair = frozenset(dk) if dk else None
             authority = state.authority_holder
         inp = DayInput(
-            procedure=self.grammar,
+            family=self.ruleset.family,
             day=n,
             roster=self.game.roster,
             alive=alive,
@@ -408,7 +421,7 @@ class Judge:
             judges=frozenset(self.game.judges),
             display_tz=self.game.tz,
         )
-        result = resolve_day(inp, as_of=as_of)
+        result = judge_day(inp, as_of=as_of)
         if as_of is None:
             with self.store.session() as s:
                 calls = gr.revotes_for(s, self.gid, n)
@@ -511,30 +524,10 @@ class Judge:
 
     def _apply(self, st: GameState, judged: DayJudgement) -> Resolution:
         """The day's result applied to the state: the vote's elimination, drownings, the judges' own
-        decisions of the day from the game file (sendings-off, red cards), then the batch win check."""
-        r = judged.result
+        decisions of the day from the game file (sendings-off, red cards), the day's counters, then the
+        batch win check."""
         day = judged.day
-        executed = None
-        tied: frozenset[str] | None = None
-        if r.outcome.kind in (OutcomeKind.EXECUTE, OutcomeKind.AUTHORITY) and r.outcome.out:
-            executed = r.outcome.out[0]
-        if r.outcome.kind is OutcomeKind.AUTHORITY:
-            top = max((line.count for line in r.final_tally), default=0)
-            tied = frozenset(line.target for line in r.final_tally if line.count == top)
-        if r.outcome.kind is OutcomeKind.DOUBLE_EXECUTE:
-            tied = frozenset(r.outcome.out)
-        red = [c.player for c in r.cards if c.color.value == "red"]
-        red += [name for name in day.red_cards if name not in red]
-        drowned = [d for d in r.drowned_names if d != executed]
-        return apply_day(
-            st,
-            day=day.day,
-            executed=executed,
-            tied=tied if tied and len(tied) > 1 else None,
-            drowned=drowned,
-            sent_off=day.sent_off,
-            red_cards=red,
-        )
+        return apply_day(st, judged.result, sent_off=day.sent_off, red_cards=day.red_cards)
 
     def close_day(self, n: int) -> Resolution:
         judged = self.judge_day(n)

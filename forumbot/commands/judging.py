@@ -17,10 +17,13 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from engine.actions import (
+from engine import (
     Arrow,
     Assassinate,
+    AudienceKind,
     Check,
+    Event,
+    EventKind,
     Fireworks,
     Heal,
     Hug,
@@ -28,14 +31,14 @@ from engine.actions import (
     Kill,
     KillHostages,
     NightAction,
+    Phase,
     Protect,
+    Setup,
     Snipe,
     Spy,
+    all_flags,
+    event_to_dict,
 )
-from engine.events import AudienceKind, Event, EventKind, event_to_dict
-from engine.flags import all_flags
-from engine.setup import Setup
-from engine.state import Phase
 from forumbot import drafts
 from forumbot.config import Game, find_game_file, load_game, parse_local_time
 from forumbot.errors import ConfigError, UsageError
@@ -301,7 +304,7 @@ def case_post_draft(game: Game, judge: Judge, n: int, events: tuple[Event, ...])
     closes = ""
     with contextlib.suppress(UsageError):
         closes = drafts.local_text(game.day(n).closes, game.tz)
-    title = f"第{n}讨论日" if judge.ruleset.family == "r004" else f"第{n}夜结果"
+    title = judge.ruleset.case_post_title.format(n=n)
     view = drafts.CasePostView(game.name, title, "\n".join(body), closes if not over else "", "\n".join(over))
     return drafts.render_case_post(view)
 
@@ -389,7 +392,7 @@ def vote_count_draft(game: Game, judge: Judge, judged: DayJudgement) -> str:
             result=judged.result,
             public_lines=lines,
             notice_lines=notices,
-            reveal_missing=judge.state() is None and judge.ruleset.family == "r001",
+            reveal_missing=judge.state() is None and judge.ruleset.reveals_executed_identity,
             judges=frozenset(game.judges),
         )
     )

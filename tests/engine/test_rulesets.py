@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import UnknownRuleSetError
-from engine.flags_night import NightFlags
-from engine.roles import ROLE_TABLES, ActionKind, RoleId
-from engine.rulesets import all_rulesets, get_ruleset
+from engine import (
+    ROLE_TABLES,
+    ActionKind,
+    NightFlags,
+    RoleId,
+    UnknownRuleSetError,
+    all_rulesets,
+    get_ruleset,
+)
 
 
 @pytest.mark.parametrize(
@@ -43,9 +48,9 @@ def test_unknown_rule_set_lists_the_known_ones() -> None:
 
 def test_day_procedure_of_each_rule_set() -> None:
     """The R000 variants run on R001's cycle, voting and ties (AMB-49)."""
-    procs = {rs.id: rs.day_procedure for rs in all_rulesets()}
+    procs = {rs.id: rs.family for rs in all_rulesets()}
     assert procs == {"R001": "r001", "R000-GP": "r001", "R000-G1": "r001", "R000-G2": "r001", "R004": "r004"}
-    assert {rs.id: rs.win_check for rs in all_rulesets()}["R004"] == "per_elimination"
+    assert {rs.id: rs.win_check_timing for rs in all_rulesets()}["R004"] == "per_elimination"
 
 
 def test_condition_2_is_on_for_r001_and_off_for_the_r000_variants() -> None:

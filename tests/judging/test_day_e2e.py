@@ -13,7 +13,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from engine.day import OutcomeKind, VoteStatus
+from engine import (
+    OutcomeKind,
+    VoteStatus,
+)
 from forumbot.client import BoardClient
 from forumbot.commands.judging import case_post_draft, read_submissions, submit_entries, vote_count_draft
 from forumbot.config import parse_local_time

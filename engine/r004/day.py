@@ -16,8 +16,8 @@ from engine.day.model import (
     Card,
     CardColor,
     DayInput,
+    DayOutcome,
     DayResult,
-    Outcome,
     OutcomeKind,
     PlayerStatus,
     PlayerVote,
@@ -149,29 +149,29 @@ def resolve_r004(inp: DayInput, as_of: datetime | None = None) -> DayResult:
     )
 
 
-def _outcome(inp: DayInput, roles: dict[str, _Role], tally: tuple[TallyLine, ...]) -> Outcome:
+def _outcome(inp: DayInput, roles: dict[str, _Role], tally: tuple[TallyLine, ...]) -> DayOutcome:
     if not tally:
-        return Outcome(OutcomeKind.NONE, text="无有效票，无人出局", reason="没有任何有效票（AMB-86）")
+        return DayOutcome(OutcomeKind.NONE, text="无有效票，无人出局", reason="没有任何有效票（AMB-86）")
     top = tally[0].count
     tied = [line.target for line in tally if line.count == top]
     if len(tied) == 1:
-        return Outcome(
+        return DayOutcome(
             OutcomeKind.EXECUTE, (tied[0],), text=f"{tied[0]} 出局", reason=f"{tied[0]} {top}票，票数最高"
         )
     tie = f"{'、'.join(tied)} 各{top}票平票"
     holder = inp.authority_holder
     if holder is None or holder not in inp.alive:
-        return Outcome(OutcomeKind.NONE, text=f"{tie}，无人出局", reason=f"{tie}，场上无威权持有者")
+        return DayOutcome(OutcomeKind.NONE, text=f"{tie}，无人出局", reason=f"{tie}，场上无威权持有者")
     r = roles[holder]
     if r.current is None:
-        return Outcome(
+        return DayOutcome(
             OutcomeKind.NONE,
             text=f"{tie}，无人出局",
             reason=f"{tie}，威权持有者 {holder} 没有有效投票（AMB-87）",
             authority=holder,
         )
     if r.abstain or r.target is None:
-        return Outcome(
+        return DayOutcome(
             OutcomeKind.NONE,
             text=f"{tie}，无人出局",
             reason=f"{tie}，威权持有者 {holder} 弃权（AMB-87）",
@@ -179,14 +179,14 @@ def _outcome(inp: DayInput, roles: dict[str, _Role], tally: tuple[TallyLine, ...
         )
     target = r.target
     if target not in tied and inp.flags.r004_mayor_target_must_be_tied:
-        return Outcome(
+        return DayOutcome(
             OutcomeKind.NONE,
             text=f"{tie}，无人出局",
             reason=f"{tie}，威权持有者 {holder} 投 {target}，不在平票者中（设置，AMB-60）",
             authority=holder,
         )
     extra = "" if target in tied else "（不在平票者中，按字面规则仍出局，AMB-60）"
-    return Outcome(
+    return DayOutcome(
         OutcomeKind.AUTHORITY,
         (target,),
         text=f"{tie}，威权持有者的投票对象 {target} 出局",

@@ -11,10 +11,10 @@ from datetime import datetime, timedelta
 from engine.ballots import BallotKind, suggest_name
 from engine.day.common import Entry, build_entries, build_tally, straddle_note, unused_override_problem
 from engine.day.model import (
+    DayOutcome,
     DayResult,
     Drowning,
     DrownRule,
-    Outcome,
     OutcomeKind,
     Override,
     ProxyVote,
@@ -28,7 +28,7 @@ from engine.day.model import (
     fmt_clock,
     fmt_time,
 )
-from engine.day.r001 import PEACEFUL
+from engine.r001.day import PEACEFUL
 
 __all__ = ["plan_revote", "resolve_revote"]
 
@@ -64,7 +64,7 @@ def resolve_revote(
     """
     inp = previous.input
     pending = previous.outcome.plan
-    if inp.procedure != "r001" or previous.outcome.kind is not OutcomeKind.REVOTE or pending is None:
+    if previous.outcome.kind is not OutcomeKind.REVOTE or pending is None:
         raise ValueError(f"day {inp.day} has no pending revote (outcome: {previous.outcome.kind})")
     if previous.provisional:
         raise ValueError(
@@ -134,7 +134,7 @@ def resolve_revote(
 
     gone = drowned_before | (set(new_drowned) if flags.r001_revote_drowned_excluded else set())
     if len(tied) == 1:
-        outcome = Outcome(
+        outcome = DayOutcome(
             OutcomeKind.EXECUTE,
             (tied[0],),
             text=f"{tied[0]} 被处决",
@@ -144,9 +144,9 @@ def resolve_revote(
         rest = [p for p in plan.participants if p not in gone and chosen.get(p) not in tied]
         tie = f"第{_n(stage)}次重投后 {'、'.join(tied)} 各{top}票平票"
         if not rest:
-            outcome = Outcome(OutcomeKind.NO_EXECUTION, text=PEACEFUL, reason=f"{tie}，无分散票向")
+            outcome = DayOutcome(OutcomeKind.NO_EXECUTION, text=PEACEFUL, reason=f"{tie}，无分散票向")
         elif stage == 2:
-            outcome = Outcome(OutcomeKind.NO_EXECUTION, text=PEACEFUL, reason=f"{tie}，第二次重投仍无结果")
+            outcome = DayOutcome(OutcomeKind.NO_EXECUTION, text=PEACEFUL, reason=f"{tie}，第二次重投仍无结果")
         else:
             nxt = RevotePlan(
                 number=2,
@@ -156,7 +156,7 @@ def resolve_revote(
                 deadline=plan.deadline + timedelta(minutes=flags.r001_revote_deadline_minutes),
                 counts=tuple((c, top) for c in tied),
             )
-            outcome = Outcome(
+            outcome = DayOutcome(
                 OutcomeKind.REVOTE,
                 plan=nxt,
                 text=nxt.call_text(tz),

@@ -21,10 +21,10 @@ from engine.day.common import (
 )
 from engine.day.model import (
     DayInput,
+    DayOutcome,
     DayResult,
     Drowning,
     DrownRule,
-    Outcome,
     OutcomeKind,
     PlayerStatus,
     PlayerVote,
@@ -156,14 +156,14 @@ def resolve_r001(inp: DayInput, as_of: datetime | None = None) -> DayResult:
     scattered: list[str] = []
     plan: RevotePlan | None = None
     if not cnt:
-        outcome = Outcome(
+        outcome = DayOutcome(
             OutcomeKind.NO_EXECUTION, text=PEACEFUL, reason="无有效票（AMB-29）：无人票死，不重投"
         )
     else:
         top = max(cnt.values())
         tied = [line.target for line in tally if line.count == top]
         if len(tied) == 1:
-            outcome = Outcome(
+            outcome = DayOutcome(
                 OutcomeKind.EXECUTE, (tied[0],), text=f"{tied[0]} 被处决", reason=f"{tied[0]} {top}票，单杀"
             )
         elif (
@@ -172,7 +172,7 @@ def resolve_r001(inp: DayInput, as_of: datetime | None = None) -> DayResult:
             and frozenset(tied) == inp.double_kill_pair
         ):
             pair = tuple(tied)
-            outcome = Outcome(
+            outcome = DayOutcome(
                 OutcomeKind.DOUBLE_EXECUTE,
                 pair,
                 text=f"{'、'.join(pair)} 各{top}票并列最高（双杀票数），二者同死",
@@ -182,7 +182,9 @@ def resolve_r001(inp: DayInput, as_of: datetime | None = None) -> DayResult:
             scattered = _scattered(living, state, verdicts, drowned, set(tied))
             tie_text = f"{'、'.join(tied)} 各{top}票平票"
             if not scattered:
-                outcome = Outcome(OutcomeKind.NO_EXECUTION, text=PEACEFUL, reason=f"{tie_text}，无分散票向")
+                outcome = DayOutcome(
+                    OutcomeKind.NO_EXECUTION, text=PEACEFUL, reason=f"{tie_text}，无分散票向"
+                )
             else:
                 called = close
                 plan = RevotePlan(
@@ -193,7 +195,7 @@ def resolve_r001(inp: DayInput, as_of: datetime | None = None) -> DayResult:
                     deadline=called + timedelta(minutes=flags.r001_revote_deadline_minutes),
                     counts=tuple((c, top) for c in tied),
                 )
-                outcome = Outcome(
+                outcome = DayOutcome(
                     OutcomeKind.REVOTE,
                     plan=plan,
                     text=plan.call_text(tz),

@@ -35,7 +35,9 @@ from engine.actions import (
 )
 from engine.errors import IllegalActionError
 from engine.events import JUDGE, PUBLIC, Audience, EventKind, Resolution, event, to_group, to_player
-from engine.outcome import Outcome, game_over_events, r004_counts, r004_outcome_of
+from engine.gameover import game_over_events
+from engine.outcome import Outcome
+from engine.r004.outcome import r004_counts, r004_outcome_of
 from engine.roles import R004_ROLES, ActionKind, Cause, GroupId, RoleId
 from engine.state import GameState, Phase, Player
 from engine.working import Work

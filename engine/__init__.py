@@ -9,7 +9,8 @@ between rule sets: ``.family`` (the one switch: "r001"/"r004"), ``.grammar`` (th
 forumbot/parsers/votes.py reads), ``.aliases``, ``.roles`` / ``.role_table`` / ``.role_id(name)``,
 ``.flags`` (its NightFlags defaults), ``.timetable`` (:class:`TimetableDefaults`),
 ``.proxy_vote_limit(day_flags)`` and the hooks the functions below call. A variant is a subclass plus
-``register(Variant())`` (``unregister(id)`` removes one).
+``register(Variant())`` (``unregister(id)`` removes one); the registered classes R001, R000GP, R000G1,
+R000G2 and R004 are public so a variant can subclass one.
 
 **Setting up** — ``new_game(ruleset, assignments)``, ``draw_roles(ruleset, roster, preset_table=…,
 seed=…)`` → :class:`Setup` (state, notices, groups); ``parse_presets(toml_text)`` → :class:`PresetTable`.
@@ -48,9 +49,6 @@ one package per rule-set family (r001/, r004/). Core modules never import a fami
 
 from __future__ import annotations
 
-# The rule-set families register themselves on import (after the core above).
-from engine import r001 as _r001  # noqa: F401  (registers R001, R000-GP, R000-G1, R000-G2)
-from engine import r004 as _r004  # noqa: F401  (registers R004)
 from engine.actions import (
     ACTION_KINDS,
     ActionKindSpec,
@@ -173,6 +171,10 @@ from engine.night import (
 )
 from engine.outcome import Outcome, Termination, Winner
 from engine.presets import Composition, PresetTable, parse_presets
+
+# The rule-set families register themselves on import (after the core above).
+from engine.r001 import R000G1, R000G2, R000GP, R001  # registers R001 and the R000 variants on import
+from engine.r004 import R004  # registers R004 on import
 from engine.roles import (
     CAUSE_ZH,
     GROUP_ZH,
@@ -206,6 +208,11 @@ __all__ = [
     "GROUP_ZH",
     "JUDGE",
     "PUBLIC",
+    "R000G1",
+    "R000G2",
+    "R000GP",
+    "R001",
+    "R004",
     "ROLE_TABLES",
     "ActionKind",
     "ActionKindSpec",

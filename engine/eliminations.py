@@ -19,7 +19,7 @@ Every function takes ``day`` (where it matters) and refuses a day that is not th
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import replace
 
 from engine.day.model import DayResult, OutcomeKind
@@ -304,12 +304,8 @@ def with_day_counters(state: GameState, result: DayResult) -> GameState:
     """The state with the judged day's counters: strikes, proxy votes used, yellow cards, attendance."""
     return replace(
         state,
-        strikes=_nonzero(result.strikes_after),
-        proxy_votes_used=_nonzero(result.proxy_used_after),
-        yellow_cards=_nonzero(result.yellow_totals),
+        strikes=frozen_map(result.strikes_after),
+        proxy_votes_used=frozen_map(result.proxy_used_after),
+        yellow_cards=frozen_map(result.yellow_totals),
         discussion_deficient=tuple(sorted(result.discussion_deficient)),
     )
-
-
-def _nonzero(counts: Mapping[str, int]) -> Mapping[str, int]:
-    return frozen_map((k, int(v)) for k, v in sorted(counts.items()) if v)

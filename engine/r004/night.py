@@ -92,7 +92,6 @@ _KIDNAPPED = to_group(GroupId.KIDNAPPED)
 
 LATE_TEXT = "关门后两小时内未与导演取得联系，视为放弃夜晚行动"
 NOBODY_OUT = "昨夜无人出局"
-GAINED_AUTHORITY = "你获得<威权>"
 
 
 def camp_label(p: Player) -> str:
@@ -258,169 +257,234 @@ class _OutList:
         return name in self.cause
 
 
+class _Tonight:
+    """What one night's resolution steps share: the scratch state, tonight's valid actions, the out-list."""
+
+    def __init__(self, state: GameState, night: Night) -> None:
+        self.state = state
+        self.w = Work(state)
+        self.n = state.round
+        self.flags = state.flags
+        self.alert = state.alert_night == self.n
+        self.alive_at_start = {p.name for p in state.players if p.alive}
+        self.by_role = state._by_role  # every holder of each role, alive or not, in seating order
+        self.acts: dict[ActionKind, NightAction] = {}
+        self.out = _OutList()
+        self.kill_targets: set[str] = set()
+        self.rejoin = False
+        self._collect(night)
+        hug = self.acts.get(ActionKind.HUG)
+        heal = self.acts.get(ActionKind.HEAL)
+        self.hug_target = hug.target if isinstance(hug, Hug) else None
+        self.heal_target = heal.target if isinstance(heal, Heal) else None
+        self.terrorist = self.by_role.get(RoleId.TERRORIST, ())
+        self.doctor = self.by_role.get(RoleId.DOCTOR, ())
+        self.butterfly = self.by_role.get(RoleId.BUTTERFLY, ())
+        self.eliminated: list[str] = []
+        self.alerted: str | None = None
+        self.outcome: Outcome | None = None
+
+    def alive(self, name: str) -> bool:
+        return name in self.alive_at_start
+
+    def _collect(self, night: Night) -> None:
+        """Tonight's actions that count: late ones are given up, killer-camp ones void on a 警戒 night."""
+        w = self.w
+        for sub in night.submissions:
+            kind = sub.action.kind
+            role = ACTOR_ROLE.get(kind, RoleId.CIVILIAN)
+            holders = [h for h in self.by_role.get(role, ()) if h in self.alive_at_start]
+            audience: Audience = _KILLERS if kind is ActionKind.KILL else _POLICE
+            if kind not in GROUP_ACTIONS and holders:
+                audience = to_player(holders[0])
+            if sub.late:
+                text = f"{SKILL_ZH.get(kind, kind.value)}：{LATE_TEXT}"
+                w.emit(event(EventKind.FORFEITED, audience, text, late=True))
+                continue
+            if self.alert and kind in KILLER_CAMP_KINDS:
+                w.emit(event(EventKind.NOTE, JUDGE, f"警戒夜：{SKILL_ZH[kind]} 无效（AMB-52）", amb="AMB-52"))
+                continue
+            if not holders:
+                continue
+            self.acts[kind] = sub.action
+
+
 def resolve(state: GameState, night: Night, seed: int | None) -> Resolution:
-    w = Work(state)
-    n = state.round
-    flags = state.flags
-    alert = state.alert_night == n
-    alive_at_start = {p.name for p in state.players if p.alive}
-    by_role = state._by_role  # every holder of each role, alive or not, in seating order
-    acts: dict[ActionKind, NightAction] = {}
-    for sub in night.submissions:
-        kind = sub.action.kind
-        holders = [h for h in by_role.get(ACTOR_ROLE.get(kind, RoleId.CIVILIAN), ()) if h in alive_at_start]
-        audience: Audience = _KILLERS if kind is ActionKind.KILL else _POLICE
-        if kind not in GROUP_ACTIONS and holders:
-            audience = to_player(holders[0])
-        if sub.late:
-            w.emit(
-                event(
-                    EventKind.FORFEITED, audience, f"{SKILL_ZH.get(kind, kind.value)}：{LATE_TEXT}", late=True
-                )
-            )
-            continue
-        if alert and kind in KILLER_CAMP_KINDS:
-            w.emit(event(EventKind.NOTE, JUDGE, f"警戒夜：{SKILL_ZH[kind]} 无效（AMB-52）", amb="AMB-52"))
-            continue
-        if not holders:
-            continue
-        acts[kind] = sub.action
+    """Resolve night ``state.round``: steps 1–7 of the module docstring, then the feedback and the post."""
+    t = _Tonight(state, night)
+    _step_fireworks(t)
+    _step_directed_kills(t)
+    _step_heal(t)
+    _step_hug(t)
+    _step_hanfei(t)
+    _step_arrow(t)
+    _step_eliminate(t)
+    _feedback_out_notices(t)
+    _feedback_skills(t)
+    _feedback_judge_notes(t)
+    _day_start_post(t)
+    w = t.w
+    w.set(since_day_start=())
+    if t.outcome is not None:
+        w.end(t.outcome)
+        st = w.freeze()
+        return Resolution(st, (*w.events, *game_over_events(st)), tuple(t.eliminated))
+    w.set(phase=Phase.DAY)
+    return Resolution(w.freeze(), tuple(w.events), tuple(t.eliminated))
 
-    out = _OutList()
-    kill_targets: set[str] = set()
-    rejoin = False
 
-    def alive(name: str) -> bool:
-        return name in alive_at_start
+def _step_fireworks(t: _Tonight) -> None:
+    """Step 1, 放烟花: the terrorist, then the target unless it is a 杀手 (not a 指杀: no hug/heal)."""
+    fw = t.acts.get(ActionKind.FIREWORKS)
+    if isinstance(fw, Fireworks) and t.terrorist and not t.state.fireworks_used:
+        t.out.add(t.terrorist[0], Cause.FIREWORKS)
+        if t.alive(fw.target) and t.w.role(fw.target) is not RoleId.KILLER:
+            t.out.add(fw.target, Cause.FIREWORKS)
+        t.w.set(fireworks_used=True)
 
-    # step 1: 放烟花
-    fw = acts.get(ActionKind.FIREWORKS)
-    terrorist = by_role.get(RoleId.TERRORIST, ())
-    if isinstance(fw, Fireworks) and terrorist and not state.fireworks_used:
-        out.add(terrorist[0], Cause.FIREWORKS)
-        if alive(fw.target) and w.role(fw.target) is not RoleId.KILLER:
-            out.add(fw.target, Cause.FIREWORKS)
-        w.set(fireworks_used=True)
 
-    # step 2: 指杀 in source order
-    hug = acts.get(ActionKind.HUG)
-    heal = acts.get(ActionKind.HEAL)
-    hug_target = hug.target if isinstance(hug, Hug) else None
-    heal_target = heal.target if isinstance(heal, Heal) else None
+def _shots(t: _Tonight) -> list[tuple[Cause, str]]:
+    """The 指杀 of tonight in source order: 撕票 → 狙击 → 暗杀 → 杀人."""
+    state, w = t.state, t.w
     shots: list[tuple[Cause, str]] = []
-    kh = acts.get(ActionKind.KILL_HOSTAGES)
+    kh = t.acts.get(ActionKind.KILL_HOSTAGES)
     if isinstance(kh, KillHostages) and not state.hostages_killed:
         order = list(kh.order) if kh.order else list(state.kidnapped)
-        if not kh.order and flags.r004_default_hostage_order == "reverse":
+        if not kh.order and t.flags.r004_default_hostage_order == "reverse":
             order.reverse()
-        shots += [(Cause.HOSTAGE, h) for h in order if alive(h)]
+        shots += [(Cause.HOSTAGE, h) for h in order if t.alive(h)]
         w.set(hostages_killed=True)
-    sn = acts.get(ActionKind.SNIPE)
-    sniper_shot = isinstance(sn, Snipe) and not state.sniper_rejoined and state.sniper_bullets > 0
-    if isinstance(sn, Snipe) and sniper_shot:
+    sn = t.acts.get(ActionKind.SNIPE)
+    if isinstance(sn, Snipe) and not state.sniper_rejoined and state.sniper_bullets > 0:
         shots.append((Cause.SNIPE, sn.target))
-    ag = acts.get(ActionKind.ASSASSINATE)
+    ag = t.acts.get(ActionKind.ASSASSINATE)
     if isinstance(ag, Assassinate) and not state.assassination_used:
         shots.append((Cause.ASSASSINATION, ag.target))
         w.set(assassination_used=True)
-    kl = acts.get(ActionKind.KILL)
+    kl = t.acts.get(ActionKind.KILL)
     if isinstance(kl, Kill) and kl.victim is not None:
         shots.append((Cause.KILLERS, kl.victim))
-    bullets = state.sniper_bullets
-    for cause, x in shots:
-        if not alive(x):
+    return shots
+
+
+def _step_directed_kills(t: _Tonight) -> None:
+    """Step 2, 指杀: ① the hug target and ② the heal target are spared; ③ killers↔sniper → 归队; ④ listed."""
+    w, flags = t.w, t.flags
+    bullets = t.state.sniper_bullets
+    for cause, x in _shots(t):
+        if not t.alive(x):
             continue
-        kill_targets.add(x)
+        t.kill_targets.add(x)
         stopped = True
-        if x in (hug_target, heal_target):  # ① hug, ② heal
+        if x in (t.hug_target, t.heal_target):  # ① hug, ② heal
             pass
         elif (cause is Cause.KILLERS and w.role(x) is RoleId.SNIPER) or (
             cause is Cause.SNIPE and w.role(x) is RoleId.KILLER
         ):  # ③ 归队
-            sniper = by_role[RoleId.SNIPER][0]
-            if sniper not in out or flags.r004_rejoin_when_sniper_listed:
-                rejoin = True
+            sniper = t.by_role[RoleId.SNIPER][0]
+            if sniper not in t.out or flags.r004_rejoin_when_sniper_listed:
+                t.rejoin = True
         else:  # ④
-            out.add(x, cause)
+            t.out.add(x, cause)
             stopped = False
         if cause is Cause.SNIPE and (flags.r004_blocked_shot_uses_bullet or not stopped):
             bullets -= 1
-    if rejoin:
+    if t.rejoin:
         bullets = 0
         w.set(sniper_rejoined=True)
-    if bullets != state.sniper_bullets:
+    if bullets != t.state.sniper_bullets:
         w.set(sniper_bullets=max(bullets, 0))
 
-    # step 3: 救治
-    doctor = by_role.get(RoleId.DOCTOR, ())
-    empty = heal_target is not None and heal_target not in kill_targets and heal_target != hug_target
-    if empty and heal_target is not None and alive(heal_target) and doctor:
-        key = heal_target if flags.r004_empty_heal_counter == "per_target" else doctor[0]
-        if w.bump("empty_heals", key) >= 2:
-            out.add(heal_target, Cause.DOUBLE_EMPTY_HEAL)
 
-    # step 4: 拥抱
-    butterfly = by_role.get(RoleId.BUTTERFLY, ())
-    if hug_target is not None:
-        w.set(hug_targets_used=(*w.hug_targets_used, hug_target))
-        if butterfly and butterfly[0] in out and alive(hug_target):
-            out.add(hug_target, Cause.HUG)
+def _step_heal(t: _Tonight) -> None:
+    """Step 3, 救治: an empty heal (no 指杀 on the target, not the hug target) counts; at 2 it kills."""
+    target = t.heal_target
+    empty = target is not None and target not in t.kill_targets and target != t.hug_target
+    if empty and target is not None and t.alive(target) and t.doctor:
+        key = target if t.flags.r004_empty_heal_counter == "per_target" else t.doctor[0]
+        if t.w.bump("empty_heals", key) >= 2:
+            t.out.add(target, Cause.DOUBLE_EMPTY_HEAL)
 
-    # step 5: 悍匪 (a forced skill: blocked on a 警戒 night, AMB-52)
-    if terrorist and out.cause.get(terrorist[0]) is Cause.DOUBLE_EMPTY_HEAL and doctor and alive(doctor[0]):
-        if alert and flags.r004_alert_blocks_forced_skills:
-            w.emit(event(EventKind.NOTE, JUDGE, "警戒夜：悍匪 不发动（AMB-52）", amb="AMB-52"))
+
+def _step_hug(t: _Tonight) -> None:
+    """Step 4, 拥抱: the butterfly on the list takes the hug target with him."""
+    if t.hug_target is not None:
+        t.w.set(hug_targets_used=(*t.w.hug_targets_used, t.hug_target))
+        if t.butterfly and t.butterfly[0] in t.out and t.alive(t.hug_target):
+            t.out.add(t.hug_target, Cause.HUG)
+
+
+def _step_hanfei(t: _Tonight) -> None:
+    """Step 5, 悍匪: the terrorist out by a double empty heal takes the doctor (not under 警戒, AMB-52)."""
+    terrorist, doctor = t.terrorist, t.doctor
+    if (
+        terrorist
+        and t.out.cause.get(terrorist[0]) is Cause.DOUBLE_EMPTY_HEAL
+        and doctor
+        and t.alive(doctor[0])
+    ):
+        if t.alert and t.flags.r004_alert_blocks_forced_skills:
+            t.w.emit(event(EventKind.NOTE, JUDGE, "警戒夜：悍匪 不发动（AMB-52）", amb="AMB-52"))
         else:
-            out.add(doctor[0], Cause.HANFEI)
+            t.out.add(doctor[0], Cause.HANFEI)
 
-    # step 6: 丘比特之箭
-    arrow = acts.get(ActionKind.ARROW)
-    lovers = state.lovers
-    if isinstance(arrow, Arrow) and not state.arrow_used:
-        w.set(arrow_used=True, lovers=(arrow.first, arrow.second))
+
+def _step_arrow(t: _Tonight) -> None:
+    """Step 6, 丘比特之箭: exactly one lover listed and the other alive ⇒ the other goes instead (AMB-65)."""
+    flags, out = t.flags, t.out
+    arrow = t.acts.get(ActionKind.ARROW)
+    lovers = t.state.lovers
+    if isinstance(arrow, Arrow) and not t.state.arrow_used:
+        t.w.set(arrow_used=True, lovers=(arrow.first, arrow.second))
         if flags.r004_arrow_works_same_night:
             lovers = (arrow.first, arrow.second)
-    if lovers is not None:
-        listed = [x for x in lovers if x in out]
-        if len(listed) == 1:
-            x = listed[0]
-            other = lovers[1] if x == lovers[0] else lovers[0]
-            spared = not (
-                not flags.r004_lover_swap_spares_terrorist
-                and w.role(x) is RoleId.TERRORIST
-                and out.cause[x] is Cause.FIREWORKS
-            )
-            if alive(other) and spared:
-                i = out.remove(x)
-                if flags.r004_lover_substitute_position == "append":
-                    out.add(other, Cause.LOVER)
-                else:
-                    out.insert(i, other, Cause.LOVER)
-                if flags.r004_rerun_hug_after_lover_swap and hug_target is not None and butterfly:
-                    if butterfly[0] in out:
-                        out.add(hug_target, Cause.HUG)
-                    elif out.cause.get(hug_target) is Cause.HUG:
-                        out.remove(hug_target)
+    if lovers is None:
+        return
+    listed = [x for x in lovers if x in out]
+    if len(listed) != 1:
+        return
+    x = listed[0]
+    other = lovers[1] if x == lovers[0] else lovers[0]
+    spared = not (
+        not flags.r004_lover_swap_spares_terrorist
+        and t.w.role(x) is RoleId.TERRORIST
+        and out.cause[x] is Cause.FIREWORKS
+    )
+    if not (t.alive(other) and spared):
+        return
+    i = out.remove(x)
+    if flags.r004_lover_substitute_position == "append":
+        out.add(other, Cause.LOVER)
+    else:
+        out.insert(i, other, Cause.LOVER)
+    if flags.r004_rerun_hug_after_lover_swap and t.hug_target is not None and t.butterfly:
+        if t.butterfly[0] in out:
+            out.add(t.hug_target, Cause.HUG)
+        elif out.cause.get(t.hug_target) is Cause.HUG:
+            out.remove(t.hug_target)
 
-    # step 7: eliminate in order, a win check after each
-    eliminated: list[str] = []
-    alerted: str | None = None
-    outcome: Outcome | None = None
-    tally = r004_counts(state) if out.order else None
-    for x in out.order:
-        if outcome is not None and flags.r004_stop_when_won:
+
+def _step_eliminate(t: _Tonight) -> None:
+    """Step 7: eliminate in list order, a win check after each; stop once won (AMB-81)."""
+    state, flags = t.state, t.flags
+    tally = r004_counts(state) if t.out.order else None
+    for x in t.out.order:
+        if t.outcome is not None and flags.r004_stop_when_won:
             break
-        eliminated.append(x)
-        if _eliminate(w, x, out.cause[x], n):
-            alerted = x
+        t.eliminated.append(x)
+        if _eliminate(t.w, x, t.out.cause[x], t.n):
+            t.alerted = x
         assert tally is not None
-        tally = tally.without(w.p(x).role, state.spy_counted, flags)
-        if outcome is None:
-            outcome = r004_outcome_of(tally)
+        tally = tally.without(t.w.p(x).role, state.spy_counted, flags)
+        if t.outcome is None:
+            t.outcome = r004_outcome_of(tally)
 
-    # feedback 1: out notices (with last-words eligibility) and 威权
+
+def _feedback_out_notices(t: _Tonight) -> None:
+    """Feedback 1: out notices (with last-words eligibility) and 威权 to pass."""
+    w, eliminated = t.w, t.eliminated
     for x in eliminated:
-        eligible = x in w.lastwords and x not in state.lastwords
+        eligible = x in w.lastwords and x not in t.state.lastwords
         words = "可以留下遗言" if eligible else "不能留下遗言"
         w.emit(
             event(
@@ -440,41 +504,30 @@ def resolve(state: GameState, night: Night, seed: int | None) -> Resolution:
                     pending=True,
                 )
             )
-    # feedback 2: 查验
+
+
+def _feedback_skills(t: _Tonight) -> None:
+    """Feedback 2–5: 查验, 潜伏, 归队, 丘比特之箭, 绑架 (AMB-69)."""
+    w, state, acts = t.w, t.state, t.acts
     chk = acts.get(ActionKind.CHECK)
     if isinstance(chk, Check):
-        tp = w.p(chk.target)
+        label = camp_label(w.p(chk.target))
         w.emit(
-            event(
-                EventKind.CHECK_RESULT,
-                _POLICE,
-                f"{chk.target}：{camp_label(tp)}",
-                target=chk.target,
-                label=camp_label(tp),
-            )
+            event(EventKind.CHECK_RESULT, _POLICE, f"{chk.target}：{label}", target=chk.target, label=label)
         )
-    # feedback 3: 潜伏
     spy = acts.get(ActionKind.SPY)
-    spies = by_role.get(RoleId.SPY, ())
+    spies = t.by_role.get(RoleId.SPY, ())
     if isinstance(spy, Spy) and spies:
-        tp = w.p(spy.target)
-        w.emit(
-            event(
-                EventKind.SPY_RESULT,
-                to_player(spies[0]),
-                f"{spy.target}：{identity_label(tp)}",
-                target=spy.target,
-                label=identity_label(tp),
-            )
-        )
-    # feedback 4: 归队
-    if rejoin and not state.sniper_rejoined:
-        sniper = by_role[RoleId.SNIPER][0]
+        label = identity_label(w.p(spy.target))
+        text = f"{spy.target}：{label}"
+        w.emit(event(EventKind.SPY_RESULT, to_player(spies[0]), text, target=spy.target, label=label))
+    if t.rejoin and not state.sniper_rejoined:
+        sniper = t.by_role[RoleId.SNIPER][0]
         w.emit(
             event(EventKind.REJOIN, to_player(sniper), "归队：你失去<狙击>，与杀手互知共群，加入杀手频道"),
             event(EventKind.REJOIN, _KILLERS, f"狙击手 {sniper} 归队，加入杀手频道", sniper=sniper),
         )
-    # feedback 5: 丘比特之箭
+    arrow = acts.get(ActionKind.ARROW)
     if isinstance(arrow, Arrow) and not state.arrow_used:
         w.emit(
             event(
@@ -484,36 +537,47 @@ def resolve(state: GameState, night: Night, seed: int | None) -> Resolution:
                 lovers=(arrow.first, arrow.second),
             )
         )
-    # feedback 5b: 绑架 (AMB-69)
-    kd = acts.get(ActionKind.KIDNAP)
-    if isinstance(kd, Kidnap) and not state.hostages_killed and not isinstance(kh, KillHostages):
-        earlier = tuple(state.kidnapped)
-        if kd.target not in earlier:
-            w.set(kidnapped=(*earlier, kd.target))
-        if flags.r004_kidnap_feedback:
-            others = "、".join(e for e in earlier if e != kd.target) or "（暂无）"
-            w.emit(
-                event(
-                    EventKind.KIDNAPPED,
-                    to_player(kd.target),
-                    f"你被绑架了，与之前被绑架的所有角色互知共群：{others}",
-                    earlier=earlier,
-                    amb="AMB-69",
-                ),
-                event(EventKind.KIDNAPPED, _KIDNAPPED, f"{kd.target} 被绑架，加入本频道", target=kd.target),
-            )
-    # 警戒
-    if alerted is not None:
+    _feedback_kidnap(t)
+
+
+def _feedback_kidnap(t: _Tonight) -> None:
+    """绑架: the target joins the kidnapped (unless 撕票 tonight or before), learns who else is (AMB-69)."""
+    w, state = t.w, t.state
+    kd = t.acts.get(ActionKind.KIDNAP)
+    kh = t.acts.get(ActionKind.KILL_HOSTAGES)
+    if not isinstance(kd, Kidnap) or state.hostages_killed or isinstance(kh, KillHostages):
+        return
+    earlier = tuple(state.kidnapped)
+    if kd.target not in earlier:
+        w.set(kidnapped=(*earlier, kd.target))
+    if t.flags.r004_kidnap_feedback:
+        others = "、".join(e for e in earlier if e != kd.target) or "（暂无）"
+        w.emit(
+            event(
+                EventKind.KIDNAPPED,
+                to_player(kd.target),
+                f"你被绑架了，与之前被绑架的所有角色互知共群：{others}",
+                earlier=earlier,
+                amb="AMB-69",
+            ),
+            event(EventKind.KIDNAPPED, _KIDNAPPED, f"{kd.target} 被绑架，加入本频道", target=kd.target),
+        )
+
+
+def _feedback_judge_notes(t: _Tonight) -> None:
+    """For the judges: 警戒 for the next night, 威权 still to pass."""
+    w, state = t.w, t.state
+    if t.alerted is not None:
         w.emit(
             event(
                 EventKind.ALERT,
                 JUDGE,
-                f"警戒：市长 {alerted} 因杀手阵营技能出局，第 {n + 1} 夜所有杀手阵营角色不能发动技能",
-                mayor=alerted,
-                night=n + 1,
+                f"警戒：市长 {t.alerted} 因杀手阵营技能出局，第 {t.n + 1} 夜所有杀手阵营角色不能发动技能",
+                mayor=t.alerted,
+                night=t.n + 1,
             )
         )
-    if state.authority_pending and state.authority_pending not in eliminated:
+    if state.authority_pending and state.authority_pending not in t.eliminated:
         w.emit(
             event(
                 EventKind.NOTE,
@@ -524,8 +588,11 @@ def resolve(state: GameState, night: Night, seed: int | None) -> Resolution:
             )
         )
 
-    # the day-start post
-    listed = list(state.since_day_start) if flags.r004_daystart_includes_day_eliminations else []
+
+def _day_start_post(t: _Tonight) -> None:
+    """The public day-start post (AMB-88; identities only for the mayor under 警戒, AMB-64)."""
+    w, eliminated, alerted = t.w, t.eliminated, t.alerted
+    listed = list(t.state.since_day_start) if t.flags.r004_daystart_includes_day_eliminations else []
     lines = [_out_line(w, x, alerted) for x in listed]
     lines += [_out_line(w, x, alerted) for x in eliminated]
     if not eliminated:
@@ -539,16 +606,9 @@ def resolve(state: GameState, night: Night, seed: int | None) -> Resolution:
             out=tuple(listed + eliminated),
             night_out=tuple(eliminated),
             revealed=revealed,
-            round=n,
+            round=t.n,
         )
     )
-    w.set(since_day_start=())
-    if outcome is not None:
-        w.end(outcome)
-        st = w.freeze()
-        return Resolution(st, (*w.events, *game_over_events(st)), tuple(eliminated))
-    w.set(phase=Phase.DAY)
-    return Resolution(w.freeze(), tuple(w.events), tuple(eliminated))
 
 
 def _out_line(w: Work, x: str, alerted: str | None) -> str:

@@ -18,24 +18,17 @@ from rich.console import Console
 from rich.table import Table
 
 from engine import (
+    ACTION_KINDS,
     Arrow,
-    Assassinate,
     AudienceKind,
-    Check,
     Event,
     EventKind,
-    Fireworks,
-    Heal,
-    Hug,
-    Kidnap,
     Kill,
     KillHostages,
     NightAction,
     Phase,
     Protect,
     Setup,
-    Snipe,
-    Spy,
     all_flags,
     event_to_dict,
 )
@@ -45,20 +38,7 @@ from forumbot.errors import ConfigError, UsageError
 from forumbot.judge import DayJudgement, Judge, describe_state
 from forumbot.store.db import Store, open_store
 
-ACTIONS = (
-    "kill",
-    "check",
-    "protect",
-    "snipe",
-    "fireworks",
-    "spy",
-    "kidnap",
-    "kill_hostages",
-    "heal",
-    "hug",
-    "assassinate",
-    "arrow",
-)
+ACTIONS = tuple(kind.value for kind in ACTION_KINDS)  # the engine's one table of night action kinds
 
 
 # ------------------------------------------------------------------ opening the desk
@@ -223,14 +203,7 @@ def action_from_fields(kind: str, f: Mapping[str, Any]) -> NightAction:
     if kind == "arrow":
         return Arrow(first=need("first"), second=need("second"), by=by)
     simple: dict[str, Callable[..., NightAction]] = {
-        "check": Check,
-        "snipe": Snipe,
-        "fireworks": Fireworks,
-        "spy": Spy,
-        "kidnap": Kidnap,
-        "heal": Heal,
-        "hug": Hug,
-        "assassinate": Assassinate,
+        k.value: spec.cls for k, spec in ACTION_KINDS.items() if spec.single_target
     }
     if kind not in simple:
         raise UsageError(f"unknown night action {kind!r} (one of {', '.join(ACTIONS)})")

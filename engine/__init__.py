@@ -176,7 +176,6 @@ from engine.presets import Composition, PresetTable, parse_presets
 from engine.r001 import R000G1, R000G2, R000GP, R001  # registers R001 and the R000 variants on import
 from engine.r004 import R004  # registers R004 on import
 from engine.roles import (
-    CAUSE_ZH,
     GROUP_ZH,
     ROLE_TABLES,
     ActionKind,
@@ -204,7 +203,6 @@ from engine.state import GameState, Phase, Player, frozen_map, state_from_dict, 
 
 __all__ = [
     "ACTION_KINDS",
-    "CAUSE_ZH",
     "GROUP_ZH",
     "JUDGE",
     "PUBLIC",

@@ -129,10 +129,6 @@ class Game:
     def night(self) -> Night:
         return self._stack[-1][1]
 
-    @property
-    def last_events(self) -> tuple[Event, ...]:
-        return self._stack[-1][2]
-
     def apply(self, op: str, **args: Any) -> tuple[Event, ...]:
         """Run one step (raises the engine's errors without recording anything)."""
         if op not in _OPS:

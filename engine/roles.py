@@ -127,38 +127,6 @@ class Cause(StrEnum):
     RED_CARD = "red_card"  # 红牌罚下
 
 
-CAUSE_ZH: Mapping[Cause, str] = MappingProxyType(
-    {
-        Cause.KILLED: "被杀",
-        Cause.PLEDGE: "生死状",
-        Cause.POSSESSED_POISON: "附体毒药",
-        Cause.GUARDED_KILL: "守护代死",
-        Cause.DERELICTION: "渎职死亡",
-        Cause.FORCED_DERELICTION: "被迫渎职死",
-        Cause.EXECUTED: "票死",
-        Cause.GUARDED_EXECUTION: "守护代票死",
-        Cause.DOUBLE_KILL: "双杀票数",
-        Cause.DROWNED: "淹死",
-        Cause.SENT_OFF: "判作立即出局",
-        Cause.JUDGE: "法官判定出局",
-        Cause.FIREWORKS: "放烟花",
-        Cause.HOSTAGE: "撕票",
-        Cause.SNIPE: "狙击",
-        Cause.ASSASSINATION: "暗杀",
-        Cause.KILLERS: "杀人",
-        Cause.DOUBLE_EMPTY_HEAL: "双空救",
-        Cause.HUG: "拥抱",
-        Cause.HANFEI: "悍匪",
-        Cause.LOVER: "情侣代替出局",
-        Cause.VOTE: "投票",
-        Cause.RED_CARD: "红牌罚下",
-    }
-)
-
-#: The 指杀 (targeted kill) causes of R004, in the source's resolution order (step 2).
-R004_TARGETED_KILL_ORDER: tuple[Cause, ...] = (Cause.HOSTAGE, Cause.SNIPE, Cause.ASSASSINATION, Cause.KILLERS)
-
-
 class WinSide(StrEnum):
     """How a role counts in the R001/R000 win check (Bn, Pn, Zn, Cn; guardians per AMB-44)."""
 

@@ -152,9 +152,6 @@ class GameState:
     def names(self) -> tuple[str, ...]:
         return tuple(p.name for p in self.players)
 
-    def role_of(self, name: str) -> RoleId:
-        return self.player(name).role
-
     def spec(self, name: str) -> RoleSpec:
         return ROLE_TABLES[self.family][self.player(name).role]
 
@@ -196,10 +193,6 @@ class GameState:
 
     def empty_heals_of(self, name: str) -> int:
         return int(self.empty_heals.get(name, 0))
-
-    @property
-    def is_over(self) -> bool:
-        return self.outcome is not None
 
     def group_members(self, group: GroupId) -> tuple[str, ...]:
         """Who is in a private group now (out players stay in, R004 注意; R001 §四.7)."""

@@ -70,9 +70,9 @@ def _label(v: Verdict) -> str:
 
 
 def resolve_r001(inp: DayInput, as_of: datetime | None = None) -> DayResult:
-    flags, times, tz = inp.flags, inp.times, inp.tz
-    close = times.closes_at
-    provisional = as_of is not None and as_of < close
+    """Judge an R001 day: each post, then attendance and strikes, drownings, the tally and the outcome."""
+    flags, times = inp.flags, inp.times
+    provisional = as_of is not None and as_of < times.closes_at
     entries, problems = build_entries(inp.posts, inp.proxy_votes, inp.overrides)
     verdicts: list[Verdict] = []
     state: dict[str, _State] = {}
@@ -89,21 +89,75 @@ def resolve_r001(inp: DayInput, as_of: datetime | None = None) -> DayResult:
     for e in entries:
         verdicts.append(_judge_entry(e, inp, as_of, state, verdicts, proxy_used, void_in_time))
 
-    # --- per-player classification -----------------------------------------------------------------------
     living = [p for p in inp.roster if p in inp.alive]
-    attendance_applies = flags.r001_attendance_on_peaceful_round or inp.new_victim
-    final = not provisional
+    deficient_now, d_disc = _attendance(inp, living, final=not provisional)
+    statuses, strikes, struck = _strikes(inp, living, state, provisional, d_disc)
+    d_vote = {p for p in struck if strikes[p] >= 2}
+    drowned_order = [p for p in living if p in d_disc] + [
+        p for p in living if p in d_vote and p not in d_disc
+    ]
+    drowned = set(drowned_order)
+    _void_drowned_votes(verdicts, drowned, d_disc)
+    tally = _tally(living, state, verdicts, drowned)
+    outcome, scattered = _decide(inp, tally, living, state, verdicts, drowned)
+    executed = (
+        set(outcome.out) if outcome.kind in (OutcomeKind.EXECUTE, OutcomeKind.DOUBLE_EXECUTE) else set()
+    )
+    drownings = tuple(
+        Drowning(p, DrownRule.DISCUSSION if p in d_disc else DrownRule.VOTE_STRIKES, 0, p in executed)
+        for p in drowned_order
+    )
+    players = _player_votes(
+        living, state, verdicts, statuses, drowned, d_disc, d_vote, struck, set(scattered)
+    )
+    no_vote = tuple(p for p in living if statuses[p] in (PlayerStatus.NONE, PlayerStatus.NOT_YET))
+    return DayResult(
+        input=inp,
+        as_of=as_of,
+        provisional=provisional,
+        verdicts=tuple(verdicts),
+        players=players,
+        tally=tally,
+        no_vote=no_vote,
+        strikes_after=strikes,
+        drowned=drownings,
+        discussion_deficient=deficient_now,
+        proxy_used_after=proxy_used,
+        cards=(),
+        yellow_totals=dict(inp.yellow_cards),
+        outcome=outcome,
+        problems=tuple(problems),
+    )
+
+
+def _attendance_applies(inp: DayInput) -> bool:
+    return inp.flags.r001_attendance_on_peaceful_round or inp.new_victim
+
+
+def _attendance(inp: DayInput, living: list[str], *, final: bool) -> tuple[frozenset[str], set[str]]:
+    """§四.2 discussion drowning: who is short of valid posts this round (carried to the next) and who
+    drowns for it now (short in two consecutive rounds, from day 2, once the day is final)."""
     counts = inp.discussion_counts
+    applies = _attendance_applies(inp)
     if counts is None:
         deficient_now: frozenset[str] = frozenset()
-    elif attendance_applies:
-        deficient_now = frozenset(p for p in living if counts.get(p, 0) < flags.r001_min_discussion_posts)
+    elif applies:
+        deficient_now = frozenset(p for p in living if counts.get(p, 0) < inp.flags.r001_min_discussion_posts)
     else:  # the round is not counted (AMB-21 flag): the streak carries over unchanged
         deficient_now = inp.previous_round_deficient & frozenset(living)
     d_disc: set[str] = set()
-    if final and counts is not None and attendance_applies and inp.day >= 2:
+    if final and counts is not None and applies and inp.day >= 2:
         d_disc = {p for p in living if p in deficient_now and p in inp.previous_round_deficient}
+    return deficient_now, d_disc
 
+
+def _strikes(
+    inp: DayInput, living: list[str], state: dict[str, _State], provisional: bool, d_disc: set[str]
+) -> tuple[dict[str, PlayerStatus], dict[str, int], set[str]]:
+    """Each living player's status, and the vote strikes (淹水, AMB-22) of a final day: no vote (when
+    attendance counts), an edited vote, a wrong name (flag). A player drowned for discussion gets none."""
+    flags = inp.flags
+    applies = _attendance_applies(inp)
     strikes = dict(inp.strikes)
     statuses: dict[str, PlayerStatus] = {}
     struck: set[str] = set()
@@ -114,23 +168,21 @@ def resolve_r001(inp: DayInput, as_of: datetime | None = None) -> DayResult:
         else:
             ps = _STATUS_FOR_PLAYER[st.status]
         statuses[p] = ps
-        if p in d_disc or not final:
+        if p in d_disc or provisional:
             continue
         strike = (
-            (ps is PlayerStatus.NONE and attendance_applies)
+            (ps is PlayerStatus.NONE and applies)
             or ps is PlayerStatus.VOID_EDITED
             or (ps is PlayerStatus.VOID_WRONG_NAME and flags.r001_wrong_name_strike)
         )
         if strike:
             strikes[p] = strikes.get(p, 0) + 1
             struck.add(p)
-    d_vote = {p for p in struck if strikes[p] >= 2}
-    drowned_order = [p for p in living if p in d_disc] + [
-        p for p in living if p in d_vote and p not in d_disc
-    ]
-    drowned = set(drowned_order)
+    return statuses, strikes, struck
 
-    # votes of drowned players are void (§四.2.4, AMB-26)
+
+def _void_drowned_votes(verdicts: list[Verdict], drowned: set[str], d_disc: set[str]) -> None:
+    """The votes of drowned players are void (§四.2.4, AMB-26)."""
     for i, v in enumerate(verdicts):
         if v.author in drowned and v.stage == 0 and v.status in _STATUS_FOR_PLAYER:
             rule = "发言不足（连续两轮有效发言少于2次）" if v.author in d_disc else "投票累计两次未有效投票"
@@ -140,7 +192,11 @@ def resolve_r001(inp: DayInput, as_of: datetime | None = None) -> DayResult:
                 reason=f"{v.author} 淹死（{rule}），其本轮投票无效；原判：{v.reason}",
             )
 
-    # --- tally -----------------------------------------------------------------------------------------
+
+def _tally(
+    living: list[str], state: dict[str, _State], verdicts: list[Verdict], drowned: set[str]
+) -> tuple[TallyLine, ...]:
+    """The original count: each counted vote of a living, not drowned player, in time order."""
     votes: list[tuple[str, VoterRef, datetime]] = []
     for p in living:
         st = state.get(p)
@@ -149,67 +205,78 @@ def resolve_r001(inp: DayInput, as_of: datetime | None = None) -> DayResult:
         v = verdicts[st.decisive]
         votes.append((st.target, VoterRef(p, v.pid, v.floor, 0, v.proxy), v.at))
     votes.sort(key=lambda x: x[2])
-    tally = build_tally(votes)
+    return build_tally(votes)
 
-    # --- outcome ---------------------------------------------------------------------------------------
+
+def _decide(
+    inp: DayInput,
+    tally: tuple[TallyLine, ...],
+    living: list[str],
+    state: dict[str, _State],
+    verdicts: list[Verdict],
+    drowned: set[str],
+) -> tuple[DayOutcome, list[str]]:
+    """The outcome (§四.4): no valid vote → nobody; one top → executed; a guardian and his protégé tied
+    → both (AMB-40); a tie without scattered votes → nobody; else the first revote. Returns the
+    scattered voters too."""
+    flags = inp.flags
     cnt = {line.target: line.count for line in tally}
-    scattered: list[str] = []
-    plan: RevotePlan | None = None
     if not cnt:
-        outcome = DayOutcome(
+        return DayOutcome(
             OutcomeKind.NO_EXECUTION, text=PEACEFUL, reason="无有效票（AMB-29）：无人票死，不重投"
-        )
-    else:
-        top = max(cnt.values())
-        tied = [line.target for line in tally if line.count == top]
-        if len(tied) == 1:
-            outcome = DayOutcome(
-                OutcomeKind.EXECUTE, (tied[0],), text=f"{tied[0]} 被处决", reason=f"{tied[0]} {top}票，单杀"
-            )
-        elif (
-            inp.double_kill_pair is not None
-            and flags.guardian_double_kill_rule != "off"
-            and frozenset(tied) == inp.double_kill_pair
-        ):
-            pair = tuple(tied)
-            outcome = DayOutcome(
-                OutcomeKind.DOUBLE_EXECUTE,
-                pair,
-                text=f"{'、'.join(pair)} 各{top}票并列最高（双杀票数），二者同死",
-                reason="守护人与被守护人平票，二者同死，不重投（AMB-40）",
-            )
-        else:
-            scattered = _scattered(living, state, verdicts, drowned, set(tied))
-            tie_text = f"{'、'.join(tied)} 各{top}票平票"
-            if not scattered:
-                outcome = DayOutcome(
-                    OutcomeKind.NO_EXECUTION, text=PEACEFUL, reason=f"{tie_text}，无分散票向"
-                )
-            else:
-                called = close
-                plan = RevotePlan(
-                    number=1,
-                    candidates=tuple(tied),
-                    participants=tuple(scattered),
-                    opens_at=called,
-                    deadline=called + timedelta(minutes=flags.r001_revote_deadline_minutes),
-                    counts=tuple((c, top) for c in tied),
-                )
-                outcome = DayOutcome(
-                    OutcomeKind.REVOTE,
-                    plan=plan,
-                    text=plan.call_text(tz),
-                    reason=f"{tie_text}，分散票：{'、'.join(scattered)}，第一次重投",
-                )
-    executed = (
-        set(outcome.out) if outcome.kind in (OutcomeKind.EXECUTE, OutcomeKind.DOUBLE_EXECUTE) else set()
+        ), []
+    top = max(cnt.values())
+    tied = [line.target for line in tally if line.count == top]
+    if len(tied) == 1:
+        return DayOutcome(
+            OutcomeKind.EXECUTE, (tied[0],), text=f"{tied[0]} 被处决", reason=f"{tied[0]} {top}票，单杀"
+        ), []
+    if (
+        inp.double_kill_pair is not None
+        and flags.guardian_double_kill_rule != "off"
+        and frozenset(tied) == inp.double_kill_pair
+    ):
+        pair = tuple(tied)
+        return DayOutcome(
+            OutcomeKind.DOUBLE_EXECUTE,
+            pair,
+            text=f"{'、'.join(pair)} 各{top}票并列最高（双杀票数），二者同死",
+            reason="守护人与被守护人平票，二者同死，不重投（AMB-40）",
+        ), []
+    scattered = _scattered(living, state, verdicts, drowned, set(tied))
+    tie_text = f"{'、'.join(tied)} 各{top}票平票"
+    if not scattered:
+        return DayOutcome(OutcomeKind.NO_EXECUTION, text=PEACEFUL, reason=f"{tie_text}，无分散票向"), []
+    called = inp.times.closes_at
+    plan = RevotePlan(
+        number=1,
+        candidates=tuple(tied),
+        participants=tuple(scattered),
+        opens_at=called,
+        deadline=called + timedelta(minutes=flags.r001_revote_deadline_minutes),
+        counts=tuple((c, top) for c in tied),
     )
-    drownings = tuple(
-        Drowning(p, DrownRule.DISCUSSION if p in d_disc else DrownRule.VOTE_STRIKES, 0, p in executed)
-        for p in drowned_order
+    outcome = DayOutcome(
+        OutcomeKind.REVOTE,
+        plan=plan,
+        text=plan.call_text(inp.tz),
+        reason=f"{tie_text}，分散票：{'、'.join(scattered)}，第一次重投",
     )
+    return outcome, scattered
 
-    scattered_set = set(scattered)
+
+def _player_votes(
+    living: list[str],
+    state: dict[str, _State],
+    verdicts: list[Verdict],
+    statuses: dict[str, PlayerStatus],
+    drowned: set[str],
+    d_disc: set[str],
+    d_vote: set[str],
+    struck: set[str],
+    scattered: set[str],
+) -> tuple[PlayerVote, ...]:
+    """One line per living player: status, target, the deciding post, strike, scattered, replied."""
     replied = {v.author for v in verdicts if v.status not in _NOT_A_REPLY}
     players = []
     for p in living:
@@ -229,29 +296,12 @@ def resolve_r001(inp: DayInput, as_of: datetime | None = None) -> DayResult:
                 pid=dv.pid if dv else None,
                 floor=dv.floor if dv else None,
                 strike=p in struck,
-                scattered=p in scattered_set,
+                scattered=p in scattered,
                 replied=p in replied,
                 note=note,
             )
         )
-    no_vote = tuple(p for p in living if statuses[p] in (PlayerStatus.NONE, PlayerStatus.NOT_YET))
-    return DayResult(
-        input=inp,
-        as_of=as_of,
-        provisional=provisional,
-        verdicts=tuple(verdicts),
-        players=tuple(players),
-        tally=tally,
-        no_vote=no_vote,
-        strikes_after=strikes,
-        drowned=drownings,
-        discussion_deficient=deficient_now,
-        proxy_used_after=proxy_used,
-        cards=(),
-        yellow_totals=dict(inp.yellow_cards),
-        outcome=outcome,
-        problems=tuple(problems),
-    )
+    return tuple(players)
 
 
 def _scattered(
@@ -426,7 +476,3 @@ def _judge_entry(
 
 def _label_e(e: Entry) -> str:
     return f"#{e.floor}" if e.floor is not None else (f"pid {e.pid}" if e.pid is not None else "代投")
-
-
-def tally_from_lines(lines: tuple[TallyLine, ...]) -> dict[str, int]:
-    return {line.target: line.count for line in lines}

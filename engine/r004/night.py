@@ -267,7 +267,6 @@ class _Tonight:
         self.flags = state.flags
         self.alert = state.alert_night == self.n
         self.alive_at_start = {p.name for p in state.players if p.alive}
-        self.by_role = state._by_role  # every holder of each role, alive or not, in seating order
         self.acts: dict[ActionKind, NightAction] = {}
         self.out = _OutList()
         self.kill_targets: set[str] = set()
@@ -277,9 +276,9 @@ class _Tonight:
         heal = self.acts.get(ActionKind.HEAL)
         self.hug_target = hug.target if isinstance(hug, Hug) else None
         self.heal_target = heal.target if isinstance(heal, Heal) else None
-        self.terrorist = self.by_role.get(RoleId.TERRORIST, ())
-        self.doctor = self.by_role.get(RoleId.DOCTOR, ())
-        self.butterfly = self.by_role.get(RoleId.BUTTERFLY, ())
+        self.terrorist = state.holders_of(RoleId.TERRORIST)
+        self.doctor = state.holders_of(RoleId.DOCTOR)
+        self.butterfly = state.holders_of(RoleId.BUTTERFLY)
         self.eliminated: list[str] = []
         self.alerted: str | None = None
         self.outcome: Outcome | None = None
@@ -293,7 +292,7 @@ class _Tonight:
         for sub in night.submissions:
             kind = sub.action.kind
             role = ACTOR_ROLE.get(kind, RoleId.CIVILIAN)
-            holders = [h for h in self.by_role.get(role, ()) if h in self.alive_at_start]
+            holders = [h for h in self.state.holders_of(role) if h in self.alive_at_start]
             audience: Audience = _KILLERS if kind is ActionKind.KILL else _POLICE
             if kind not in GROUP_ACTIONS and holders:
                 audience = to_player(holders[0])
@@ -381,7 +380,7 @@ def _step_directed_kills(t: _Tonight) -> None:
         elif (cause is Cause.KILLERS and w.role(x) is RoleId.SNIPER) or (
             cause is Cause.SNIPE and w.role(x) is RoleId.KILLER
         ):  # ③ 归队
-            sniper = t.by_role[RoleId.SNIPER][0]
+            sniper = t.state.holders_of(RoleId.SNIPER)[0]
             if sniper not in t.out or flags.r004_rejoin_when_sniper_listed:
                 t.rejoin = True
         else:  # ④
@@ -516,13 +515,13 @@ def _feedback_skills(t: _Tonight) -> None:
             event(EventKind.CHECK_RESULT, _POLICE, f"{chk.target}：{label}", target=chk.target, label=label)
         )
     spy = acts.get(ActionKind.SPY)
-    spies = t.by_role.get(RoleId.SPY, ())
+    spies = t.state.holders_of(RoleId.SPY)
     if isinstance(spy, Spy) and spies:
         label = identity_label(w.p(spy.target))
         text = f"{spy.target}：{label}"
         w.emit(event(EventKind.SPY_RESULT, to_player(spies[0]), text, target=spy.target, label=label))
     if t.rejoin and not state.sniper_rejoined:
-        sniper = t.by_role[RoleId.SNIPER][0]
+        sniper = t.state.holders_of(RoleId.SNIPER)[0]
         w.emit(
             event(EventKind.REJOIN, to_player(sniper), "归队：你失去<狙击>，与杀手互知共群，加入杀手频道"),
             event(EventKind.REJOIN, _KILLERS, f"狙击手 {sniper} 归队，加入杀手频道", sniper=sniper),

@@ -55,6 +55,9 @@ def random_day_decisions(
         tied = frozenset(rng.sample(living, 2))  # chosen plays the 威权 holder's target
     if rng.random() < 0.05 and living:
         reds = [rng.choice(living)]
-        if reds[0] == chosen:
+        # not the one the vote puts out: the chosen role, or his lover who goes instead (a red card
+        # needs a living role)
+        lover_swap = state.lovers is not None and chosen in state.lovers
+        if reds[0] == chosen or (lover_swap and state.lovers is not None and reds[0] in state.lovers):
             reds = []
     return chosen, tied, [], reds

@@ -45,14 +45,15 @@ from engine.table import Table
 class TimetableDefaults:
     """A rule set's default timetable (a game file may override each value).
 
-    ``vote_close``: the day's closing clock time; ``day_length``: calendar days a day lasts (R004: 2,
-    one more when they include a weekend); ``night_hours``: a night deadline this many hours after the
-    close (None: the night deadline is the ``night_deadline`` clock time on the closing date).
+    ``vote_close``: the day's closing clock time; ``day_length``: calendar days from the opening to the
+    close, both counted (R001: 2, the case post's day and the next; R004: 2, one more when they include a
+    weekend); ``night_hours``: a night deadline this many hours after the close (None: the night deadline
+    is the ``night_deadline`` clock time on the closing date).
     """
 
     vote_close: str = "13:00"
     night_deadline: str = "17:00"
-    day_length: int = 1
+    day_length: int = 2
     weekend_extra_day: bool = False
     night_hours: int | None = None
     void_cutoff_minutes: int = 30

@@ -32,7 +32,7 @@ from engine.outcome import Outcome
 from engine.r001 import apply, day, night, outcome, play, revote
 from engine.r001.guardians import GUARDIAN_ROLES
 from engine.roles import GroupId, RoleId
-from engine.ruleset import RuleSet, register
+from engine.ruleset import RuleSet, TimetableDefaults, register
 from engine.state import GameState, Player
 from engine.table import Table
 
@@ -60,6 +60,8 @@ class R001(RuleSet):
     source = "001_0279a62299bf74d9.txt"
     description = "12 players: 2 police, 2 bandits (one the ghost), 1 poison, 7 civilians; R001 §一–五."
     win_check_timing = "per_batch"  # AMB-06
+    # the vote closes the day after the case post at 13:00; the night ends at 17:00 (R001 §二)
+    timetable = TimetableDefaults(vote_close="13:00", night_deadline="17:00", day_length=2)
     reveals_executed_identity = True
 
     def proxy_vote_limit(self, flags: DayFlags) -> int | None:

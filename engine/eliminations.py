@@ -9,7 +9,7 @@ that to the secret state; what differs between rule sets is the rule set's hooks
 * :func:`resolve_drowning` (R001 §四.2), :func:`send_off` (AMB-33), :func:`resolve_red_cards` (R004);
 * :func:`close_day` — the rule set's per-batch win check (AMB-06); then the next night;
 * :func:`apply_day` — all of the above in the rules' order in one call, from a judged
-  :class:`~engine.day.DayResult` (or from explicit decisions), and the day's counters into the state;
+  :class:`~engine.day.model.DayResult` (or from explicit decisions), and the day's counters into the state;
 * :func:`pass_authority` (R004 威权), :func:`concede` (R001 §三.3), :func:`surrender` (R004),
   :func:`end_game` (R001 §三.4);
 * counters kept in the state: :func:`add_strike`, :func:`record_proxy_vote`, :func:`add_yellow_card`.
@@ -192,7 +192,7 @@ def apply_day(
 ) -> Resolution:
     """Apply a day to the state in the rules' order, as one call.
 
-    With ``result`` (a judged day, :func:`engine.day.judge_day`), the vote's decisions come from it and
+    With ``result`` (a judged day, :func:`engine.judgement.judge_day`), the vote's decisions come from it and
     the day's counters (strikes, proxy votes used, yellow cards) are written into the state, so the
     state owns them from then on. ``sent_off`` and ``red_cards`` add the judges' own decisions of the day.
     Without ``result``, pass the decisions (``executed``, ``tied``, ``drowned``) and ``day``.

@@ -71,6 +71,7 @@ class RuleSet:
     aliases: ClassVar[tuple[str, ...]] = ()
     roles: ClassVar[tuple[RoleId, ...]] = ()  # roles a setup of this rule set may hold
     source: ClassVar[str] = ""  # the seed document
+    presets_file: ClassVar[str] = ""  # its presets, data/rulesets/<file> (the caller reads it: parse_presets)
     description: ClassVar[str] = ""
     flag_overrides: ClassVar[Mapping[str, Any]] = MappingProxyType({})
     timetable: ClassVar[TimetableDefaults] = TimetableDefaults()

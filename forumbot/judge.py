@@ -72,13 +72,6 @@ from forumbot.store import repo
 from forumbot.store.db import Store
 
 _UNDO = re.compile(r"undo #(\d+) ")
-RULESET_FILES = {
-    "R001": "r001.toml",
-    "R000-GP": "r000_gp.toml",
-    "R000-G1": "r000_g1.toml",
-    "R000-G2": "r000_g2.toml",
-    "R004": "r004.toml",
-}
 
 OVERRIDE_KINDS = {
     "vote": BallotKind.VOTE,
@@ -204,7 +197,7 @@ class Judge:
     # ------------------------------------------------------------------ setup
 
     def presets(self) -> PresetTable:
-        return parse_presets(read_data("rulesets", RULESET_FILES[self.ruleset.id]))
+        return parse_presets(read_data("rulesets", self.ruleset.presets_file))
 
     def setup(
         self,

@@ -58,6 +58,7 @@ class R001(RuleSet):
     )
     roles: ClassVar[tuple[RoleId, ...]] = (*_BASE, RoleId.GHOST, RoleId.POISON)
     source = "001_0279a62299bf74d9.txt"
+    presets_file = "r001.toml"
     description = "12 players: 2 police, 2 bandits (one the ghost), 1 poison, 7 civilians; R001 §一–五."
     win_check_timing = "per_batch"  # AMB-06
     # the vote closes the day after the case post at 13:00; the night ends at 17:00 (R001 §二)
@@ -205,6 +206,7 @@ class R000GP(R001):
         "花样玩法一",
     )
     source = "000_0805cc305c5f9327.txt"
+    presets_file = "r000_gp.toml"
     flag_overrides = MappingProxyType({"r001_condition2_enabled": False})  # AMB-02
     description = "Ghost bandit + poison on the '2.0' base game (R001's cycle, AMB-49); wins A/B/C/D."
 
@@ -216,6 +218,7 @@ class R000G1(R000GP):
     name_zh = "守护神（2.0花样玩法二）"
     aliases: ClassVar[tuple[str, ...]] = ("000-G1", "G1", "守护神", "单守护", "单守护神", "花样玩法二")
     roles: ClassVar[tuple[RoleId, ...]] = (*_BASE, RoleId.GUARDIAN)
+    presets_file = "r000_g1.toml"
     description = "One guardian (立场自选) added to an equal police/bandit game."
 
 
@@ -226,6 +229,7 @@ class R000G2(R000GP):
     name_zh = "双守护"
     aliases: ClassVar[tuple[str, ...]] = ("000-G2", "G2", "双守护", "双守护神", "双守护规则", "警神匪神")
     roles: ClassVar[tuple[RoleId, ...]] = (*_BASE, RoleId.POLICE_GUARDIAN, RoleId.BANDIT_GUARDIAN)
+    presets_file = "r000_g2.toml"
     description = "A police-guardian (警神) and a bandit-guardian (匪神) with camp-limited protection."
 
 

@@ -37,6 +37,7 @@ class R004(RuleSet):
     aliases: ClassVar[tuple[str, ...]] = ("004", "R4", "杀人游戏", "杀人游戏规则", "【规则】杀人游戏", "刀边")
     roles: ClassVar[tuple[RoleId, ...]] = tuple(ROLE_TABLES["r004"])
     source = "004_c8101a0fa9b55afe.txt"
+    presets_file = "r004.toml"
     description = "Multi-role rule set (12 roles), presets for 18–35 players."
     # two calendar days (one more with a weekend), closing 21:00; nights end 2 h after the close (AMB-85)
     case_post_title = "第{n}讨论日"  # the day-start post (AMB-88)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from engine import (
@@ -12,6 +14,7 @@ from engine import (
     UnknownRuleSetError,
     all_rulesets,
     get_ruleset,
+    parse_presets,
 )
 
 
@@ -73,3 +76,10 @@ def test_r004_uses_all_twelve_roles_and_each_role_row_is_complete() -> None:
     assert ROLE_TABLES["r004"][RoleId.MAYOR].night_actions == ()
     counted = {r for r, s in ROLE_TABLES["r004"].items() if s.counted}
     assert RoleId.TERRORIST not in counted and RoleId.CUPID not in counted
+
+
+def test_each_rule_set_names_its_presets_file_and_the_file_names_it_back() -> None:
+    data = Path(__file__).resolve().parents[2] / "data" / "rulesets"
+    for rs in all_rulesets():
+        table = parse_presets((data / rs.presets_file).read_text("utf-8"))
+        assert get_ruleset(table.ruleset_id) is rs

@@ -18,6 +18,8 @@ AMB-69) and the public day-start post (AMB-88; identities only for the mayor und
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.actions import (
     Arrow,
     Assassinate,
@@ -119,12 +121,20 @@ def _targets(action: NightAction) -> tuple[str, ...]:
 
 
 def check_action(state: GameState, action: NightAction, night: Night | None) -> None:
-    """Raise IllegalActionError if ``action`` breaks an R004 rule (see night.check)."""
-    n = state.round
-    kind = action.kind
-    flags = state.flags
-    if kind not in ACTOR_ROLE:
-        raise IllegalActionError(f"{kind.value} is not a night action of R004", rule="R004")
+    """Raise IllegalActionError if ``action`` breaks an R004 rule (see night.check_action): who may act,
+    on whom, then the skill's own rule (限定 skills, bullets, 撕票 vs 绑架, self-targets)."""
+    if action.kind not in ACTOR_ROLE:
+        raise IllegalActionError(f"{action.kind.value} is not a night action of R004", rule="R004")
+    actor = _check_actor(state, action)
+    _check_targets(state, action)
+    skill_check = _SKILL_CHECKS.get(type(action))
+    if skill_check is not None:
+        skill_check(state, action, night, actor)
+
+
+def _check_actor(state: GameState, action: NightAction) -> str:
+    """警戒, the role exists and lives, ``by`` holds it. Returns the acting holder."""
+    n, kind = state.round, action.kind
     skill = SKILL_ZH[kind]
     if kind in KILLER_CAMP_KINDS and state.alert_night == n:
         raise IllegalActionError(
@@ -152,79 +162,119 @@ def check_action(state: GameState, action: NightAction, night: Night | None) -> 
         raise IllegalActionError(
             f"every {R004_ROLES[role].name_zh} is out: nobody can {skill} (night {n})", rule="R004 出局"
         )
-    actor = living[0]
+    return living[0]
+
+
+def _check_targets(state: GameState, action: NightAction) -> None:
+    """No pledge or possession in R004; every named role is alive."""
+    n, skill = state.round, SKILL_ZH[action.kind]
     if isinstance(action, Kill) and (action.pledge is not None or action.possess is not None):
         raise IllegalActionError("R004 has no pledge or possession", rule="R004")
     for t in _targets(action):
-        tp = state.player(t)
-        if not tp.alive:
+        if not state.player(t).alive:
             raise IllegalActionError(
                 f"{t!r} is out and may not be chosen as a skill target ({skill}, night {n})", rule="R004 出局"
             )
-    if isinstance(action, Snipe):
-        if state.sniper_rejoined:
-            raise IllegalActionError(
-                f"the sniper has rejoined the killers and lost 狙击 (night {n})", rule="R004 归队"
-            )
-        if state.sniper_bullets <= 0:
-            raise IllegalActionError(f"the sniper has no bullets left (night {n})", rule="R004 狙击手")
-    elif isinstance(action, Fireworks):
-        if state.fireworks_used:
-            raise IllegalActionError(f"放烟花 is <限定>: already used (night {n})", rule="R004 恐怖分子")
-        if action.target == actor and not flags.r004_fireworks_may_target_self:
-            raise IllegalActionError(
-                f"the terrorist cannot name himself for 放烟花 (night {n})", rule="AMB-84"
-            )
-    elif isinstance(action, Kidnap):
-        if state.hostages_killed:
-            raise IllegalActionError(
-                f"after 撕票 the kidnapper can no longer 绑架 (night {n})", rule="R004 绑匪"
-            )
-        if night is not None and night.on_time(ActionKind.KILL_HOSTAGES) is not None:
-            raise IllegalActionError(
-                f"撕票 is submitted for night {n}: no 绑架 that night (withdraw the 撕票 first)",
-                rule="R004 绑匪",
-            )
-    elif isinstance(action, KillHostages):
-        if state.hostages_killed:
-            raise IllegalActionError(f"撕票 is <限定>: already used (night {n})", rule="R004 绑匪")
-        if night is not None and night.on_time(ActionKind.KIDNAP) is not None:
-            raise IllegalActionError(
-                f"a 绑架 is submitted for night {n}; 撕票 forbids it that night (withdraw the 绑架 first)",
-                rule="R004 绑匪",
-            )
-        hostages = [h for h in state.kidnapped if state.is_alive(h)]
-        if not hostages:
-            raise IllegalActionError(f"no kidnapped role is left to kill (撕票, night {n})", rule="R004 绑匪")
-        if action.order is not None and sorted(action.order) != sorted(hostages):
-            raise IllegalActionError(
-                f"撕票 order must list every kidnapped role not out, once: {', '.join(hostages)} (night {n})",
-                rule="R004 绑匪",
-            )
-    elif isinstance(action, Heal):
-        if action.target == actor and not flags.r004_doctor_may_heal_self:
-            raise IllegalActionError(f"the doctor cannot heal himself (night {n})", rule="AMB-63")
-    elif isinstance(action, Hug):
-        if action.target == actor:
-            raise IllegalActionError(
-                f"the butterfly must hug another role (其他角色) (night {n})", rule="R004 花蝴蝶"
-            )
-        if action.target in state.hug_targets_used:
-            raise IllegalActionError(
-                f"{action.target!r} has already been hugged: each role can be the hug target only once "
-                f"(night {n})",
-                rule="R004 花蝴蝶",
-            )
-    elif isinstance(action, Assassinate):
-        if state.assassination_used:
-            raise IllegalActionError(f"暗杀 is <限定>: already used (night {n})", rule="R004 特工")
-    elif isinstance(action, Arrow):
-        if state.arrow_used:
-            raise IllegalActionError(f"丘比特之箭 is <限定>: already used (night {n})", rule="R004 丘比特")
-        if action.first == action.second:
-            raise IllegalActionError(f"丘比特之箭 needs two different roles (night {n})", rule="R004 丘比特")
-        if actor in (action.first, action.second) and not flags.r004_cupid_may_choose_self:
-            raise IllegalActionError(f"the cupid cannot name himself (night {n})", rule="AMB-65")
+
+
+def _check_snipe(state: GameState, action: NightAction, night: Night | None, actor: str) -> None:
+    n = state.round
+    if state.sniper_rejoined:
+        raise IllegalActionError(
+            f"the sniper has rejoined the killers and lost 狙击 (night {n})", rule="R004 归队"
+        )
+    if state.sniper_bullets <= 0:
+        raise IllegalActionError(f"the sniper has no bullets left (night {n})", rule="R004 狙击手")
+
+
+def _check_fireworks(state: GameState, action: NightAction, night: Night | None, actor: str) -> None:
+    assert isinstance(action, Fireworks)
+    n = state.round
+    if state.fireworks_used:
+        raise IllegalActionError(f"放烟花 is <限定>: already used (night {n})", rule="R004 恐怖分子")
+    if action.target == actor and not state.flags.r004_fireworks_may_target_self:
+        raise IllegalActionError(f"the terrorist cannot name himself for 放烟花 (night {n})", rule="AMB-84")
+
+
+def _check_kidnap(state: GameState, action: NightAction, night: Night | None, actor: str) -> None:
+    n = state.round
+    if state.hostages_killed:
+        raise IllegalActionError(f"after 撕票 the kidnapper can no longer 绑架 (night {n})", rule="R004 绑匪")
+    if night is not None and night.on_time(ActionKind.KILL_HOSTAGES) is not None:
+        raise IllegalActionError(
+            f"撕票 is submitted for night {n}: no 绑架 that night (withdraw the 撕票 first)",
+            rule="R004 绑匪",
+        )
+
+
+def _check_kill_hostages(state: GameState, action: NightAction, night: Night | None, actor: str) -> None:
+    assert isinstance(action, KillHostages)
+    n = state.round
+    if state.hostages_killed:
+        raise IllegalActionError(f"撕票 is <限定>: already used (night {n})", rule="R004 绑匪")
+    if night is not None and night.on_time(ActionKind.KIDNAP) is not None:
+        raise IllegalActionError(
+            f"a 绑架 is submitted for night {n}; 撕票 forbids it that night (withdraw the 绑架 first)",
+            rule="R004 绑匪",
+        )
+    hostages = [h for h in state.kidnapped if state.is_alive(h)]
+    if not hostages:
+        raise IllegalActionError(f"no kidnapped role is left to kill (撕票, night {n})", rule="R004 绑匪")
+    if action.order is not None and sorted(action.order) != sorted(hostages):
+        raise IllegalActionError(
+            f"撕票 order must list every kidnapped role not out, once: {', '.join(hostages)} (night {n})",
+            rule="R004 绑匪",
+        )
+
+
+def _check_heal(state: GameState, action: NightAction, night: Night | None, actor: str) -> None:
+    assert isinstance(action, Heal)
+    if action.target == actor and not state.flags.r004_doctor_may_heal_self:
+        raise IllegalActionError(f"the doctor cannot heal himself (night {state.round})", rule="AMB-63")
+
+
+def _check_hug(state: GameState, action: NightAction, night: Night | None, actor: str) -> None:
+    assert isinstance(action, Hug)
+    n = state.round
+    if action.target == actor:
+        raise IllegalActionError(
+            f"the butterfly must hug another role (其他角色) (night {n})", rule="R004 花蝴蝶"
+        )
+    if action.target in state.hug_targets_used:
+        raise IllegalActionError(
+            f"{action.target!r} has already been hugged: each role can be the hug target only once "
+            f"(night {n})",
+            rule="R004 花蝴蝶",
+        )
+
+
+def _check_assassinate(state: GameState, action: NightAction, night: Night | None, actor: str) -> None:
+    if state.assassination_used:
+        raise IllegalActionError(f"暗杀 is <限定>: already used (night {state.round})", rule="R004 特工")
+
+
+def _check_arrow(state: GameState, action: NightAction, night: Night | None, actor: str) -> None:
+    assert isinstance(action, Arrow)
+    n = state.round
+    if state.arrow_used:
+        raise IllegalActionError(f"丘比特之箭 is <限定>: already used (night {n})", rule="R004 丘比特")
+    if action.first == action.second:
+        raise IllegalActionError(f"丘比特之箭 needs two different roles (night {n})", rule="R004 丘比特")
+    if actor in (action.first, action.second) and not state.flags.r004_cupid_may_choose_self:
+        raise IllegalActionError(f"the cupid cannot name himself (night {n})", rule="AMB-65")
+
+
+#: Each skill's own rule, checked after the actor and the targets.
+_SKILL_CHECKS: dict[type, Callable[[GameState, NightAction, Night | None, str], None]] = {
+    Snipe: _check_snipe,
+    Fireworks: _check_fireworks,
+    Kidnap: _check_kidnap,
+    KillHostages: _check_kill_hostages,
+    Heal: _check_heal,
+    Hug: _check_hug,
+    Assassinate: _check_assassinate,
+    Arrow: _check_arrow,
+}
 
 
 # ---- resolution ----------------------------------------------------------------------------------------

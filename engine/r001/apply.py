@@ -4,7 +4,7 @@ sending off (AMB-33), concession (§三.3)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from engine.eliminations import finish, require_alive, require_day, sequential_check
@@ -38,6 +38,8 @@ def double_kill_pairs(state: GameState, day: int) -> tuple[tuple[str, str], ...]
 def execute(
     state: GameState, chosen: str | None, day: int, tied: frozenset[str] | set[str] | None
 ) -> Resolution:
+    """The vote's result: nobody (or the guardian and his protégé, AMB-40), a guardian in the chosen
+    one's place (AMB-50, AMB-43), or the chosen one with his identity revealed."""
     w = Work(state)
     outcomes: list[Outcome] = []
 
@@ -50,58 +52,16 @@ def execute(
             (p for p in double_kill_pairs(state, day) if tied and frozenset(p) == frozenset(tied)), None
         )
         if pair is not None and state.flags.guardian_double_kill_rule != "off":
-            g, protege = pair
-            lp = reveal_label(state.player(protege), state)
-            lg = R001_ROLES[state.player(g).role].reveal_label  # executed directly: 守护神/警神/匪神
-            die(protege, Cause.DOUBLE_KILL)
-            die(g, Cause.DOUBLE_KILL)
-            w.emit(
-                event(
-                    EventKind.DOUBLE_KILL,
-                    PUBLIC,
-                    f"双杀票数：守护人与被守护人二者同死\n{protege} 被处决，身份：{lp}\n"
-                    f"{g} 被处决，身份：{lg}",
-                    executed=(protege, g),
-                    revealed={protege: lp, g: lg},
-                    amb="AMB-40",
-                )
-            )
-            _police_last_words(w, protege)
-            return finish(w, outcomes)
-        w.emit(event(EventKind.NO_EXECUTION, PUBLIC, NO_EXECUTION, day=day))
+            _double_kill(w, state, pair, die)
+        else:
+            w.emit(event(EventKind.NO_EXECUTION, PUBLIC, NO_EXECUTION, day=day))
         return finish(w, outcomes)
-
     require_alive(state, chosen, "executed")
     protectors = (
         effective_protectors(state, state.protections, chosen) if state.protection_round == day else []
     )
     if protectors:
-        both_die = state.flags.guardian_same_protege == "protege_dies_too" and len(protectors) >= 2
-        names = "、".join(protectors)
-        if both_die:
-            lx = reveal_label(state.player(chosen), state)
-            die(chosen, Cause.EXECUTED)
-            for g in protectors:
-                die(g, Cause.GUARDED_EXECUTION)
-            text = f"{chosen} 被处决，身份：{lx}\n守护神 {names} 同死，身份：守护神"
-            revealed = {chosen: lx, **dict.fromkeys(protectors, "守护神")}
-            _police_last_words(w, chosen)
-        else:
-            for g in protectors:
-                die(g, Cause.GUARDED_EXECUTION)
-            text = state.flags.guardian_execution_wording.format(x=chosen, g=names)
-            revealed = dict.fromkeys(protectors, "守护神")
-        w.emit(
-            event(
-                EventKind.GUARDED_EXECUTION,
-                PUBLIC,
-                text,
-                voted=chosen,
-                guardians=tuple(protectors),
-                revealed=revealed,
-                amb="AMB-50",
-            )
-        )
+        _guarded_execution(w, state, chosen, protectors, die)
         return finish(w, outcomes)
     label = reveal_label(state.player(chosen), state)
     die(chosen, Cause.EXECUTED)
@@ -116,6 +76,59 @@ def execute(
     )
     _police_last_words(w, chosen)
     return finish(w, outcomes)
+
+
+def _double_kill(w: Work, state: GameState, pair: tuple[str, str], die: Callable[[str, Cause], None]) -> None:
+    """双杀票数 (AMB-40): the guardian and his protégé tied on top both die, identities revealed."""
+    g, protege = pair
+    lp = reveal_label(state.player(protege), state)
+    lg = R001_ROLES[state.player(g).role].reveal_label  # executed directly: 守护神/警神/匪神
+    die(protege, Cause.DOUBLE_KILL)
+    die(g, Cause.DOUBLE_KILL)
+    w.emit(
+        event(
+            EventKind.DOUBLE_KILL,
+            PUBLIC,
+            f"双杀票数：守护人与被守护人二者同死\n{protege} 被处决，身份：{lp}\n{g} 被处决，身份：{lg}",
+            executed=(protege, g),
+            revealed={protege: lp, g: lg},
+            amb="AMB-40",
+        )
+    )
+    _police_last_words(w, protege)
+
+
+def _guarded_execution(
+    w: Work, state: GameState, chosen: str, protectors: list[str], die: Callable[[str, Cause], None]
+) -> None:
+    """The chosen one's guardians go out in his place (AMB-50); two on one protégé may take him too
+    (AMB-43 flag)."""
+    both_die = state.flags.guardian_same_protege == "protege_dies_too" and len(protectors) >= 2
+    names = "、".join(protectors)
+    if both_die:
+        lx = reveal_label(state.player(chosen), state)
+        die(chosen, Cause.EXECUTED)
+        for g in protectors:
+            die(g, Cause.GUARDED_EXECUTION)
+        text = f"{chosen} 被处决，身份：{lx}\n守护神 {names} 同死，身份：守护神"
+        revealed = {chosen: lx, **dict.fromkeys(protectors, "守护神")}
+        _police_last_words(w, chosen)
+    else:
+        for g in protectors:
+            die(g, Cause.GUARDED_EXECUTION)
+        text = state.flags.guardian_execution_wording.format(x=chosen, g=names)
+        revealed = dict.fromkeys(protectors, "守护神")
+    w.emit(
+        event(
+            EventKind.GUARDED_EXECUTION,
+            PUBLIC,
+            text,
+            voted=chosen,
+            guardians=tuple(protectors),
+            revealed=revealed,
+            amb="AMB-50",
+        )
+    )
 
 
 def _police_last_words(w: Work, name: str) -> None:

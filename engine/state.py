@@ -11,6 +11,10 @@ Accessors the day engine uses (kept deliberately simple):
 * ``state.authority_holder`` — the role holding 威权 (R004), None if nobody holds it now;
 * ``state.is_guardian(name)`` and ``engine.eliminations.double_kill_pair(state, day)``.
 
+The day's counters (``strikes``, ``proxy_votes_used``, ``yellow_cards``, ``discussion_deficient``) have
+one owner: this state. ``engine.apply_day`` writes the judged day's values; ``engine.start_counters``
+hands them to the next day's judgement.
+
 :func:`state_to_dict` / :func:`state_from_dict` give a JSON-able dict for the store.
 """
 

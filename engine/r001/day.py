@@ -335,9 +335,36 @@ def _judge_entry(
     proxy_used: dict[str, int],
     void_in_time: Callable[[datetime], bool],
 ) -> Verdict:
+    """One post (or proxy vote): who may post and when, then a void (§四.3) or a vote (§四.1)."""
+    refused = _gate(e, inp, as_of, proxy_used)
+    if refused is not None:
+        return refused
+    times, tz, b = inp.times, inp.tz, e.ballot
+    note = straddle_note(
+        e,
+        [(times.opens_at, "开始时间"), (times.void_deadline, "废票截止"), (times.closes_at, "投票截止")],
+        tz,
+    )
+
+    def done(v: Verdict) -> Verdict:
+        if note:
+            v = replace(v, reason=f"{v.reason}；{note}", needs_review=True)
+        return v
+
+    if b.kind is BallotKind.UNREADABLE:
+        return done(
+            e.verdict(VoteStatus.UNREADABLE, f"无法识别的投票：{b.note or '格式不明'}", needs_review=True)
+        )
+    if b.kind is BallotKind.VOID:
+        return done(_judge_void(e, inp, state, verdicts, void_in_time, review=bool(note)))
+    return done(_judge_vote(e, inp, state, verdicts, proxy_used, review=bool(note)))
+
+
+def _gate(e: Entry, inp: DayInput, as_of: datetime | None, proxy_used: dict[str, int]) -> Verdict | None:
+    """Refuse a post by who wrote it, what it is and when: proxies (a living player within the per-game
+    limit, AMB-32), the judges' posts, outsiders, the dead, non-votes, posts outside the round."""
     flags, times, tz = inp.flags, inp.times, inp.tz
     b = e.ballot
-    idx = len(verdicts)
     vote_like = b.kind in (BallotKind.VOTE, BallotKind.CHANGE, BallotKind.VOID)
     if as_of is not None and e.at > as_of:
         return e.verdict(VoteStatus.AFTER_AS_OF, f"晚于查看时间 {fmt_time(as_of, tz)}，暂不计")
@@ -369,59 +396,63 @@ def _judge_entry(
         )
     if e.at >= times.closes_at:
         return e.verdict(VoteStatus.LATE, f"投票截止（{fmt_clock(times.closes_at, tz)}）后发帖，无效")
-    note = straddle_note(
-        e,
-        [(times.opens_at, "开始时间"), (times.void_deadline, "废票截止"), (times.closes_at, "投票截止")],
-        tz,
-    )
-    review = bool(note)
+    return None
 
-    def done(v: Verdict) -> Verdict:
-        if note:
-            v = replace(v, reason=f"{v.reason}；{note}", needs_review=True)
-        return v
 
-    if b.kind is BallotKind.UNREADABLE:
-        return done(
-            e.verdict(VoteStatus.UNREADABLE, f"无法识别的投票：{b.note or '格式不明'}", needs_review=True)
-        )
-
+def _judge_void(
+    e: Entry,
+    inp: DayInput,
+    state: dict[str, _State],
+    verdicts: list[Verdict],
+    void_in_time: Callable[[datetime], bool],
+    *,
+    review: bool,
+) -> Verdict:
+    """An active void (废票, §四.3): voids the player's earlier vote if posted before the void cutoff."""
+    times, tz = inp.times, inp.tz
+    idx = len(verdicts)
     st = state.get(e.author)
-    if b.kind is BallotKind.VOID:
-        if st is None:
-            state[e.author] = _State(idx, VoteStatus.VOID_SELF)
-            return done(e.verdict(VoteStatus.VOID_SELF, "投废票（此前未投票）", needs_review=review))
-        if st.status in (
-            VoteStatus.COUNTED,
-            VoteStatus.ABSTAIN,
-            VoteStatus.VOID_WRONG_NAME,
-            VoteStatus.AMBIGUOUS,
-        ):
-            prev = verdicts[st.decisive]
-            if not void_in_time(e.at):
-                return done(
-                    e.verdict(
-                        VoteStatus.VOID_AFTER_CUTOFF,
-                        f"废票有效时间为截止前30分钟（{fmt_clock(times.void_deadline, tz)}）前，此废票无效，"
-                        f"仍计之前投票 {_label(prev)}",
-                    )
-                )
-            verdicts[st.decisive] = replace(
-                prev,
-                status=VoteStatus.SUPERSEDED,
-                reason=f"已被本人废票（{_label_e(e)}，{fmt_time(e.at, tz)}）作废",
+    if st is None:
+        state[e.author] = _State(idx, VoteStatus.VOID_SELF)
+        return e.verdict(VoteStatus.VOID_SELF, "投废票（此前未投票）", needs_review=review)
+    if st.status in (
+        VoteStatus.COUNTED,
+        VoteStatus.ABSTAIN,
+        VoteStatus.VOID_WRONG_NAME,
+        VoteStatus.AMBIGUOUS,
+    ):
+        prev = verdicts[st.decisive]
+        if not void_in_time(e.at):
+            return e.verdict(
+                VoteStatus.VOID_AFTER_CUTOFF,
+                f"废票有效时间为截止前30分钟（{fmt_clock(times.void_deadline, tz)}）前，此废票无效，"
+                f"仍计之前投票 {_label(prev)}",
             )
-            state[e.author] = _State(idx, VoteStatus.VOID_SELF)
-            return done(
-                e.verdict(VoteStatus.VOID_SELF, f"主动废票，作废 {_label(prev)} 的投票", needs_review=review)
-            )
-        if st.status is VoteStatus.EDITED:
-            return done(
-                e.verdict(VoteStatus.DUPLICATE, "原投票已因编辑作废（已计一次淹水），此废票不改变结果")
-            )
-        return done(e.verdict(VoteStatus.DUPLICATE, "本轮已废票"))
+        verdicts[st.decisive] = replace(
+            prev,
+            status=VoteStatus.SUPERSEDED,
+            reason=f"已被本人废票（{_label_e(e)}，{fmt_time(e.at, tz)}）作废",
+        )
+        state[e.author] = _State(idx, VoteStatus.VOID_SELF)
+        return e.verdict(VoteStatus.VOID_SELF, f"主动废票，作废 {_label(prev)} 的投票", needs_review=review)
+    if st.status is VoteStatus.EDITED:
+        return e.verdict(VoteStatus.DUPLICATE, "原投票已因编辑作废（已计一次淹水），此废票不改变结果")
+    return e.verdict(VoteStatus.DUPLICATE, "本轮已废票")
 
-    # VOTE or CHANGE
+
+def _judge_vote(
+    e: Entry,
+    inp: DayInput,
+    state: dict[str, _State],
+    verdicts: list[Verdict],
+    proxy_used: dict[str, int],
+    *,
+    review: bool,
+) -> Verdict:
+    """A vote (or a change, read as a vote): one per round (AMB-23), an edited one void with a strike."""
+    flags, b = inp.flags, e.ballot
+    idx = len(verdicts)
+    st = state.get(e.author)
     if st is not None:
         if st.status is VoteStatus.VOID_SELF and flags.void_frees_revote:
             old = verdicts[st.decisive]
@@ -436,7 +467,7 @@ def _judge_entry(
                 why = f"001 规则不允许改票：每轮只能投一次票，以 {_label(first)} 为准"
             else:
                 why = f"每轮只能投一次票，以第一次投票 {_label(first)} 为准（AMB-23）"
-            return done(e.verdict(VoteStatus.DUPLICATE, why))
+            return e.verdict(VoteStatus.DUPLICATE, why)
     extra = ""
     if b.kind is BallotKind.CHANGE:
         extra = "（写作改票，但此前未投票，按投票处理）"
@@ -445,32 +476,26 @@ def _judge_entry(
     if e.edited:
         state[e.author] = _State(idx, VoteStatus.EDITED)
         edit = f"：{e.edit_note}" if e.edit_note else ""
-        return done(
-            e.verdict(VoteStatus.EDITED, f"原帖编辑的投票视为废票，并计一次淹水{edit}", needs_review=review)
+        return e.verdict(
+            VoteStatus.EDITED, f"原帖编辑的投票视为废票，并计一次淹水{edit}", needs_review=review
         )
     if e.proxy is not None:
         proxy_used[e.author] = proxy_used.get(e.author, 0) + 1
     if b.abstain:
         state[e.author] = _State(idx, VoteStatus.ABSTAIN)
-        return done(
-            e.verdict(VoteStatus.ABSTAIN, f"弃权{proxy_note}{extra}", abstain=True, needs_review=review)
-        )
+        return e.verdict(VoteStatus.ABSTAIN, f"弃权{proxy_note}{extra}", abstain=True, needs_review=review)
     chk = check_target(b, e.author, inp.alive, inp.roster, flags)
     if chk.name is not None:
         state[e.author] = _State(idx, VoteStatus.COUNTED, chk.name)
         why = f"投 {chk.name}{proxy_note}{extra}" + (f"；{chk.reason}" if chk.reason else "")
-        return done(
-            e.verdict(VoteStatus.COUNTED, why, target=chk.name, needs_review=review or chk.needs_review)
-        )
+        return e.verdict(VoteStatus.COUNTED, why, target=chk.name, needs_review=review or chk.needs_review)
     state[e.author] = _State(idx, chk.status, b.target)
-    return done(
-        e.verdict(
-            chk.status,
-            f"{_VOID_PREFIX[chk.status]}{chk.reason}{proxy_note}{extra}",
-            target=b.target,
-            suggestion=chk.suggestion,
-            needs_review=review or chk.needs_review,
-        )
+    return e.verdict(
+        chk.status,
+        f"{_VOID_PREFIX[chk.status]}{chk.reason}{proxy_note}{extra}",
+        target=b.target,
+        suggestion=chk.suggestion,
+        needs_review=review or chk.needs_review,
     )
 
 

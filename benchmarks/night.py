@@ -18,12 +18,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.actions import Night  # noqa: E402
-from engine.night import resolve_night  # noqa: E402
-from engine.presets import parse_presets  # noqa: E402
-from engine.setup import draw_roles  # noqa: E402
-from engine.simulate import random_day, random_night  # noqa: E402
-from engine.state import GameState  # noqa: E402
+from engine import (  # noqa: E402
+    GameState,
+    Night,
+    draw_roles,
+    parse_presets,
+    random_day,
+    random_night,
+    resolve_night,
+)
 
 
 def prepare(count: int, seed: int) -> list[tuple[GameState, Night]]:

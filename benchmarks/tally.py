@@ -19,7 +19,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.day import DayInput, DayTimes, ProxyVote, VotePost, resolve_day
+from engine import (
+    DayInput,
+    DayTimes,
+    ProxyVote,
+    VotePost,
+    judge_day,
+)
 from forumbot.parsers.votes import read_ballot
 
 OPEN = datetime(2026, 6, 10, 13, 0, tzinfo=UTC)
@@ -93,7 +99,7 @@ def build(procedure: str, players: list[str], raw: list[tuple]) -> DayInput:
         for pid, a, t, text, q, e in raw
     )
     return DayInput(
-        procedure=procedure,  # type: ignore[arg-type]
+        family=procedure,
         day=2,
         roster=tuple(players),
         alive=frozenset(players[:-3]),
@@ -133,11 +139,11 @@ def main(argv: list[str] | None = None) -> int:
                 read_ballot(r[3], procedure, players)  # type: ignore[arg-type]
 
         def judge(inp: DayInput = inp) -> None:
-            resolve_day(inp)
+            judge_day(inp)
 
         parse_min, parse_med = timed(read_all, args.repeat)
         judge_min, judge_med = timed(judge, args.repeat)
-        result = resolve_day(inp)
+        result = judge_day(inp)
         total = parse_med + judge_med
         worst = max(worst, total)
         read = f"read {parse_med:.1f} ms (min {parse_min:.1f})"

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from engine.errors import StateError
@@ -140,23 +141,37 @@ NightAction = (
     | Arrow
 )
 
-ACTION_TYPES: Mapping[ActionKind, type[Any]] = {
-    cls.kind: cls
-    for cls in (
-        Kill,
-        Check,
-        Protect,
-        Snipe,
-        Fireworks,
-        Spy,
-        Kidnap,
-        KillHostages,
-        Heal,
-        Hug,
-        Assassinate,
-        Arrow,
-    )
-}
+
+@dataclass(frozen=True, slots=True)
+class ActionKindSpec:
+    """One row of the table of night action kinds: the class and how a judge names its fields."""
+
+    kind: ActionKind
+    cls: type[Any]
+    single_target: bool  # built as cls(target, by=...): one name, nothing else
+    name_zh: str
+
+
+#: The one table of night action kinds (kind → class), in the order a judge's menu lists them.
+ACTION_KINDS: Mapping[ActionKind, ActionKindSpec] = MappingProxyType(
+    {
+        spec.kind: spec
+        for spec in (
+            ActionKindSpec(ActionKind.KILL, Kill, False, "杀人"),
+            ActionKindSpec(ActionKind.CHECK, Check, True, "验人"),
+            ActionKindSpec(ActionKind.PROTECT, Protect, False, "守护"),
+            ActionKindSpec(ActionKind.SNIPE, Snipe, True, "狙击"),
+            ActionKindSpec(ActionKind.FIREWORKS, Fireworks, True, "放烟花"),
+            ActionKindSpec(ActionKind.SPY, Spy, True, "潜伏"),
+            ActionKindSpec(ActionKind.KIDNAP, Kidnap, True, "绑架"),
+            ActionKindSpec(ActionKind.KILL_HOSTAGES, KillHostages, False, "撕票"),
+            ActionKindSpec(ActionKind.HEAL, Heal, True, "救治"),
+            ActionKindSpec(ActionKind.HUG, Hug, True, "拥抱"),
+            ActionKindSpec(ActionKind.ASSASSINATE, Assassinate, True, "暗杀"),
+            ActionKindSpec(ActionKind.ARROW, Arrow, False, "丘比特之箭"),
+        )
+    }
+)
 
 
 def slot_of(action: NightAction) -> tuple[str, ...]:
@@ -218,7 +233,7 @@ def action_to_dict(action: NightAction) -> dict[str, Any]:
 
 def action_from_dict(data: Mapping[str, Any]) -> NightAction:
     try:
-        cls = ACTION_TYPES[ActionKind(data["kind"])]
+        cls = ACTION_KINDS[ActionKind(data["kind"])].cls
     except (KeyError, ValueError):
         raise StateError(f"not a night action: {dict(data)!r}") from None
     kwargs: dict[str, Any] = {}

@@ -2,7 +2,7 @@
 
 A :class:`Ballot` is the reading of one post's text: a vote, a change of vote, an active void (废票), or
 nothing. Whether it *counts* (time windows, one vote per round, living targets, the reply-to-floor rule)
-is decided by the day engine (:mod:`engine.day`), which knows the round; the reader only knows the text.
+is decided by the day engine (:mod:`engine.judgement`), which knows the round; the reader only knows the text.
 
 Name helpers live here too (not in the forum parsers) because the day engine needs them for its own
 verdicts ("写错名字算废票：Kenn 不是存活玩家（是否为 Ken？）") and must not import forumbot.

@@ -18,13 +18,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from engine.outcome import Outcome
 from engine.roles import GroupId
-
-if TYPE_CHECKING:
-    from engine.outcome import Outcome
-    from engine.state import GameState
+from engine.state import GameState
 
 
 class AudienceKind(StrEnum):

@@ -5,7 +5,7 @@ decides (``doc``) and the accepted values (``choices``) for string flags. Names 
 §i names a flag (``r004.empty_heal_counter`` → ``r004_empty_heal_counter``).
 
 A rule set may supply a different default (R000 variants switch ``r001_condition2_enabled`` off, AMB-02):
-use :meth:`engine.rulesets.RuleSet.default_flags` to get the flags a game starts with, and
+use :attr:`engine.ruleset.RuleSet.flags` to get the flags a game starts with, and
 ``dataclasses.replace(flags, field=value)`` to change one. Day-side flags (vote formats, attendance,
 cards, revote timing) live in engine/flags_day.py (``DayFlags``), owned by the day engine.
 """

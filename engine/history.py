@@ -9,7 +9,7 @@ rebuilds a game from its initial state and steps (e.g. after the judge corrects 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -23,10 +23,12 @@ from engine.actions import (
     night_from_dict,
     night_to_dict,
 )
+from engine.day.model import DayResult
+from engine.eliminations import with_day_counters
 from engine.errors import StateError
 from engine.events import Event, Resolution
 from engine.roles import ActionKind
-from engine.state import GameState, state_from_dict, state_to_dict
+from engine.state import GameState, frozen_map, state_from_dict, state_to_dict
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +86,31 @@ _OPS: dict[str, _Op] = {
     "add_strike": lambda s, n, a: (eliminations.add_strike(s, a["name"], a.get("n", 1)), n, ()),
     "record_proxy_vote": lambda s, n, a: (eliminations.record_proxy_vote(s, a["name"]), n, ()),
     "add_yellow_card": lambda s, n, a: (eliminations.add_yellow_card(s, a["name"]), n, ()),
+    "apply_day": lambda s, n, a: _res(_apply_day(s, a)),
 }
+
+
+def _apply_day(state: GameState, a: Mapping[str, Any]) -> Resolution:
+    """A whole day (decisions and the day's counters, as recorded by :meth:`Game.apply_day`)."""
+    if "counters" in a:
+        c = a["counters"]
+        state = replace(
+            state,
+            strikes=frozen_map(c.get("strikes", {})),
+            proxy_votes_used=frozen_map(c.get("proxy_votes_used", {})),
+            yellow_cards=frozen_map(c.get("yellow_cards", {})),
+            discussion_deficient=tuple(c.get("discussion_deficient", ())),
+        )
+    return eliminations.apply_day(
+        state,
+        day=a["day"],
+        executed=a.get("executed"),
+        tied=_opt_set(a.get("tied")),
+        drowned=a.get("drowned", ()),
+        sent_off=a.get("sent_off", ()),
+        red_cards=a.get("red_cards", ()),
+        close=bool(a.get("close", True)),
+    )
 
 
 class Game:
@@ -102,10 +128,6 @@ class Game:
     @property
     def night(self) -> Night:
         return self._stack[-1][1]
-
-    @property
-    def last_events(self) -> tuple[Event, ...]:
-        return self._stack[-1][2]
 
     def apply(self, op: str, **args: Any) -> tuple[Event, ...]:
         """Run one step (raises the engine's errors without recording anything)."""
@@ -130,6 +152,28 @@ class Game:
 
     def close_day(self) -> tuple[Event, ...]:
         return self.apply("close_day", day=self.state.round)
+
+    def apply_day(
+        self, result: DayResult, *, sent_off: Sequence[str] = (), red_cards: Sequence[str] = ()
+    ) -> tuple[Event, ...]:
+        """Apply a judged day (its decisions and counters) and close it, as one recorded step."""
+        executed, tied, drowned, reds = eliminations.day_decisions(result)
+        counted = with_day_counters(self.state, result)
+        return self.apply(
+            "apply_day",
+            day=result.input.day,
+            executed=executed,
+            tied=sorted(tied) if tied else None,
+            drowned=list(drowned),
+            sent_off=list(sent_off),
+            red_cards=reds + [n for n in red_cards if n not in reds],
+            counters={
+                "strikes": dict(counted.strikes),
+                "proxy_votes_used": dict(counted.proxy_votes_used),
+                "yellow_cards": dict(counted.yellow_cards),
+                "discussion_deficient": list(counted.discussion_deficient),
+            },
+        )
 
     def undo(self) -> Step:
         """Take back the last step; returns it (IndexError if there is nothing to undo)."""

@@ -2,7 +2,7 @@
 
 Checking is separate from applying (like python-chess's ``is_legal`` / ``push``):
 
-* :func:`check` raises :class:`~engine.errors.IllegalActionError` naming the rule an action breaks;
+* :func:`check_action` raises :class:`~engine.errors.IllegalActionError` naming the rule an action breaks;
 * :func:`submit` checks and returns the :class:`~engine.actions.Night` with the submission added
   (a later submission in the same slot replaces an earlier one; a late one never replaces an on-time one);
 * :func:`resolve_night` trusts the night it is given and returns a
@@ -18,26 +18,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.actions import (
-    Assassinate,
-    Check,
-    Fireworks,
-    Heal,
-    Hug,
-    Kidnap,
-    Kill,
-    Night,
-    NightAction,
-    Protect,
-    Snipe,
-    Spy,
-    Submission,
-)
+from engine.actions import ACTION_KINDS, Kill, Night, NightAction, Protect, Submission
 from engine.errors import GameOverError, IllegalActionError
 from engine.events import Resolution
-from engine.night_r001 import resolve_extra_check as _r001_extra_check
-from engine.roles import ROLE_TABLES, ActionKind
-from engine.rulesets import get_ruleset
+from engine.roles import ActionKind
+from engine.ruleset import rules_of
 from engine.state import GameState, Phase
 
 
@@ -46,7 +31,7 @@ def new_night(state: GameState) -> Night:
     return Night(state.round)
 
 
-def check(state: GameState, action: NightAction, *, night: Night | None = None) -> None:
+def check_action(state: GameState, action: NightAction, *, night: Night | None = None) -> None:
     """Raise IllegalActionError (with ``.rule``) if ``action`` may not be submitted now.
 
     ``night`` (the submissions so far) is needed for rules across submissions (R004: no 绑架 on a
@@ -63,17 +48,17 @@ def check(state: GameState, action: NightAction, *, night: Night | None = None) 
         raise IllegalActionError(
             f"these submissions are for night {night.round}, but it is night {state.round}"
         )
-    table = ROLE_TABLES[state.family]
-    if not any(action.kind in table[p.role].night_actions for p in state.players):
+    rules = rules_of(state)
+    if not any(action.kind in rules.role(p.role).night_actions for p in state.players):
         raise IllegalActionError(
             f"no role in this {state.ruleset_id} game can submit {action.kind.value}", rule=state.ruleset_id
         )
-    get_ruleset(state.ruleset_id).check_action(state, action, night)
+    rules.check_action(state, action, night)
 
 
 def is_legal(state: GameState, action: NightAction, *, night: Night | None = None) -> bool:
     try:
-        check(state, action, night=night)
+        check_action(state, action, night=night)
     except IllegalActionError:
         return False
     return True
@@ -84,7 +69,7 @@ def submit(state: GameState, night: Night, action: NightAction, *, late: bool = 
 
     ``late``: posted after the deadline (kept, then forfeited at resolution).
     """
-    check(state, action, night=night)
+    check_action(state, action, night=night)
     return night.with_submission(Submission(action, late))
 
 
@@ -114,14 +99,12 @@ def resolve_night(state: GameState, night: Night, *, seed: int | None = None) ->
         raise IllegalActionError(
             f"these submissions are for night {night.round}, but it is night {state.round}"
         )
-    return get_ruleset(state.ruleset_id).resolve_night(state, night, seed)
+    return rules_of(state).resolve_night(state, night, seed)
 
 
 def resolve_extra_check(state: GameState, target: str, *, late: bool = False) -> Resolution:
     """The police's extra check after checking the poison (R001 §五 毒药4, AMB-15)."""
-    if state.family != "r001":
-        raise IllegalActionError("extra checks are a ghost/poison rule", rule="R001 §五")
-    return _r001_extra_check(state, target, late=late)
+    return rules_of(state).resolve_extra_check(state, target, late=late)
 
 
 def legal_targets(
@@ -136,25 +119,11 @@ def legal_targets(
     return tuple(out)
 
 
-_SINGLE_TARGET: dict[
-    ActionKind, type[Check | Snipe | Fireworks | Spy | Kidnap | Heal | Hug | Assassinate]
-] = {
-    ActionKind.CHECK: Check,
-    ActionKind.SNIPE: Snipe,
-    ActionKind.FIREWORKS: Fireworks,
-    ActionKind.SPY: Spy,
-    ActionKind.KIDNAP: Kidnap,
-    ActionKind.HEAL: Heal,
-    ActionKind.HUG: Hug,
-    ActionKind.ASSASSINATE: Assassinate,
-}
-
-
 def _probe(kind: ActionKind, name: str, actor: str | None) -> NightAction | None:
     """A one-target action of ``kind`` naming ``name`` (None for kinds that name several or none)."""
     if kind is ActionKind.KILL:
         return Kill(name)
     if kind is ActionKind.PROTECT:
         return Protect(actor, name) if actor else None
-    cls = _SINGLE_TARGET.get(kind)
-    return cls(name) if cls is not None else None
+    spec = ACTION_KINDS[kind]
+    return spec.cls(name) if spec.single_target else None

@@ -31,9 +31,10 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from engine.errors import PresetError, SetupError
+from engine.errors import PresetError, SetupError, UnknownRuleSetError
 from engine.flags_night import NightFlags
 from engine.roles import ROLE_TABLES, RoleId, WinSide
+from engine.ruleset import get_ruleset
 
 DOCTOR_OR_BUTTERFLY = "doctor_or_butterfly"
 
@@ -229,7 +230,10 @@ def parse_presets(toml_text: str) -> PresetTable:
     except tomllib.TOMLDecodeError as exc:
         raise PresetError(f"preset TOML does not parse: {exc}") from None
     rid = _need(data, "ruleset", str, "presets")
-    family = "r004" if rid.upper().startswith("R004") else "r001"
+    try:
+        family = get_ruleset(rid).family
+    except UnknownRuleSetError as exc:
+        raise PresetError(f"presets for an unknown rule set: {exc}") from None
     table = ROLE_TABLES[family]
     lo = _need(data, "min_players", int, rid)
     hi = _need(data, "max_players", int, rid)

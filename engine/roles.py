@@ -17,11 +17,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from engine.flags_night import NightFlags
-    from engine.state import Player
+from engine.flags_night import NightFlags
 
 
 class Camp(StrEnum):
@@ -129,38 +127,6 @@ class Cause(StrEnum):
     RED_CARD = "red_card"  # 红牌罚下
 
 
-CAUSE_ZH: Mapping[Cause, str] = MappingProxyType(
-    {
-        Cause.KILLED: "被杀",
-        Cause.PLEDGE: "生死状",
-        Cause.POSSESSED_POISON: "附体毒药",
-        Cause.GUARDED_KILL: "守护代死",
-        Cause.DERELICTION: "渎职死亡",
-        Cause.FORCED_DERELICTION: "被迫渎职死",
-        Cause.EXECUTED: "票死",
-        Cause.GUARDED_EXECUTION: "守护代票死",
-        Cause.DOUBLE_KILL: "双杀票数",
-        Cause.DROWNED: "淹死",
-        Cause.SENT_OFF: "判作立即出局",
-        Cause.JUDGE: "法官判定出局",
-        Cause.FIREWORKS: "放烟花",
-        Cause.HOSTAGE: "撕票",
-        Cause.SNIPE: "狙击",
-        Cause.ASSASSINATION: "暗杀",
-        Cause.KILLERS: "杀人",
-        Cause.DOUBLE_EMPTY_HEAL: "双空救",
-        Cause.HUG: "拥抱",
-        Cause.HANFEI: "悍匪",
-        Cause.LOVER: "情侣代替出局",
-        Cause.VOTE: "投票",
-        Cause.RED_CARD: "红牌罚下",
-    }
-)
-
-#: The 指杀 (targeted kill) causes of R004, in the source's resolution order (step 2).
-R004_TARGETED_KILL_ORDER: tuple[Cause, ...] = (Cause.HOSTAGE, Cause.SNIPE, Cause.ASSASSINATION, Cause.KILLERS)
-
-
 class WinSide(StrEnum):
     """How a role counts in the R001/R000 win check (Bn, Pn, Zn, Cn; guardians per AMB-44)."""
 
@@ -177,7 +143,16 @@ class WinSide(StrEnum):
     PLAIN = "plain"  # 平民
 
 
-LabelHook = Callable[["Player", "NightFlags"], str]
+class PlayerLike(Protocol):
+    """What a label hook reads of a player (engine.state.Player has these; roles never import state)."""
+
+    @property
+    def possessed(self) -> bool: ...
+    @property
+    def converted(self) -> bool: ...
+
+
+LabelHook = Callable[[PlayerLike, NightFlags], str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,33 +177,33 @@ class RoleSpec:
     reveal_hook: LabelHook | None = None
     notice: str = ""  # one sentence for the private setup notice (what the role does)
 
-    def label_for_check(self, player: Player, flags: NightFlags) -> str:
+    def label_for_check(self, player: PlayerLike, flags: NightFlags) -> str:
         return self.check_hook(player, flags) if self.check_hook else self.check_label
 
-    def label_for_reveal(self, player: Player, flags: NightFlags) -> str:
+    def label_for_reveal(self, player: PlayerLike, flags: NightFlags) -> str:
         return self.reveal_hook(player, flags) if self.reveal_hook else self.reveal_label
 
 
 # ---- hooks -------------------------------------------------------------------------------------
 
 
-def _civilian_check(player: Player, flags: NightFlags) -> str:
+def _civilian_check(player: PlayerLike, flags: NightFlags) -> str:
     return "被附体匪" if player.possessed else "平民"
 
 
-def _civilian_reveal(player: Player, flags: NightFlags) -> str:
+def _civilian_reveal(player: PlayerLike, flags: NightFlags) -> str:
     return "被附体匪" if player.possessed else "平民"
 
 
-def _police_check(player: Player, flags: NightFlags) -> str:
+def _police_check(player: PlayerLike, flags: NightFlags) -> str:
     return flags.gp_check_label_police
 
 
-def _poison_reveal(player: Player, flags: NightFlags) -> str:
+def _poison_reveal(player: PlayerLike, flags: NightFlags) -> str:
     return flags.gp_executed_poison_label
 
 
-def _police_guardian_reveal(player: Player, flags: NightFlags) -> str:
+def _police_guardian_reveal(player: PlayerLike, flags: NightFlags) -> str:
     # R000-G2 rule 6: a converted police-guardian is still announced as 警方守护神 (AMB-46).
     return "警方守护神" if player.converted else "警神"
 

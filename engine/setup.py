@@ -16,11 +16,9 @@ from typing import Any
 
 from engine.errors import SetupError
 from engine.flags_night import NightFlags
-from engine.guardians import GUARDIAN_ROLES
-from engine.outcome import evaluate_outcome
 from engine.presets import Composition, PresetTable
-from engine.roles import GROUP_ZH, ROLE_TABLES, GroupId, RoleId, WinSide, role_id
-from engine.rulesets import RuleSet, get_ruleset
+from engine.roles import GROUP_ZH, GroupId, RoleId
+from engine.ruleset import RuleSet, evaluate_outcome, get_ruleset, rules_of
 from engine.state import GameState, Player
 
 WARMUP_TEXT = "玩家身份通知完毕，第一回合提交名单截止时间为{deadline}"
@@ -57,45 +55,24 @@ def new_game(
             raise SetupError(f"player {name!r} appears twice")
         seen.add(name)
         try:
-            rid = (
-                role
-                if isinstance(role, RoleId) and role in ROLE_TABLES[rs.family]
-                else role_id(rs.family, str(role))
-            )
+            rid = role if isinstance(role, RoleId) and role in rs.family_roles else rs.role_id(str(role))
         except KeyError as exc:
             raise SetupError(str(exc.args[0])) from None
-        if rid not in rs.roles:
-            combined = rid in GUARDIAN_ROLES and flags.guardian_with_ghost_poison
-            if not combined:
-                raise SetupError(
-                    f"{rs.id} does not use the role {ROLE_TABLES[rs.family][rid].name_zh} ({rid.value})"
-                    + (
-                        " (guardians with the ghost/poison need guardian_with_ghost_poison, AMB-48)"
-                        if rid in GUARDIAN_ROLES
-                        else ""
-                    )
-                )
+        if not rs.may_hold(rid, flags):
+            raise SetupError(
+                f"{rs.id} does not use the role {rs.role(rid).name_zh} ({rid.value})"
+                + rs.role_refusal_hint(rid)
+            )
         players.append(Player(name, rid))
     if not players:
         raise SetupError("a game needs players")
-    kwargs: dict[str, Any] = {}
-    if rs.family == "r004":
-        counted = spy_counted if spy_counted is not None else flags.r004_spy_counted
-        counted = True if counted is None else counted
-        kc = sum(
-            1
-            for p in players
-            if ROLE_TABLES["r004"][p.role].side is WinSide.KILLER_COUNTED
-            and (p.role is not RoleId.SPY or counted)
-        )
-        mayor = next((p.name for p in players if p.role is RoleId.MAYOR), None)
-        has_sniper = any(p.role is RoleId.SNIPER for p in players)
-        kwargs.update(
-            sniper_bullets=(2 if sniper_bullets is None else sniper_bullets) if has_sniper else 0,
-            spy_counted=counted,
-            lastword_slots=kc if lastword_slots is None else lastword_slots,
-            authority_holder=mayor,
-        )
+    kwargs: dict[str, Any] = rs.setup_fields(
+        tuple(players),
+        flags,
+        sniper_bullets=sniper_bullets,
+        spy_counted=spy_counted,
+        lastword_slots=lastword_slots,
+    )
     return GameState(ruleset_id=rs.id, family=rs.family, players=tuple(players), flags=flags, **kwargs)
 
 
@@ -172,7 +149,7 @@ def draw_roles(
         rs,
         [(n, assigned[n]) for n in names],
         flags=flags,
-        sniper_bullets=composition.sniper_bullets if rs.family == "r004" else None,
+        sniper_bullets=composition.sniper_bullets,
         spy_counted=composition.spy_counted if flags.r004_spy_counted is None else flags.r004_spy_counted,
     )
     warnings = list(composition.warnings)
@@ -192,35 +169,11 @@ def draw_roles(
 
 
 def _groups(state: GameState) -> dict[str, tuple[str, ...]]:
-    if state.family == "r004":
-        out = {
-            GroupId.KILLERS.value: state.group_members(GroupId.KILLERS),
-            GroupId.POLICE.value: state.group_members(GroupId.POLICE),
-        }
-    else:
-        out = {
-            GroupId.BANDITS.value: state.group_members(GroupId.BANDITS),
-            GroupId.POLICE.value: state.group_members(GroupId.POLICE),
-        }
-    return {k: v for k, v in out.items() if v}
+    return {k: v for k, v in rules_of(state).setup_groups(state).items() if v}
 
 
 def _notice(state: GameState, p: Player, groups: Mapping[str, tuple[str, ...]]) -> str:
-    spec = ROLE_TABLES[state.family][p.role]
-    if state.family == "r004":
-        parts = [f"【身份通知】{p.name}：你的身份是{spec.name_zh}（{spec.camp.value}）。{spec.notice}"]
-        if p.role is RoleId.SNIPER:
-            parts.append(f"本局狙击次数 X={state.sniper_bullets}。")
-        if p.role is RoleId.SPY and not state.spy_counted:
-            parts.append("本局间谍不算轮次。")
-        if p.role is RoleId.MAYOR:
-            parts.append("你持有<威权>。")
-    else:
-        label = "杀手（匪）" if p.role is RoleId.GHOST else spec.name_zh
-        parts = [f"【身份通知】{p.name}：你的身份是{label}。{spec.notice}"]
-        if p.role in (RoleId.BANDIT, RoleId.GHOST) and state.with_role(RoleId.POISON):
-            parts.append("提交杀人名单时需附“生死状”：“如果我们错杀毒药，XX与毒药同死。”")
-        parts.append("每位玩家本局最多申请两次代投。")
+    parts = rules_of(state).setup_notice(state, p)
     for group, members in groups.items():
         if p.name in members:
             zh = GROUP_ZH[GroupId(group)]

@@ -11,6 +11,10 @@ Accessors the day engine uses (kept deliberately simple):
 * ``state.authority_holder`` — the role holding 威权 (R004), None if nobody holds it now;
 * ``state.is_guardian(name)`` and ``engine.eliminations.double_kill_pair(state, day)``.
 
+The day's counters (``strikes``, ``proxy_votes_used``, ``yellow_cards``, ``discussion_deficient``) have
+one owner: this state. ``engine.apply_day`` writes the judged day's values; ``engine.start_counters``
+hands them to the next day's judgement.
+
 :func:`state_to_dict` / :func:`state_from_dict` give a JSON-able dict for the store.
 """
 
@@ -86,6 +90,7 @@ class GameState:
     )  # consecutive forced skips (AMB-41)
     strikes: Mapping[str, int] = field(default_factory=lambda: EMPTY)  # R001 vote-attendance strikes (淹水)
     proxy_votes_used: Mapping[str, int] = field(default_factory=lambda: EMPTY)
+    discussion_deficient: tuple[str, ...] = ()  # R001: too few valid discussion posts in the last day
     # ---- r004 family ----
     sniper_bullets: int = 0
     sniper_rejoined: bool = False
@@ -151,9 +156,6 @@ class GameState:
     def names(self) -> tuple[str, ...]:
         return tuple(p.name for p in self.players)
 
-    def role_of(self, name: str) -> RoleId:
-        return self.player(name).role
-
     def spec(self, name: str) -> RoleSpec:
         return ROLE_TABLES[self.family][self.player(name).role]
 
@@ -195,10 +197,6 @@ class GameState:
 
     def empty_heals_of(self, name: str) -> int:
         return int(self.empty_heals.get(name, 0))
-
-    @property
-    def is_over(self) -> bool:
-        return self.outcome is not None
 
     def group_members(self, group: GroupId) -> tuple[str, ...]:
         """Who is in a private group now (out players stay in, R004 注意; R001 §四.7)."""
@@ -251,7 +249,14 @@ _MAP_FIELDS = (
     "empty_heals",
     "yellow_cards",
 )
-_TUPLE_FIELDS = ("out_order", "hug_targets_used", "kidnapped", "lastwords", "since_day_start")
+_TUPLE_FIELDS = (
+    "out_order",
+    "hug_targets_used",
+    "kidnapped",
+    "lastwords",
+    "since_day_start",
+    "discussion_deficient",
+)
 
 
 def player_to_dict(p: Player) -> dict[str, Any]:

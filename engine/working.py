@@ -12,8 +12,9 @@ from dataclasses import replace
 from typing import Any
 
 from engine.events import Event
-from engine.outcome import Outcome, evaluate_outcome
+from engine.outcome import Outcome
 from engine.roles import Cause, RoleId
+from engine.ruleset import evaluate_outcome
 from engine.state import GameState, Phase, Player, copy_state, frozen_map
 
 

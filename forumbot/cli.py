@@ -10,7 +10,9 @@ import os
 import sys
 from collections.abc import Sequence
 
-from engine.errors import EngineError
+from engine import (
+    EngineError,
+)
 from forumbot import __version__
 from forumbot.commands import day, demo, login, night, outbox, reader, setup, watch
 from forumbot.errors import BoardError, ConfigError, ForumbotError

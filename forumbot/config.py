@@ -18,8 +18,11 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from engine.errors import EngineError
-from engine.rulesets import all_rulesets, get_ruleset
+from engine import (
+    EngineError,
+    all_rulesets,
+    get_ruleset,
+)
 from forumbot.board import DEFAULT_TZ, DEFAULT_USER_AGENT, BoardConfig, SourceKind
 from forumbot.errors import ConfigError, GameFileError
 
@@ -198,28 +201,29 @@ class Timetable:
     void_cutoff_minutes: int
     change_cutoff_minutes: int
     case_post_delay_minutes: int
-    r004_night_hours: int
-    r004_day_length: int
-    r004_weekend_extra: bool
+    night_hours: int | None  # the night ends this long after the close (None: at night_deadline)
+    day_length: int  # calendar days from the opening to the close (R001: the next day)
+    weekend_extra: bool  # one more day when the day includes a weekend (R004, AMB-85)
 
     @classmethod
     def from_table(cls, ruleset: str, t: Mapping[str, Any]) -> Timetable:
-        r004 = ruleset == "R004"
+        d = get_ruleset(ruleset).timetable  # the rule set's defaults (R004: two-day days, 21:00, +2 h)
+        night_hours = t.get("night_hours", d.night_hours)
         return cls(
             ruleset=ruleset,
             first_night=_parse_date(t["first_night"], "timetable.first_night")
             if "first_night" in t
             else None,
-            night_deadline=_parse_clock(t.get("night_deadline", "17:00"), "timetable.night_deadline"),
-            vote_close=_parse_clock(
-                t.get("vote_close", "21:00" if r004 else "13:00"), "timetable.vote_close"
+            night_deadline=_parse_clock(
+                t.get("night_deadline", d.night_deadline), "timetable.night_deadline"
             ),
-            void_cutoff_minutes=int(t.get("void_cutoff_minutes", 30)),
-            change_cutoff_minutes=int(t.get("change_cutoff_minutes", 60)),
-            case_post_delay_minutes=int(t.get("case_post_delay_minutes", 20)),
-            r004_night_hours=int(t.get("night_hours", 2)),
-            r004_day_length=int(t.get("day_length", 2)),
-            r004_weekend_extra=bool(t.get("weekend_extra_day", True)),
+            vote_close=_parse_clock(t.get("vote_close", d.vote_close), "timetable.vote_close"),
+            void_cutoff_minutes=int(t.get("void_cutoff_minutes", d.void_cutoff_minutes)),
+            change_cutoff_minutes=int(t.get("change_cutoff_minutes", d.change_cutoff_minutes)),
+            case_post_delay_minutes=int(t.get("case_post_delay_minutes", d.case_post_delay_minutes)),
+            night_hours=None if night_hours is None else int(night_hours),
+            day_length=int(t.get("day_length", d.day_length)),
+            weekend_extra=bool(t.get("weekend_extra_day", d.weekend_extra_day)),
         )
 
     def default_opens(self, day: int, tz: ZoneInfo, where: str) -> datetime:
@@ -234,20 +238,19 @@ class Timetable:
         return _at(night, self.night_deadline, tz) + timedelta(minutes=self.case_post_delay_minutes)
 
     def default_close(self, opens: datetime, tz: ZoneInfo) -> datetime:
+        """The close ``day_length`` calendar days on from the opening (R001: the next day 13:00; R004: two
+        days, one more when they include a weekend, closing 21:00, AMB-85)."""
         local_open = opens.astimezone(tz).date()
-        if self.ruleset != "R004":
-            return _at(local_open + timedelta(days=1), self.vote_close, tz)
-        # R004: two calendar days, one more when they include a weekend, closing 21:00 (AMB-85).
-        last = local_open + timedelta(days=self.r004_day_length - 1)
-        if self.r004_weekend_extra and any(
-            (local_open + timedelta(days=i)).weekday() >= 5 for i in range(self.r004_day_length)
+        last = local_open + timedelta(days=self.day_length - 1)
+        if self.weekend_extra and any(
+            (local_open + timedelta(days=i)).weekday() >= 5 for i in range(self.day_length)
         ):
             last += timedelta(days=1)
         return _at(last, self.vote_close, tz)
 
     def default_night_deadline(self, closes: datetime, tz: ZoneInfo) -> datetime:
-        if self.ruleset == "R004":
-            return closes + timedelta(hours=self.r004_night_hours)
+        if self.night_hours is not None:
+            return closes + timedelta(hours=self.night_hours)
         return _at(closes.astimezone(tz).date(), self.night_deadline, tz)
 
 

@@ -175,7 +175,7 @@ def vote_count_view(
     execution with the identity the rules reveal), ``notice_lines`` the other public notices
     (drownings, red cards); without them (no secret state stored) the result line comes from the
     tally alone and the identity is left for the judge to fill in."""
-    from engine.day import OutcomeKind, PlayerStatus
+    from engine import OutcomeKind, PlayerStatus
 
     def link(pid: int | None) -> str:
         return (

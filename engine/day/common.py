@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta, tzinfo
+from datetime import datetime, tzinfo
 
 from engine.ballots import Ballot, BallotKind, fold_name, suggest_name
 from engine.day.model import (
@@ -195,7 +195,3 @@ def build_tally(
 
 def _ts(t: datetime | None) -> float:
     return t.timestamp() if t is not None else float("-inf")
-
-
-def add_minutes(t: datetime, minutes: int) -> datetime:
-    return t + timedelta(minutes=minutes)

@@ -8,7 +8,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, tzinfo
 from enum import StrEnum
-from typing import Literal
 
 from engine.ballots import Ballot, BallotKind
 from engine.flags_day import DayFlags
@@ -17,16 +16,15 @@ __all__ = [
     "Card",
     "CardColor",
     "DayInput",
+    "DayOutcome",
     "DayResult",
     "DayTimes",
     "DrownRule",
     "Drowning",
-    "Outcome",
     "OutcomeKind",
     "Override",
     "PlayerStatus",
     "PlayerVote",
-    "Procedure",
     "ProxyVote",
     "RevotePlan",
     "RevoteRound",
@@ -36,8 +34,6 @@ __all__ = [
     "VoteStatus",
     "VoterRef",
 ]
-
-Procedure = Literal["r001", "r004"]
 
 
 def _aware(t: datetime | None, what: str) -> None:
@@ -175,7 +171,7 @@ class DayInput:
     judges' (labelled, never counted). ``display_tz``: zone for times in reasons (default: closes_at's).
     """
 
-    procedure: Procedure
+    family: str  # the rule set judging the day: a family ("r001"/"r004") or any rule-set name
     day: int
     roster: tuple[str, ...]
     alive: frozenset[str]
@@ -196,8 +192,8 @@ class DayInput:
     display_tz: tzinfo | None = None
 
     def __post_init__(self) -> None:
-        if self.procedure not in ("r001", "r004"):
-            raise ValueError(f"DayInput.procedure must be 'r001' or 'r004', got {self.procedure!r}")
+        if not self.family:
+            raise ValueError("DayInput.family must name a rule set ('r001', 'r004' or a rule-set id)")
         if self.day < 1:
             raise ValueError(f"DayInput.day must be ≥ 1, got {self.day}")
         if len(set(self.roster)) != len(self.roster):
@@ -406,7 +402,7 @@ class OutcomeKind(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
+class DayOutcome:
     kind: OutcomeKind
     out: tuple[str, ...] = ()
     plan: RevotePlan | None = None
@@ -442,7 +438,7 @@ class DayResult:
     proxy_used_after: Mapping[str, int]
     cards: tuple[Card, ...]
     yellow_totals: Mapping[str, int]
-    outcome: Outcome
+    outcome: DayOutcome
     revotes: tuple[RevoteRound, ...] = ()
     problems: tuple[str, ...] = ()
 

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 from rich.console import Console
 
-from engine.events import Event
+from engine import Event
 from forumbot.config import Game, find_game_file, load_game, parse_local_time
 from forumbot.desk import Desk
 from forumbot.errors import ConfigError

@@ -10,7 +10,7 @@ from typing import Any
 
 from rich.table import Table
 
-from engine.state import Phase
+from engine import Phase
 from forumbot import drafts
 from forumbot.commands.common import console, local_time, open_desk, print_events
 from forumbot.config import Game

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from engine.events import event_to_dict
+from engine import event_to_dict
 from forumbot.commands.common import console, local_time, open_desk, print_events
 from forumbot.desk import NIGHT_ACTION_KINDS, case_post_draft, read_submissions
 from forumbot.errors import UsageError

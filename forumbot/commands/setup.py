@@ -11,8 +11,7 @@ from typing import Any
 
 from rich.table import Table
 
-from engine.flags import all_flags
-from engine.setup import Setup
+from engine import Setup, all_flags
 from forumbot import drafts
 from forumbot.commands.common import console, open_desk
 from forumbot.desk import describe_state

@@ -10,15 +10,20 @@ from __future__ import annotations
 
 import getpass
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
-from engine.day import Procedure
-from engine.errors import EngineError
-from engine.flags import split_flags
-from engine.rulesets import RuleSet, get_ruleset
-from engine.state import GameState, state_from_dict, state_to_dict
+from engine import (
+    EngineError,
+    GameState,
+    RuleSet,
+    get_ruleset,
+    split_flags,
+    state_from_dict,
+    state_to_dict,
+)
 from forumbot.config import Game
 from forumbot.errors import GameFileError, UsageError
+from forumbot.parsers.votes import Grammar
 from forumbot.store import records
 from forumbot.store.db import Store
 from forumbot.store.records import StateVersion
@@ -65,17 +70,9 @@ class DeskCore:
         self._days.clear()
 
     @property
-    def grammar(self) -> Procedure:
-        """Which vote grammar and day procedure the rule set reads."""
-        return "r004" if self.ruleset.day_procedure == "r004" else "r001"
-
-    @property
-    def opens_days_with_case_post(self) -> bool:
-        """R004 posts the night's result as the day's opening (第N讨论日); the R001 family as 第N夜结果.
-
-        The desk's only reading of which rule set it runs besides :attr:`grammar`, and from the same
-        attribute of the rule set (its day procedure), so a new rule set needs no change here."""
-        return self.grammar == "r004"
+    def grammar(self) -> Grammar:
+        """The vote grammar of the game's rule set (forumbot/parsers/votes.py reads it)."""
+        return cast(Grammar, self.ruleset.grammar)
 
     # ------------------------------------------------------------------ the secret state's versions
 

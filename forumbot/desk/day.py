@@ -13,30 +13,29 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from engine.attendance import (
+from engine import (
     AttendanceResult,
     AttendanceRules,
-    DiscussionPost,
-    count_valid_posts,
-    round_window,
-)
-from engine.ballots import BallotKind
-from engine.day import (
+    BallotKind,
     DayInput,
     DayResult,
     DayTimes,
+    DiscussionPost,
+    GameState,
     OutcomeKind,
     Override,
+    Phase,
     ProxyVote,
+    Resolution,
     VotePost,
+    apply_day,
+    count_valid_posts,
+    double_kill_pair,
+    judge_day,
     plan_revote,
-    resolve_day,
     resolve_revote,
+    round_window,
 )
-from engine.eliminations import double_kill_pair
-from engine.eliminations import resolve_day as apply_day
-from engine.events import Resolution
-from engine.state import GameState, Phase
 from forumbot.config import DayConfig
 from forumbot.desk.core import DeskCore
 from forumbot.errors import GameFileError, UsageError
@@ -213,7 +212,7 @@ class DaySteps(DeskCore):
             pair = frozenset(dk) if dk else None
             authority = state.authority_holder
         inp = DayInput(
-            procedure=self.grammar,
+            family=self.ruleset.family,
             day=n,
             roster=self.game.roster,
             alive=alive,
@@ -265,7 +264,7 @@ class DaySteps(DeskCore):
         day = self.day(n)
         state = self.day_start_state(n)
         inp, attendance = self._day_input(n, day, state)
-        result = resolve_day(inp, as_of=as_of)
+        result = judge_day(inp, as_of=as_of)
         if as_of is None:
             result = self._called_revotes(n, result, inp)
         judged = DayJudgement(day, result, attendance, state)
@@ -369,30 +368,10 @@ class DaySteps(DeskCore):
 
     def _apply(self, st: GameState, judged: DayJudgement) -> Resolution:
         """The day's result applied to the state: the vote's elimination, drownings, the judges' own
-        decisions of the day from the game file (sendings-off, red cards), then the batch win check."""
-        r = judged.result
+        decisions of the day from the game file (sendings-off, red cards), the day's counters, then the
+        batch win check."""
         day = judged.day
-        executed = None
-        tied: frozenset[str] | None = None
-        if r.outcome.kind in (OutcomeKind.EXECUTE, OutcomeKind.AUTHORITY) and r.outcome.out:
-            executed = r.outcome.out[0]
-        if r.outcome.kind is OutcomeKind.AUTHORITY:
-            top = max((line.count for line in r.final_tally), default=0)
-            tied = frozenset(line.target for line in r.final_tally if line.count == top)
-        if r.outcome.kind is OutcomeKind.DOUBLE_EXECUTE:
-            tied = frozenset(r.outcome.out)
-        red = [c.player for c in r.cards if c.color.value == "red"]
-        red += [name for name in day.red_cards if name not in red]
-        drowned = [d for d in r.drowned_names if d != executed]
-        return apply_day(
-            st,
-            day=day.day,
-            executed=executed,
-            tied=tied if tied and len(tied) > 1 else None,
-            drowned=drowned,
-            sent_off=day.sent_off,
-            red_cards=red,
-        )
+        return apply_day(st, judged.result, sent_off=day.sent_off, red_cards=day.red_cards)
 
     def close_day(self, n: int) -> Resolution:
         """Apply day ``n``'s result to the secret state and store it as version ``day N``."""

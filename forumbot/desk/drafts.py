@@ -10,8 +10,12 @@ import contextlib
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from engine.attendance import AttendanceResult
-from engine.events import AudienceKind, Event, EventKind
+from engine import (
+    AttendanceResult,
+    AudienceKind,
+    Event,
+    EventKind,
+)
 from forumbot import drafts
 from forumbot.config import DayConfig
 from forumbot.desk.day import DayJudgement
@@ -35,7 +39,7 @@ def case_post_draft(desk: Desk, n: int, events: tuple[Event, ...]) -> str:
     closes = ""
     with contextlib.suppress(UsageError):
         closes = drafts.local_text(game.day(n).closes, game.tz)
-    title = f"第{n}讨论日" if desk.opens_days_with_case_post else f"第{n}夜结果"
+    title = desk.ruleset.case_post_title.format(n=n)
     view = drafts.CasePostView(game.name, title, "\n".join(body), closes if not over else "", "\n".join(over))
     return drafts.render_case_post(view)
 
@@ -61,7 +65,7 @@ def vote_count_draft(desk: Desk, judged: DayJudgement) -> str:
             public_lines=lines,
             notice_lines=notices,
             # R001's execution notice names the identity: without the roles stored, the judge fills it in.
-            reveal_missing=desk.state() is None and desk.grammar == "r001",
+            reveal_missing=desk.state() is None and desk.ruleset.reveals_executed_identity,
             judges=frozenset(game.judges),
         )
     )

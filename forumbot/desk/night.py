@@ -1,7 +1,7 @@
 """The night: submissions checked against the rules when they come in, stored, and resolved in the rule
 set's order; R001's extra check for the police.
 
-Night actions are the engine's (``engine.actions.ACTION_TYPES`` is the one table of kinds); this module
+Night actions are the engine's (``engine.ACTION_KINDS`` is the one table of kinds); this module
 only turns what a judge types (CLI flags, a TOML ``[[submissions]]`` entry) into one of them.
 """
 
@@ -13,29 +13,33 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from engine.actions import (
-    ACTION_TYPES,
+from engine import (
+    ACTION_KINDS,
+    ActionKind,
     Arrow,
+    GameState,
     Kill,
     KillHostages,
     Night,
     NightAction,
+    Phase,
     Protect,
+    Resolution,
     action_from_dict,
     action_to_dict,
+    check_action,
+    new_night,
+    resolve_extra_check,
+    resolve_night,
+    submit,
 )
-from engine.events import Resolution
-from engine.night import check as check_action
-from engine.night import new_night, resolve_extra_check, resolve_night, submit
-from engine.roles import ActionKind
-from engine.state import GameState, Phase
 from forumbot.config import parse_local_time
 from forumbot.desk.core import DeskCore
 from forumbot.errors import ConfigError, UsageError
 from forumbot.store import records
 
 # Every night action kind, in the engine's order (the CLI's choices).
-NIGHT_ACTION_KINDS: tuple[str, ...] = tuple(kind.value for kind in ACTION_TYPES)
+NIGHT_ACTION_KINDS: tuple[str, ...] = tuple(kind.value for kind in ACTION_KINDS)
 
 
 def action_from_fields(kind: str, f: Mapping[str, Any]) -> NightAction:
@@ -65,7 +69,7 @@ def action_from_fields(kind: str, f: Mapping[str, Any]) -> NightAction:
         return Arrow(first=need("first"), second=need("second"), by=by)
     if kind not in NIGHT_ACTION_KINDS:
         raise UsageError(f"unknown night action {kind!r} (one of {', '.join(NIGHT_ACTION_KINDS)})")
-    action: NightAction = ACTION_TYPES[ActionKind(kind)](target=need("target"), by=by)
+    action: NightAction = ACTION_KINDS[ActionKind(kind)].cls(target=need("target"), by=by)
     return action
 
 

@@ -5,37 +5,36 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine.presets import PresetTable, parse_presets
-from engine.roles import ROLE_TABLES, RoleId, role_id
-from engine.setup import Setup, draw_roles, new_game
-from engine.state import GameState
+from engine import (
+    ROLE_TABLES,
+    GameState,
+    PresetTable,
+    RoleId,
+    RuleSet,
+    Setup,
+    draw_roles,
+    new_game,
+    parse_presets,
+)
 from forumbot.desk.core import DeskCore
 from forumbot.errors import UsageError
 from forumbot.resources import read_data
 
-RULESET_FILES = {
-    "R001": "r001.toml",
-    "R000-GP": "r000_gp.toml",
-    "R000-G1": "r000_g1.toml",
-    "R000-G2": "r000_g2.toml",
-    "R004": "r004.toml",
-}
 
-
-def role_by_name(family: str, name: str) -> RoleId:
-    """A role by its Chinese name (杀手, 鬼匪, 毒药...) or its id (killer, ghost, poison...): the engine's
-    own lookup, with an error a judge can act on."""
+def role_by_name(ruleset: RuleSet, name: str) -> RoleId:
+    """A role by its Chinese name (杀手, 鬼匪, 毒药...), an alias (匪, 村民...) or its id (killer, ghost...):
+    the rule set's own lookup, with an error a judge can act on."""
     try:
-        return role_id(family, name)
+        return ruleset.role_id(name)
     except KeyError:
-        known = "、".join(spec.name_zh for spec in ROLE_TABLES[family].values())
+        known = "、".join(spec.name_zh for spec in ROLE_TABLES[ruleset.family].values())
         raise UsageError(f"unknown role {name!r} for this rule set (known: {known})") from None
 
 
 class SetupSteps(DeskCore):
     def presets(self) -> PresetTable:
         """The rule set's preset table (which roles for how many players)."""
-        return parse_presets(read_data("rulesets", RULESET_FILES[self.ruleset.id]))
+        return parse_presets(read_data("rulesets", self.ruleset.presets_file))
 
     def setup(
         self,
@@ -66,7 +65,7 @@ class SetupSteps(DeskCore):
                 )
             st = new_game(
                 self.ruleset,
-                [(n, role_by_name(self.ruleset.family, roles[n])) for n in roster],
+                [(n, role_by_name(self.ruleset, roles[n])) for n in roster],
                 flags=self.night_flags,
             )
             self.save_state("setup (roles given by the judges)", st)

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.roles import ROLE_TABLES
-from engine.state import GameState, state_to_dict
+from engine import ROLE_TABLES, GameState, state_to_dict
 
 
 def describe_state(st: GameState) -> dict[str, Any]:

@@ -25,8 +25,13 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
-from engine.ballots import Ballot, BallotKind, fold_punctuation, suggest_name
-from engine.day.model import VotePost
+from engine import (
+    Ballot,
+    BallotKind,
+    VotePost,
+    fold_punctuation,
+    suggest_name,
+)
 from forumbot.parsers.records import Post, PostState
 
 __all__ = ["Grammar", "normalize_vote_text", "read_ballot", "suggest_name", "vote_posts"]

@@ -6,7 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.presets import PresetTable, parse_presets
+from engine import (
+    PresetTable,
+    parse_presets,
+)
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 RULESET_DATA = REPO_ROOT / "data" / "rulesets"

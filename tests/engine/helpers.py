@@ -12,31 +12,38 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from engine import eliminations
-from engine.actions import (
+import engine
+from engine import (
     Arrow,
     Assassinate,
+    Audience,
     Check,
+    Event,
     Fireworks,
+    GameState,
     Heal,
     Hug,
+    IllegalActionError,
     Kidnap,
     Kill,
     KillHostages,
     Night,
     NightAction,
+    NightFlags,
+    Phase,
     Protect,
+    Resolution,
     Snipe,
     Spy,
     Submission,
+    check_action,
+    frozen_map,
+    get_ruleset,
+    new_game,
+    resolve_extra_check,
+    resolve_night,
+    submit,
 )
-from engine.errors import IllegalActionError
-from engine.events import Audience, Event, Resolution
-from engine.flags_night import NightFlags
-from engine.night import check, resolve_extra_check, resolve_night, submit
-from engine.rulesets import get_ruleset
-from engine.setup import new_game
-from engine.state import GameState, Phase, frozen_map
 
 CASES_DIR = Path(__file__).parent / "cases"
 ROSTERS: dict[str, dict[str, str]] = tomllib.loads((CASES_DIR / "rosters.toml").read_text("utf-8"))
@@ -243,39 +250,39 @@ def run_step(state: GameState, step: Mapping[str, Any]) -> StepResult:
         actions = build_actions(step)
         assert len(actions) == 1, "a refuse step names one action"
         try:
-            check(state, actions[0])
+            check_action(state, actions[0])
         except IllegalActionError as exc:
             return StepResult(state, error=exc)
         raise AssertionError(f"{actions[0]!r} should have been refused")
     elif op == "allow":
         for action in build_actions(step):
-            check(state, action)
+            check_action(state, action)
         return StepResult(state)
     elif op == "execute":
         tied = frozenset(step["tied"]) if "tied" in step else None
-        r = eliminations.resolve_execution(state, step.get("chosen") or None, day=day, tied=tied)
+        r = engine.resolve_execution(state, step.get("chosen") or None, day=day, tied=tied)
     elif op == "drown":
-        r = eliminations.resolve_drowning(state, step["names"], day=day)
+        r = engine.resolve_drowning(state, step["names"], day=day)
     elif op == "send_off":
-        r = eliminations.send_off(state, step["name"], day=day)
+        r = engine.send_off(state, step["name"], day=day)
     elif op == "red_cards":
-        r = eliminations.resolve_red_cards(state, step["names"], day=day)
+        r = engine.resolve_red_cards(state, step["names"], day=day)
     elif op == "close_day":
-        r = eliminations.close_day(state, day=day)
+        r = engine.close_day(state, day=day)
     elif op == "next":  # no execution, then close the day
-        r1 = eliminations.resolve_execution(state, None, day=day)
-        r = eliminations.close_day(r1.state, day=day)
+        r1 = engine.resolve_execution(state, None, day=day)
+        r = engine.close_day(r1.state, day=day)
     elif op == "extra_check":
         r = resolve_extra_check(state, step["target"], late=bool(step.get("late")))
     elif op == "pass_authority":
-        r = eliminations.pass_authority(state, step.get("to") or None, seed=step.get("seed"))
+        r = engine.pass_authority(state, step.get("to") or None, seed=step.get("seed"))
     elif op == "surrender":
         try:
-            r = eliminations.surrender(state, step["agreeing"])
+            r = engine.surrender(state, step["agreeing"])
         except IllegalActionError as exc:
             return StepResult(state, error=exc)
     elif op == "concede":
-        r = eliminations.concede(state, step["side"])
+        r = engine.concede(state, step["side"])
     else:
         raise AssertionError(f"unknown op {op!r}")
     return StepResult(r.state, r.events, r.out)

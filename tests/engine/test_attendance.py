@@ -8,8 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.attendance import (
+from engine import (
     AttendanceRules,
+    DayFlags,
     DiscussionPost,
     PostAttendanceStatus,
     RoundWindow,
@@ -18,7 +19,6 @@ from engine.attendance import (
     meaningful_text,
     round_window,
 )
-from engine.flags_day import DayFlags
 
 T0 = datetime(2026, 6, 4, 9, 20, tzinfo=UTC)
 V = PostAttendanceStatus

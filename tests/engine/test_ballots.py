@@ -6,7 +6,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.ballots import Ballot, BallotKind, fold_name, fold_punctuation, suggest_name, within_one_edit
+from engine import (
+    Ballot,
+    BallotKind,
+    fold_name,
+    fold_punctuation,
+    suggest_name,
+    within_one_edit,
+)
 
 S12 = ("Kai", "Ken", "Pam", "Pat", "Zoe", "Cal", "Cid", "Cora", "Cy", "Cleo", "Cole", "Cruz")
 FOOD = ("饺子", "包子", "馄饨", "烧卖", "汤圆", "油条", "春卷", "粽子", "月饼", "麻花", "煎饼", "锅贴")

@@ -33,19 +33,20 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from engine.ballots import Ballot, BallotKind
-from engine.day import (
+from engine import (
+    Ballot,
+    BallotKind,
+    DayFlags,
     DayInput,
     DayResult,
     DayTimes,
     Override,
     ProxyVote,
     VotePost,
+    judge_day,
     plan_revote,
-    resolve_day,
     resolve_revote,
 )
-from engine.flags_day import DayFlags
 from forumbot.parsers.votes import read_ballot
 
 CASES = sorted((Path(__file__).parent / "daycases").glob("*.toml"))
@@ -149,7 +150,7 @@ def build_input(
         counts = {p: extra["default_discussion_posts"] for p in roster} | (counts or {})
     posts = [p for p in case.get("posts", []) if p["pid"] not in drop_pids]
     return DayInput(
-        procedure=case["procedure"],
+        family=case["procedure"],
         day=case.get("day", 1),
         roster=tuple(roster),
         alive=alive,
@@ -246,7 +247,7 @@ def run_case(
     drop_pids: frozenset[int] = frozenset(),
 ) -> list[DayResult]:
     inp = build_input(case, flag_overrides, drop_pids)
-    result = resolve_day(inp)
+    result = judge_day(inp)
     results = [result]
     for rv in case.get("revotes", []):
         plan = plan_revote(result, _utc(rv["called_at"]))
@@ -286,7 +287,7 @@ def test_day_case_as_of_view(path: Path, index: int) -> None:
     """The count as it stood at a given moment: later posts ignored, no deadline passed yet."""
     case = _load(path)
     view = case["views"][index]
-    result = resolve_day(build_input(case), as_of=_utc(view["as_of"]))
+    result = judge_day(build_input(case), as_of=_utc(view["as_of"]))
     assert result.provisional is view.get("provisional", True)
     check(result, view["expect"], f"{path.stem} as of {view['as_of']}")
 

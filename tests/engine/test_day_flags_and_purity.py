@@ -8,7 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.flags_day import DayFlags, EditedVotePolicy, flag_table
+from engine import (
+    DayFlags,
+    EditedVotePolicy,
+    flag_table,
+)
 
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
 DAY_MODULES = sorted(

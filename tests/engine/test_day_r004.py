@@ -8,20 +8,22 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from engine.ballots import Ballot, BallotKind
-from engine.day import (
+from engine import (
+    Ballot,
+    BallotKind,
     CardColor,
+    DayFlags,
     DayInput,
     DayTimes,
+    EditedVotePolicy,
     OutcomeKind,
     PlayerStatus,
     ProxyVote,
     VotePost,
     VoteStatus,
     check_proxy,
-    resolve_day,
+    judge_day,
 )
-from engine.flags_day import DayFlags, EditedVotePolicy
 
 SH = ZoneInfo("Asia/Shanghai")
 ROLES = ("Ada", "Bob", "Cam", "Dee", "Eva", "Flo", "Gia", "My")
@@ -49,7 +51,7 @@ def post(
 
 def day(posts: Iterable[VotePost], **kw: object) -> DayInput:
     base: dict[str, object] = {
-        "procedure": "r004",
+        "family": "r004",
         "day": 2,
         "roster": ROLES,
         "alive": frozenset(ROLES),
@@ -83,16 +85,16 @@ def everyone(tie: bool = False, holder_vote: str | None = "Ada") -> list[VotePos
 
 def test_a_change_at_exactly_one_hour_before_closing_is_invalid() -> None:
     posts = [post(1, "Ada", at(11, 10), vote("Bob")), post(2, "Ada", at(12, 20), change("Cam"), (1,))]
-    r = resolve_day(day(posts))
+    r = judge_day(day(posts))
     assert r.verdict(2).status is VoteStatus.CHANGE_LAST_HOUR
     assert r.counts == {"Bob": 1}
     posts[1] = post(2, "Ada", at(12, 19, 59), change("Cam"), (1,))
-    assert resolve_day(day(posts)).counts == {"Cam": 1}
+    assert judge_day(day(posts)).counts == {"Cam": 1}
 
 
 def test_no_change_while_accelerated_and_no_cards_for_not_voting() -> None:
     posts = [post(1, "Ada", at(11, 10), vote("Bob")), post(2, "Ada", at(11, 12), change("Cam"), (1,))]
-    r = resolve_day(day(posts, times=DayTimes(OPEN, CLOSE, accelerated=True)))
+    r = judge_day(day(posts, times=DayTimes(OPEN, CLOSE, accelerated=True)))
     assert r.verdict(2).status is VoteStatus.CHANGE_WHILE_ACCELERATED
     assert r.counts == {"Bob": 1}
     assert r.cards == ()  # 发言不足或未投票者将不被判罚
@@ -105,7 +107,7 @@ def test_a_change_before_acceleration_started_is_valid() -> None:
         post(3, "Bob", at(11, 10), vote("Ada")),
         post(4, "Bob", at(11, 20), change("Cam"), (3,)),
     ]
-    r = resolve_day(day(posts, times=DayTimes(OPEN, CLOSE, accelerated_at=at(11, 15))))
+    r = judge_day(day(posts, times=DayTimes(OPEN, CLOSE, accelerated_at=at(11, 15))))
     assert r.verdict(2).status is VoteStatus.CHANGED
     assert r.verdict(4).status is VoteStatus.CHANGE_WHILE_ACCELERATED
 
@@ -116,7 +118,7 @@ def test_a_change_must_quote_the_original_vote_floor() -> None:
         post(2, "Ada", at(11, 11), change("Cam"), (99,)),
         post(3, "Ada", at(11, 12), change("Dee"), (1,)),
     ]
-    r = resolve_day(day(posts))
+    r = judge_day(day(posts))
     assert r.verdict(2).status is VoteStatus.CHANGE_NOT_REPLY and "不占用改票机会" in r.verdict(2).reason
     assert r.verdict(3).status is VoteStatus.CHANGED and r.counts == {"Dee": 1}
 
@@ -128,7 +130,7 @@ def test_an_invalid_change_target_does_not_use_up_the_change() -> None:
         post(3, "Ada", at(11, 12), change("Cam"), (1,)),
         post(4, "Ada", at(11, 13), change("Dee"), (1,)),
     ]
-    r = resolve_day(day(posts))
+    r = judge_day(day(posts))
     assert r.verdict(2).status is VoteStatus.VOID_WRONG_NAME and r.verdict(2).suggestion == "Bob"
     assert r.verdict(3).status is VoteStatus.CHANGED
     assert r.verdict(4).status is VoteStatus.SECOND_CHANGE
@@ -141,7 +143,7 @@ def test_correcting_an_invalid_vote_by_a_change_uses_up_the_change() -> None:
         post(2, "Ada", at(11, 11), change("Cam"), (1,)),
         post(3, "Ada", at(11, 12), change("Dee"), (2,)),
     ]
-    r = resolve_day(day(posts))
+    r = judge_day(day(posts))
     assert r.verdict(2).status is VoteStatus.CHANGED and "占用改票机会" in r.verdict(2).reason
     assert r.verdict(3).status is VoteStatus.SECOND_CHANGE
     assert r.counts == {"Cam": 1}
@@ -149,7 +151,7 @@ def test_correcting_an_invalid_vote_by_a_change_uses_up_the_change() -> None:
 
 def test_an_invalid_vote_can_be_corrected_by_a_new_post_in_the_last_hour() -> None:
     posts = [post(1, "Ada", at(11, 10), vote("Mo")), post(2, "Ada", at(12, 20, 59), vote("Cam"))]
-    r = resolve_day(day(posts))
+    r = judge_day(day(posts))
     assert r.verdict(1).status is VoteStatus.VOID_WRONG_NAME
     assert r.verdict(2).status is VoteStatus.COUNTED and r.counts == {"Cam": 1}
 
@@ -159,13 +161,13 @@ def test_an_edited_change_is_invalid_by_default_and_counts_when_edits_are_ignore
         post(1, "Ada", at(11, 10), vote("Bob")),
         post(2, "Ada", at(11, 11), change("Cam"), (1,), edited=True),
     ]
-    assert resolve_day(day(posts)).counts == {"Bob": 1}
-    r = resolve_day(day(posts, flags=DayFlags(r004_edited_vote=EditedVotePolicy.VALID)))
+    assert judge_day(day(posts)).counts == {"Bob": 1}
+    r = judge_day(day(posts, flags=DayFlags(r004_edited_vote=EditedVotePolicy.VALID)))
     assert r.counts == {"Cam": 1}
 
 
 def test_a_change_without_any_vote_is_not_a_vote() -> None:
-    r = resolve_day(day([post(1, "Ada", at(11, 10), change("Bob"))]))
+    r = judge_day(day([post(1, "Ada", at(11, 10), change("Bob"))]))
     assert r.verdict(1).status is VoteStatus.CHANGE_NOT_REPLY
     assert r.player("Ada").status is PlayerStatus.NONE and r.player("Ada").replied
     assert "Ada" not in [c.player for c in r.cards]
@@ -178,7 +180,7 @@ def test_a_proxy_vote_is_refused_in_the_last_hour_and_needs_an_explicit_target()
     late = ProxyVote("Ada", "Bob", at(12, 20), entered_by="导演")
     vague = ProxyVote("Bob", None, at(11, 10), entered_by="导演")
     ok = ProxyVote("Cam", "Bob", at(11, 10), entered_by="导演", pid=77)
-    r = resolve_day(day([], proxy_votes=(late, vague, ok)))
+    r = judge_day(day([], proxy_votes=(late, vague, ok)))
     by_author = {v.author: v for v in r.verdicts}
     assert by_author["Ada"].status is VoteStatus.PROXY_REFUSED and "一小时" in by_author["Ada"].reason
     assert by_author["Bob"].status is VoteStatus.PROXY_REFUSED and "明确" in by_author["Bob"].reason
@@ -194,18 +196,18 @@ def test_a_proxy_vote_is_refused_in_the_last_hour_and_needs_an_explicit_target()
 
 
 def test_unique_top_goes_out() -> None:
-    r = resolve_day(day(everyone(), authority_holder="My"))
+    r = judge_day(day(everyone(), authority_holder="My"))
     assert r.outcome.kind is OutcomeKind.EXECUTE and r.outcome.out == ("Ada",)
 
 
 def test_a_tie_without_an_authority_holder_means_nobody_is_out() -> None:
-    r = resolve_day(day(everyone(tie=True, holder_vote="Dee")))
+    r = judge_day(day(everyone(tie=True, holder_vote="Dee")))
     assert r.outcome.kind is OutcomeKind.NONE
 
 
 def test_the_holders_vote_breaks_the_tie() -> None:
     posts = [*everyone(tie=True, holder_vote=None), post(50, "My", at(11, 11), vote("Eva"))]
-    r = resolve_day(day(posts, authority_holder="My"))
+    r = judge_day(day(posts, authority_holder="My"))
     # Ada 3, Bob 3 — My's vote for Eva does not join the tie
     assert r.counts["Ada"] == r.counts["Bob"] == 3
     assert r.outcome.kind is OutcomeKind.AUTHORITY and r.outcome.out == ("Eva",)  # literal reading, AMB-60
@@ -214,7 +216,7 @@ def test_the_holders_vote_breaks_the_tie() -> None:
 
 def test_the_holders_target_must_be_tied_under_the_flag() -> None:
     posts = [*everyone(tie=True, holder_vote=None), post(50, "My", at(11, 11), vote("Eva"))]
-    r = resolve_day(day(posts, authority_holder="My", flags=DayFlags(r004_mayor_target_must_be_tied=True)))
+    r = judge_day(day(posts, authority_holder="My", flags=DayFlags(r004_mayor_target_must_be_tied=True)))
     assert r.outcome.kind is OutcomeKind.NONE and "AMB-60" in r.outcome.reason
 
 
@@ -223,19 +225,19 @@ def test_a_holder_with_an_invalid_vote_breaks_no_tie() -> None:
         *everyone(tie=True, holder_vote=None),
         post(50, "My", at(11, 11), Ballot(BallotKind.UNREADABLE, "Ada")),
     ]
-    r = resolve_day(day(posts, authority_holder="My"))
+    r = judge_day(day(posts, authority_holder="My"))
     assert r.outcome.kind is OutcomeKind.NONE and "没有有效投票" in r.outcome.reason
     assert "My" not in r.yellow_cards
 
 
 def test_a_dead_holder_breaks_no_tie() -> None:
     posts = everyone(tie=True, holder_vote=None)
-    r = resolve_day(day(posts, authority_holder="My", alive=frozenset(ROLES) - {"My"}))
+    r = judge_day(day(posts, authority_holder="My", alive=frozenset(ROLES) - {"My"}))
     assert r.outcome.kind is OutcomeKind.NONE
 
 
 def test_zero_valid_votes_means_nobody_is_out() -> None:
-    r = resolve_day(day([post(1, "Ada", at(11, 10), vote(None, abstain=True))], authority_holder="Ada"))
+    r = judge_day(day([post(1, "Ada", at(11, 10), vote(None, abstain=True))], authority_holder="Ada"))
     assert r.outcome.kind is OutcomeKind.NONE and "AMB-86" in r.outcome.reason
 
 
@@ -243,25 +245,25 @@ def test_zero_valid_votes_means_nobody_is_out() -> None:
 
 
 def test_not_replying_to_the_vote_thread_earns_a_yellow_card() -> None:
-    r = resolve_day(day(everyone(holder_vote=None)))
+    r = judge_day(day(everyone(holder_vote=None)))
     assert r.yellow_cards == ("My",)
 
 
 def test_a_chat_post_is_a_reply_so_no_card() -> None:
-    r = resolve_day(
+    r = judge_day(
         day([*everyone(holder_vote=None), post(60, "My", at(11, 13), Ballot(BallotKind.NOT_A_VOTE))])
     )
     assert r.yellow_cards == ()
 
 
 def test_a_late_post_is_not_a_reply() -> None:
-    r = resolve_day(day([*everyone(holder_vote=None), post(60, "My", at(12, 21, 1), vote("Ada"))]))
+    r = judge_day(day([*everyone(holder_vote=None), post(60, "My", at(12, 21, 1), vote("Ada"))]))
     assert r.verdict(60).status is VoteStatus.LATE and r.yellow_cards == ("My",)
 
 
 @pytest.mark.parametrize(("before", "red"), [(0, False), (1, True), (2, False)])
 def test_yellow_cards_turn_red_at_the_configured_count(before: int, red: bool) -> None:
-    r = resolve_day(
+    r = judge_day(
         day(everyone(holder_vote=None), yellow_cards={"My": before}, flags=DayFlags(r004_yellow_to_red=2))
     )
     assert ("My" in r.red_cards) is red
@@ -269,20 +271,20 @@ def test_yellow_cards_turn_red_at_the_configured_count(before: int, red: bool) -
 
 
 def test_no_red_cards_unless_configured() -> None:
-    r = resolve_day(day(everyone(holder_vote=None), yellow_cards={"My": 5}))
+    r = judge_day(day(everyone(holder_vote=None), yellow_cards={"My": 5}))
     assert r.red_cards == () and r.yellow_totals["My"] == 6
 
 
 def test_too_few_discussion_posts_earns_a_yellow_card_when_a_minimum_is_set() -> None:
     counts = dict.fromkeys(ROLES, 3) | {"Bob": 1}
-    r = resolve_day(day(everyone(), discussion_counts=counts))
+    r = judge_day(day(everyone(), discussion_counts=counts))
     assert r.yellow_cards == ()
-    r = resolve_day(day(everyone(), discussion_counts=counts, flags=DayFlags(r004_min_posts_per_day=2)))
+    r = judge_day(day(everyone(), discussion_counts=counts, flags=DayFlags(r004_min_posts_per_day=2)))
     assert r.yellow_cards == ("Bob",) and r.cards[0].color is CardColor.YELLOW
     assert r.discussion_deficient == frozenset({"Bob"})
 
 
 def test_as_of_before_closing_gives_no_cards_yet() -> None:
-    r = resolve_day(day(everyone(holder_vote=None)), as_of=at(11, 23))
+    r = judge_day(day(everyone(holder_vote=None)), as_of=at(11, 23))
     assert r.provisional and r.cards == ()
     assert r.player("My").status is PlayerStatus.NOT_YET

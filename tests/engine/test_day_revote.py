@@ -10,8 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.ballots import Ballot, BallotKind
-from engine.day import (
+from engine import (
+    Ballot,
+    BallotKind,
+    DayFlags,
     DayInput,
     DayResult,
     DayTimes,
@@ -19,11 +21,10 @@ from engine.day import (
     ProxyVote,
     VotePost,
     VoteStatus,
+    judge_day,
     plan_revote,
-    resolve_day,
     resolve_revote,
 )
-from engine.flags_day import DayFlags
 
 SH = ZoneInfo("Asia/Shanghai")
 PLAYERS = ("A", "B", "C", "D", "E", "F", "G")
@@ -54,7 +55,7 @@ def tied_day(flags: DayFlags | None = None, strikes: dict[str, int] | None = Non
         post(6, "G", at(9, 5), vote("C")),
     ]
     inp = DayInput(
-        procedure="r001",
+        family="r001",
         day=2,
         roster=PLAYERS,
         alive=frozenset(PLAYERS),
@@ -64,7 +65,7 @@ def tied_day(flags: DayFlags | None = None, strikes: dict[str, int] | None = Non
         strikes=strikes or {},
         display_tz=SH,
     )
-    return resolve_day(inp)
+    return judge_day(inp)
 
 
 def test_a_tie_with_scattered_votes_calls_revote_one_with_a_60_minute_deadline() -> None:
@@ -89,14 +90,14 @@ def test_the_revote_deadline_is_configurable() -> None:
 
 def test_plan_revote_refuses_a_day_that_needs_no_revote() -> None:
     inp = DayInput(
-        procedure="r001",
+        family="r001",
         day=2,
         roster=PLAYERS,
         alive=frozenset(PLAYERS),
         posts=(post(1, "A", at(9), vote("B")),),
         times=DayTimes(OPEN, CLOSE),
     )
-    r = resolve_day(inp)
+    r = judge_day(inp)
     with pytest.raises(ValueError, match="not waiting for a revote"):
         plan_revote(r, at(13, 5))
     with pytest.raises(ValueError, match="no pending revote"):
@@ -215,7 +216,7 @@ def test_a_revote_as_of_before_its_deadline_is_provisional() -> None:
     assert res.verdict(11).status is VoteStatus.AFTER_AS_OF
     assert res.strikes_after == r.strikes_after  # no strike before the deadline
     with pytest.raises(ValueError, match="provisional"):
-        resolve_revote(resolve_day(r.input, as_of=at(12, 0, d=5)))
+        resolve_revote(judge_day(r.input, as_of=at(12, 0, d=5)))
 
 
 def test_a_proxy_revote_counts_against_the_per_game_limit() -> None:
@@ -275,12 +276,12 @@ def test_revotes_always_end_in_an_execution_a_second_call_or_peace(
 
 
 def test_overrides_of_the_day_apply_to_revote_posts_once() -> None:
-    from engine.day import Override
+    from engine import Override
 
     r = tied_day()
     o = Override(pid=10, kind=BallotKind.VOTE, target="A", why="笔误", by="法官")
     inp = replace(r.input, overrides=(o,))
-    r = resolve_day(inp)
+    r = judge_day(inp)
     res = resolve_revote(
         r, plan_revote(r, at(13, 5)), (post(10, "E", at(13, 10), vote("AA")),), overrides=(o,)
     )

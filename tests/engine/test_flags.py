@@ -11,27 +11,31 @@ from dataclasses import fields, replace
 
 import pytest
 
-from engine import eliminations
-from engine.actions import (
+import engine
+from engine import (
     Arrow,
     Check,
     Fireworks,
+    GameState,
     Heal,
+    IllegalActionError,
     Kidnap,
     Kill,
     KillHostages,
     Night,
     NightAction,
+    NightFlags,
     Protect,
     Snipe,
     Submission,
+    Termination,
+    Winner,
+    apply_day,
+    check_action,
+    evaluate_outcome,
+    get_ruleset,
+    resolve_night,
 )
-from engine.errors import IllegalActionError
-from engine.flags_night import NightFlags
-from engine.night import check, resolve_night
-from engine.outcome import Termination, Winner, r001_outcome
-from engine.rulesets import get_ruleset
-from engine.state import GameState
 from tests.engine.helpers import load_cases, make_state, texts
 
 FLAG_TESTS: dict[str, Callable[[], None]] = {}
@@ -92,9 +96,9 @@ def test_condition2_switched_off_in_r001() -> None:
     on = make_state("R001", "S12", dead=dead)
     off = make_state("R001", "S12", dead=dead, flags={"r001_condition2_enabled": False})
     # Bn=2 (Kai, Ken), Pn=1, Zn=0, Cn=2 (Cal, Cid): 2 ≥ 1+0+2−1
-    assert r001_outcome(on) == r001_outcome(on)
-    assert r001_outcome(on) is not None and r001_outcome(on).termination is Termination.BANDIT_PARITY  # type: ignore[union-attr]
-    assert r001_outcome(off) is None
+    assert evaluate_outcome(on) == evaluate_outcome(on)
+    assert evaluate_outcome(on) is not None and evaluate_outcome(on).termination is Termination.BANDIT_PARITY  # type: ignore[union-attr]
+    assert evaluate_outcome(off) is None
 
 
 @alternative("r001_condition2_requires_bandit")
@@ -102,8 +106,8 @@ def test_condition2_literal_reading_never_changes_the_result() -> None:
     """AMB-04: C2 with Bn=0 implies Pn+Zn+Cn ≤ 1, i.e. B holds too, so A∧B decides (documented order)."""
     for alive in (["Pam"], ["Cal"], ["Zoe"], []):
         dead = [n for n in make_state("R001", "S12").names() if n not in alive]
-        a = r001_outcome(make_state("R001", "S12", dead=dead))
-        b = r001_outcome(
+        a = evaluate_outcome(make_state("R001", "S12", dead=dead))
+        b = evaluate_outcome(
             make_state("R001", "S12", dead=dead, flags={"r001_condition2_requires_bandit": False})
         )
         assert a == b and a is not None and a.termination is Termination.BOTH_WIPED_OUT
@@ -114,9 +118,9 @@ def test_simultaneous_wipe_out_as_a_bandit_win() -> None:
     st = make_state(
         "R001", "S12", dead=["Ken", "Pam", "Pat", "Cid", "Cora", "Cy", "Cleo", "Cole", "Cruz", "Kai"]
     )
-    assert r001_outcome(st).winner is None  # type: ignore[union-attr]
+    assert evaluate_outcome(st).winner is None  # type: ignore[union-attr]
     st2 = replace(st, flags=replace(st.flags, r001_simultaneous_a_and_b="bandits"))
-    assert r001_outcome(st2).winner is Winner.BANDITS  # type: ignore[union-attr]
+    assert evaluate_outcome(st2).winner is Winner.BANDITS  # type: ignore[union-attr]
 
 
 @alternative("r001_win_check")
@@ -129,7 +133,7 @@ def test_sequential_win_check_executes_first() -> None:
     ):
         st = make_state("R001", "S12", dead=dead, flags={"r001_win_check": mode})
         st = resolve_night(st, _night(st, Kill(None))).state
-        res = eliminations.resolve_day(st, day=st.round, executed="Kai", drowned=["Pam"])
+        res = engine.apply_day(st, day=st.round, executed="Kai", drowned=["Pam"])
         assert res.state.outcome is not None and res.state.outcome.termination is want
         if mode == "sequential":
             assert res.state.is_alive("Pam"), "the game ended before the drowning"
@@ -147,7 +151,7 @@ def test_invalid_possession_processed_anyway() -> None:
     """AMB-10: refused at submission; if processed, no effect and used up (default) or still available."""
     st = make_state("R001", "S12")
     with pytest.raises(IllegalActionError):
-        check(st, Kill("Cid", pledge="Ken", possess="Ken"))
+        check_action(st, Kill("Cid", pledge="Ken", possess="Ken"))
     night = _night(st, Kill("Cid", pledge="Ken", possess="Ken"))
     assert resolve_night(st, night).state.possession_used
     alt = replace(st, flags=replace(st.flags, gp_invalid_possession="no_effect_not_consumed"))
@@ -160,11 +164,11 @@ def test_possessed_player_outside_the_bandit_group() -> None:
     players = {"Cal": {"possessed": True}}
     joined = make_state("R001", "S12", players=players)
     apart = make_state("R001", "S12", players=players, flags={"gp_possessed_joins_bandit_group": False})
-    check(joined, Kill("Cid", pledge="Cal", by="Cal"))
+    check_action(joined, Kill("Cid", pledge="Cal", by="Cal"))
     with pytest.raises(IllegalActionError, match="pledge"):
-        check(apart, Kill("Cid", pledge="Cal"))
+        check_action(apart, Kill("Cid", pledge="Cal"))
     with pytest.raises(IllegalActionError, match="bandit group"):
-        check(apart, Kill("Cid", pledge="Ken", by="Cal"))
+        check_action(apart, Kill("Cid", pledge="Ken", by="Cal"))
     st = make_state("R001", "S12", flags={"gp_possessed_joins_bandit_group": False})
     res = resolve_night(st, _night(st, Kill("Cid", pledge="Ken", possess="Cora")))
     assert "加入匪帮讨论组" not in " ".join(texts(res.events, "player:Cora"))
@@ -204,7 +208,7 @@ def test_extra_check_window_is_announced() -> None:
 def test_executed_poison_label_alternative() -> None:
     st = make_state("R001", "S12", flags={"gp_executed_poison_label": "警察"})
     st = resolve_night(st, _night(st, Kill("Cid", pledge="Ken"))).state
-    res = eliminations.resolve_execution(st, "Zoe", day=1)
+    res = engine.resolve_execution(st, "Zoe", day=1)
     assert texts(res.events, "public") == ["Zoe 被处决，身份：警察"]
 
 
@@ -230,10 +234,10 @@ def test_sending_off_by_name_only_or_with_identity() -> None:
     """AMB-33: §四.10 “判作立即出局”, announced like a drowning (no identity) by default."""
     st = make_state("R001", "S12")
     st = resolve_night(st, _night(st, Kill("Cole", pledge="Ken"))).state
-    res = eliminations.send_off(st, "Ken", day=1)
+    res = engine.send_off(st, "Ken", day=1)
     assert res.out == ("Ken",) and "身份" not in texts(res.events, "public")[0]
     alt = replace(st, flags=replace(st.flags, r001_sent_off_reveals_identity=True))
-    assert texts(eliminations.send_off(alt, "Ken", day=1).events, "public")[0].endswith("身份：杀手")
+    assert texts(engine.send_off(alt, "Ken", day=1).events, "public")[0].endswith("身份：杀手")
 
 
 # ---- guardians -------------------------------------------------------------------------------------
@@ -243,10 +247,10 @@ def test_sending_off_by_name_only_or_with_identity() -> None:
 def test_once_per_target_scope_global() -> None:
     """AMB-42 alternative: 每位玩家只有一次被守护的机会 across both guardians."""
     st = make_state("R000-G2", "G12", state={"guardian_history": {"Gil": ["Amy"]}})
-    check(st, Protect("Gwen", "Amy"))
+    check_action(st, Protect("Gwen", "Amy"))
     alt = replace(st, flags=replace(st.flags, guardian_once_per_target_scope="global"))
     with pytest.raises(IllegalActionError, match="twice"):
-        check(alt, Protect("Gwen", "Amy"))
+        check_action(alt, Protect("Gwen", "Amy"))
 
 
 @alternative("guardian_counted_in_win_checks")
@@ -254,9 +258,11 @@ def test_guardians_counted_for_their_side() -> None:
     """AMB-44 alternative: 警神 as police, 匪神 as bandit."""
     dead = ["Pia", "Pol", "Amy", "Ben", "Dot", "Eli"]
     st = make_state("R000-G2", "G12", dead=dead)
-    assert r001_outcome(st) is not None and r001_outcome(st).termination is Termination.POLICE_WIPED_OUT  # type: ignore[union-attr]
+    assert (
+        evaluate_outcome(st) is not None and evaluate_outcome(st).termination is Termination.POLICE_WIPED_OUT
+    )  # type: ignore[union-attr]
     alt = make_state("R000-G2", "G12", dead=dead, flags={"guardian_counted_in_win_checks": True})
-    assert r001_outcome(alt) is None
+    assert evaluate_outcome(alt) is None
 
 
 @alternative("guardian_converted_keeps_duty")
@@ -273,7 +279,7 @@ def test_converted_police_guardian_still_on_duty() -> None:
         state={"guardian_skips": {"Gwen": 1}},
         flags={"guardian_converted_keeps_duty": True},
     )
-    check(alt, Protect("Gwen", "Amy"))
+    check_action(alt, Protect("Gwen", "Amy"))
     res = resolve_night(alt, _night(alt, Kill("Hal")))
     assert not res.state.is_alive("Gwen")
     night = _night(alt, Kill("Amy"), Protect("Gwen", "Amy"))
@@ -307,7 +313,7 @@ def test_guarded_poison_in_a_combined_game() -> None:
 @alternative("r000_base_day_procedure")
 def test_r000_variants_use_r001_day_procedure() -> None:
     for rid in ("R000-GP", "R000-G1", "R000-G2"):
-        assert get_ruleset(rid).day_procedure == get_ruleset(rid).flags.r000_base_day_procedure == "r001"
+        assert get_ruleset(rid).family == get_ruleset(rid).flags.r000_base_day_procedure == "r001"
     with pytest.raises(Exception, match="not one of"):
         NightFlags(r000_base_day_procedure="r004")
 
@@ -316,9 +322,7 @@ def test_r000_variants_use_r001_day_procedure() -> None:
 def test_guardian_execution_wording_is_configurable() -> None:
     st = make_state("R000-G1", "G10", flags={"guardian_execution_wording": "{x} 被守护，{g} 代死"})
     st = resolve_night(st, _night(st, Protect("Gus", "Ben"), Kill("Eli"))).state
-    assert texts(eliminations.resolve_execution(st, "Ben", day=1).events, "public") == [
-        "Ben 被守护，Gus 代死"
-    ]
+    assert texts(engine.resolve_execution(st, "Ben", day=1).events, "public") == ["Ben 被守护，Gus 代死"]
 
 
 # ---- R004 ------------------------------------------------------------------------------------------
@@ -331,7 +335,7 @@ def test_alert_causes_can_include_the_agent() -> None:
         "B22",
         flags={"r004_alert_causes": ("killers", "snipe", "fireworks", "hostage", "assassination")},
     )
-    from engine.actions import Assassinate
+    from engine import Assassinate
 
     res = resolve_night(st, _night(st, Assassinate("My")))
     assert res.state.alert_night == 2 and "My 出局，身份：市长" in texts(res.events, "public")
@@ -343,20 +347,20 @@ def test_authority_to_a_role_out_the_same_night() -> None:
     st = make_state("R004", "B22")
     st = resolve_night(st, _night(st, Kill("My"), Fireworks("c3"))).state
     with pytest.raises(IllegalActionError, match="out"):
-        eliminations.pass_authority(st, "c3")
+        engine.pass_authority(st, "c3")
     with pytest.raises(IllegalActionError, match="passer"):
-        eliminations.pass_authority(st, "My")
+        engine.pass_authority(st, "My")
     alt = replace(st, flags=replace(st.flags, r004_authority_to_out_tonight=True))
-    assert eliminations.pass_authority(alt, "c3").state.authority_holder == "c3"
+    assert engine.pass_authority(alt, "c3").state.authority_holder == "c3"
 
 
 @alternative("r004_doctor_may_heal_self")
 def test_doctor_self_heal_refused_under_the_alternative() -> None:
     st = make_state("R004", "B22")
-    check(st, Heal("Dr"))
+    check_action(st, Heal("Dr"))
     alt = make_state("R004", "B22", flags={"r004_doctor_may_heal_self": False})
     with pytest.raises(IllegalActionError, match="himself"):
-        check(alt, Heal("Dr"))
+        check_action(alt, Heal("Dr"))
 
 
 @alternative("r004_reveal_identity_on_elimination")
@@ -367,9 +371,7 @@ def test_identities_announced_under_the_alternative() -> None:
     alt = make_state("R004", "B22", flags={"r004_reveal_identity_on_elimination": True})
     res = resolve_night(alt, _night(alt, Kill("P1")))
     assert texts(res.events, "public") == ["P1 出局，身份：警察"]
-    assert texts(eliminations.resolve_execution(res.state, "K1", day=1).events, "public") == [
-        "K1 出局，身份：杀手"
-    ]
+    assert texts(engine.resolve_execution(res.state, "K1", day=1).events, "public") == ["K1 出局，身份：杀手"]
 
 
 @alternative("r004_arrow_works_same_night")
@@ -382,10 +384,10 @@ def test_arrow_from_the_next_night_under_the_alternative() -> None:
 @alternative("r004_cupid_may_choose_self")
 def test_cupid_naming_himself() -> None:
     st = make_state("R004", "B22")
-    check(st, Arrow("Cu", "c1"))
+    check_action(st, Arrow("Cu", "c1"))
     alt = make_state("R004", "B22", flags={"r004_cupid_may_choose_self": False})
     with pytest.raises(IllegalActionError, match="himself"):
-        check(alt, Arrow("Cu", "c1"))
+        check_action(alt, Arrow("Cu", "c1"))
 
 
 @alternative("r004_kidnap_feedback")
@@ -423,8 +425,8 @@ def test_hostage_order_default_and_reverse() -> None:
 def test_surrender_needs_every_killer_camp_role_under_the_alternative() -> None:
     st = make_state("R004", "B22", flags={"r004_surrender_requires": "all_killer_camp"})
     with pytest.raises(IllegalActionError, match="Te"):
-        eliminations.surrender(st, ["K1", "K2", "K3"])
-    assert eliminations.surrender(st, ["K1", "K2", "K3", "Sn", "Te", "Sp"]).state.outcome is not None
+        engine.surrender(st, ["K1", "K2", "K3"])
+    assert engine.surrender(st, ["K1", "K2", "K3", "Sn", "Te", "Sp"]).state.outcome is not None
 
 
 @alternative("r004_fireworks_may_target_self")
@@ -432,7 +434,7 @@ def test_terrorist_naming_himself() -> None:
     """AMB-84: any role other than the terrorist (default)."""
     st = make_state("R004", "B22")
     with pytest.raises(IllegalActionError, match="AMB-84"):
-        check(st, Fireworks("Te"))
+        check_action(st, Fireworks("Te"))
     alt = make_state("R004", "B22", flags={"r004_fireworks_may_target_self": True})
     assert resolve_night(alt, _night(alt, Fireworks("Te"))).out == ("Te",)
 
@@ -443,13 +445,13 @@ def test_day_start_list_only_the_night_under_the_alternative() -> None:
     for flag, want in ((True, "c5 出局\nc6 出局\nc7 出局"), (False, "c7 出局")):
         st = make_state("R004", "B22", flags={"r004_daystart_includes_day_eliminations": flag})
         st = resolve_night(st, _night(st, Kill("c8"))).state
-        st = eliminations.resolve_day(st, day=1, executed="c5", red_cards=["c6"]).state
+        st = engine.apply_day(st, day=1, executed="c5", red_cards=["c6"]).state
         assert texts(resolve_night(st, _night(st, Kill("c7"))).events, "public") == [want]
 
 
 @alternative("r004_spy_counted")
 def test_spy_counting_overrides_the_preset() -> None:
-    from engine.setup import new_game
+    from engine import new_game
 
     roles = {"K1": "killer", "Sp": "spy", "P1": "police", "c1": "civilian", "c2": "civilian"}
     assert new_game("R004", roles).lastword_slots == 2
@@ -465,9 +467,7 @@ def test_spy_counting_overrides_the_preset() -> None:
 def test_setup_choices_change_the_roles_a_draw_deals() -> None:
     """AMB-70 (医生/花蝴蝶 is one role) and AMB-78 (the 21-player preset lists 20 roles) are read when the
     roles are drawn: the flags given to the draw decide which role is dealt."""
-    from engine.presets import parse_presets
-    from engine.roles import RoleId
-    from engine.setup import draw_roles
+    from engine import RoleId, draw_roles, parse_presets
     from tests.engine.conftest import read_preset_text
 
     table = parse_presets(read_preset_text("r004"))
@@ -491,7 +491,7 @@ def test_a_mayor_target_outside_the_tie_executes_nobody_under_the_alternative() 
     for flag, out in ((False, ("c5",)), (True, ())):
         st = make_state("R004", "P22", round_=2, flags={"r004_mayor_target_must_be_tied": flag})
         st = resolve_night(st, _night(st, Kill("c10"))).state
-        res = eliminations.resolve_day(st, day=2, executed="c5", tied=frozenset({"c3", "c4"}))
+        res = apply_day(st, day=2, executed="c5", tied=frozenset({"c3", "c4"}))
         assert tuple(res.out) == out
 
 

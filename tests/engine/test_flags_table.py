@@ -7,8 +7,11 @@ import re
 
 import pytest
 
-from engine.errors import StateError
-from engine.flags import all_flags, split_flags
+from engine import (
+    StateError,
+    all_flags,
+    split_flags,
+)
 
 REGISTER = (
     [f"AMB-{n:02d}" for n in range(1, 19)]

@@ -6,9 +6,13 @@ import json
 
 import pytest
 
-from engine.actions import Check, Kill
-from engine.errors import IllegalActionError
-from engine.history import Game, Step
+from engine import (
+    Check,
+    Game,
+    IllegalActionError,
+    Kill,
+    Step,
+)
 from tests.engine.helpers import make_state
 
 

@@ -11,10 +11,15 @@ from typing import Any
 
 import pytest
 
-from engine.errors import PresetError, SetupError
-from engine.flags_night import NightFlags
-from engine.presets import PresetTable, parse_presets
-from engine.roles import RoleId, role_id
+from engine import (
+    NightFlags,
+    PresetError,
+    PresetTable,
+    RoleId,
+    SetupError,
+    parse_presets,
+    role_id,
+)
 from tests.engine.helpers import CASES_DIR
 
 C110 = tomllib.loads((CASES_DIR / "c110_presets.toml").read_text("utf-8"))["preset"]

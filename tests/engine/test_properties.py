@@ -11,15 +11,23 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.events import Event, EventKind, Resolution
-from engine.night import resolve_night
-from engine.night_r001 import POSSESSED_PLEDGE_LINE
-from engine.outcome import evaluate_outcome
-from engine.presets import PresetTable, parse_presets
-from engine.roles import ROLE_TABLES, Cause, RoleId
-from engine.setup import draw_roles
-from engine.simulate import random_day, random_night
-from engine.state import GameState, Phase
+from engine import (
+    ROLE_TABLES,
+    Cause,
+    Event,
+    EventKind,
+    GameState,
+    Phase,
+    PresetTable,
+    Resolution,
+    RoleId,
+    draw_roles,
+    evaluate_outcome,
+    parse_presets,
+    random_day,
+    random_night,
+    resolve_night,
+)
 from tests.engine.conftest import read_preset_text
 
 TABLES: dict[str, PresetTable] = {
@@ -70,7 +78,7 @@ def _check_public(before: GameState, after: GameState, ev: Event) -> None:
             assert p.cause in EXECUTION_CAUSES, f"{name} revealed as {label} though not executed ({p.cause})"
             assert label != "鬼匪"
         text = text.replace(f"身份：{label}", "")
-    text = text.replace(POSSESSED_PLEDGE_LINE, "")
+    text = text.replace("与毒药同死的匪徒为‘被附体匪’", "")  # the possessed pledge line (engine.r001.night)
     if ev.kind in (EventKind.GUARDED_EXECUTION, EventKind.DOUBLE_KILL):
         text = text.replace("守护神", "")
     for word in ROLE_WORDS[after.family]:

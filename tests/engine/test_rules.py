@@ -6,27 +6,41 @@ from dataclasses import replace
 
 import pytest
 
-from engine import eliminations
-from engine.actions import (
+import engine
+from engine import (
+    ActionKind,
+    Cause,
     Check,
+    EngineError,
+    EventKind,
     Fireworks,
+    GameOverError,
+    GameState,
     Heal,
     Hug,
+    IllegalActionError,
     Kidnap,
     Kill,
     KillHostages,
     Night,
     NightAction,
+    Outcome,
+    Phase,
     Protect,
+    Resolution,
     Snipe,
     Submission,
+    Termination,
+    Winner,
+    check_action,
+    evaluate_outcome,
+    legal_targets,
+    new_night,
+    resolve_extra_check,
+    resolve_night,
+    submit,
+    withdraw,
 )
-from engine.errors import EngineError, GameOverError, IllegalActionError
-from engine.events import EventKind, Resolution
-from engine.night import check, legal_targets, new_night, resolve_extra_check, resolve_night, submit, withdraw
-from engine.outcome import Outcome, Termination, Winner, evaluate_outcome, r004_outcome
-from engine.roles import ActionKind, Cause
-from engine.state import GameState, Phase
 from tests.engine.helpers import make_state, texts
 
 
@@ -47,32 +61,32 @@ def test_a_check_by_dead_police_is_refused() -> None:
     """R001 §四.7: a police officer killed may corpse-talk, but cannot check."""
     st = make_state("R001", "S12", dead=["Pam"])
     with pytest.raises(IllegalActionError, match="'Pam' is dead"):
-        check(st, Check("Cid", by="Pam"))
-    check(st, Check("Cid", by="Pat"))
+        check_action(st, Check("Cid", by="Pam"))
+    check_action(st, Check("Cid", by="Pat"))
     st = make_state("R001", "S12", dead=["Pam", "Pat"])
     with pytest.raises(IllegalActionError, match="every police officer is dead"):
-        check(st, Check("Cid"))
+        check_action(st, Check("Cid"))
 
 
 def test_a_dead_bandit_cannot_submit_the_kill_and_the_dead_cannot_be_killed() -> None:
     st = make_state("R001", "S12", dead=["Ken", "Cole"])
     with pytest.raises(IllegalActionError, match="dead"):
-        check(st, Kill("Cid", by="Ken"))
+        check_action(st, Kill("Cid", by="Ken"))
     with pytest.raises(IllegalActionError, match="already dead"):
-        check(st, Kill("Cole"))
+        check_action(st, Kill("Cole"))
     with pytest.raises(IllegalActionError, match="no player named"):
-        check(st, Kill("Nobody"))
-    check(st, Kill("Kai"))  # 也可以自杀
+        check_action(st, Kill("Nobody"))
+    check_action(st, Kill("Kai"))  # 也可以自杀
 
 
 def test_an_out_actor_cannot_act_in_r004() -> None:
     st = make_state("R004", "B22", dead=["Sn", "Dr"])
     with pytest.raises(IllegalActionError, match="out"):
-        check(st, Snipe("c1"))
+        check_action(st, Snipe("c1"))
     with pytest.raises(IllegalActionError, match="out"):
-        check(st, Heal("c1"))
+        check_action(st, Heal("c1"))
     with pytest.raises(IllegalActionError, match="not a 杀手"):
-        check(st, Kill("c1", by="Sp"))
+        check_action(st, Kill("c1", by="Sp"))
 
 
 def test_no_kidnapping_on_the_night_of_kill_hostages() -> None:
@@ -90,7 +104,7 @@ def test_no_kidnapping_on_the_night_of_kill_hostages() -> None:
     night3 = submit(st, withdraw(night2, ActionKind.KIDNAP), KillHostages(("c1",)))
     assert [s.action.kind for s in night3.submissions] == [ActionKind.KILL_HOSTAGES]
     with pytest.raises(IllegalActionError, match="every kidnapped role"):
-        check(st, KillHostages(("c1", "c2")))
+        check_action(st, KillHostages(("c1", "c2")))
 
 
 def test_a_resubmission_replaces_the_earlier_one_but_a_late_one_never_replaces_an_on_time_one() -> None:
@@ -106,25 +120,25 @@ def test_submissions_only_at_night_and_for_the_current_night() -> None:
     st = make_state("R001", "S12")
     st2, _ = _resolve(st, Kill("Cole", pledge="Ken"))
     with pytest.raises(IllegalActionError, match="close_day"):
-        check(st2, Kill("Cid", pledge="Ken"))
+        check_action(st2, Kill("Cid", pledge="Ken"))
     with pytest.raises(IllegalActionError, match="already resolved"):
         resolve_night(st2, Night(1))
     with pytest.raises(IllegalActionError, match="night 5"):
         resolve_night(st, Night(5))
     with pytest.raises(IllegalActionError, match="no role"):
-        check(st, Snipe("Cid"))
+        check_action(st, Snipe("Cid"))
 
 
 def test_after_the_game_ends_everything_is_refused() -> None:
     st = make_state("R001", "S12")
-    over = eliminations.concede(st, "bandits").state
+    over = engine.concede(st, "bandits").state
     assert over.outcome == Outcome(Termination.CONCESSION, Winner.POLICE)
     with pytest.raises(GameOverError):
-        check(over, Kill("Cid"))
+        check_action(over, Kill("Cid"))
     with pytest.raises(GameOverError):
         resolve_night(over, Night(1))
     with pytest.raises(GameOverError):
-        eliminations.concede(over, "police")
+        engine.concede(over, "police")
 
 
 def test_legal_targets_lists_what_a_submission_may_name() -> None:
@@ -147,10 +161,10 @@ def test_legal_targets_lists_what_a_submission_may_name() -> None:
 def test_results_wait_for_an_executed_police_officers_last_words() -> None:
     """§四.5.3: “执法团需确认被票死的警察已经发布完毕遗言之后，方可给出当日的验人结果，以及发布新案情。”"""
     st, _ = _resolve(make_state("R001", "S12"), Kill("Cole", pledge="Ken"))
-    res = eliminations.resolve_execution(st, "Pam", day=1)
+    res = engine.resolve_execution(st, "Pam", day=1)
     assert texts(res.events, "public") == ["Pam 被处决，身份：警察"]
     assert any("遗言" in t for t in texts(res.events, "player:Pam"))
-    st = eliminations.close_day(res.state, day=1).state
+    st = engine.close_day(res.state, day=1).state
     assert st.police_last_words == "Pam"
     st2, res2 = _resolve(st, Kill("Cid", pledge="Ken"), Check("Cy"))
     for ev in res2.events:
@@ -184,18 +198,18 @@ def test_a_guardian_protection_is_accepted_without_comment() -> None:
 def test_protection_history_and_accessors_for_the_day_tally() -> None:
     st, _ = _resolve(make_state("R000-G1", "G10"), Protect("Gus", "Amy"), Kill("Eli"))
     assert st.protege_of("Gus") == "Amy" and st.is_guardian("Gus") and not st.is_guardian("Amy")
-    assert eliminations.double_kill_pair(st, 1) == ("Gus", "Amy")
-    assert eliminations.double_kill_pair(st, 2) is None
-    assert eliminations.double_kill_applies(st, 1, {"Amy", "Gus"})
-    assert not eliminations.double_kill_applies(st, 1, {"Amy", "Ben"})
+    assert engine.double_kill_pair(st, 1) == ("Gus", "Amy")
+    assert engine.double_kill_pair(st, 2) is None
+    assert engine.double_kill_applies(st, 1, {"Amy", "Gus"})
+    assert not engine.double_kill_applies(st, 1, {"Amy", "Ben"})
     assert st.guardian_history == {"Gus": ("Amy",)}
-    nxt = eliminations.close_day(st, day=1).state
-    assert nxt.protege_of("Gus") is None and eliminations.double_kill_pairs(nxt, 2) == ()
+    nxt = engine.close_day(st, day=1).state
+    assert nxt.protege_of("Gus") is None and engine.double_kill_pairs(nxt, 2) == ()
 
 
 def test_double_guardian_pairs_only_where_the_protection_works() -> None:
     st, _ = _resolve(make_state("R000-G2", "G12"), Protect("Gwen", "Bo"), Protect("Gil", "Amy"), Kill("Hal"))
-    assert eliminations.double_kill_pairs(st, 1) == (("Gil", "Amy"),)
+    assert engine.double_kill_pairs(st, 1) == (("Gil", "Amy"),)
 
 
 # ---- day side --------------------------------------------------------------------------------------------
@@ -204,29 +218,29 @@ def test_double_guardian_pairs_only_where_the_protection_works() -> None:
 def test_drowning_is_announced_by_name_and_an_executed_player_is_announced_as_executed() -> None:
     """§四.2.5 “同时满足被票杀和淹死情况，按照被票杀宣布”; §四.5.2 drowned identities stay secret."""
     st, _ = _resolve(make_state("R001", "S12"), Kill("Cole", pledge="Ken"))
-    res = eliminations.resolve_day(st, day=1, executed="Cid", drowned=["Cid", "Zoe"])
+    res = engine.apply_day(st, day=1, executed="Cid", drowned=["Cid", "Zoe"])
     pub = texts(res.events, "public")
     assert pub == ["Cid 被处决，身份：平民", "Zoe 淹死"]
     assert res.state.player("Cid").cause is Cause.EXECUTED and res.state.player("Zoe").cause is Cause.DROWNED
     assert res.state.phase is Phase.NIGHT and res.state.round == 2
     with pytest.raises(IllegalActionError, match="R001"):
-        eliminations.resolve_drowning(make_state("R004", "B22"), ["c1"], day=1)
+        engine.resolve_drowning(make_state("R004", "B22"), ["c1"], day=1)
 
 
 def test_execution_refusals() -> None:
     st, _ = _resolve(make_state("R001", "S12", dead=["Cruz"]), Kill("Cole", pledge="Ken"))
     with pytest.raises(IllegalActionError, match="already out"):
-        eliminations.resolve_execution(st, "Cruz", day=1)
+        engine.resolve_execution(st, "Cruz", day=1)
     with pytest.raises(IllegalActionError, match="day 2"):
-        eliminations.resolve_execution(st, "Cid", day=2)
+        engine.resolve_execution(st, "Cid", day=2)
     with pytest.raises(IllegalActionError, match="R004"):
-        eliminations.resolve_red_cards(st, ["Cid"], day=1)
+        engine.resolve_red_cards(st, ["Cid"], day=1)
 
 
 def test_r004_vote_on_a_lover_whose_partner_is_out_has_no_swap() -> None:
     st = make_state("R004", "B22", dead=["c2"], state={"lovers": ["c1", "c2"], "arrow_used": True})
     st, _ = _resolve(st, Kill("c8"))
-    assert eliminations.resolve_execution(st, "c1", day=1).out == ("c1",)
+    assert engine.resolve_execution(st, "c1", day=1).out == ("c1",)
 
 
 def test_r004_game_ends_at_the_vote_and_red_cards_are_not_executed() -> None:
@@ -250,46 +264,46 @@ def test_r004_game_ends_at_the_vote_and_red_cards_are_not_executed() -> None:
         "c8",
     ]
     st, _ = _resolve(make_state("R004", "B22", dead=dead), Check("K1"))
-    res = eliminations.resolve_day(st, day=1, executed="K1", red_cards=["c1"])
+    res = engine.apply_day(st, day=1, executed="K1", red_cards=["c1"])
     assert res.state.outcome == Outcome(Termination.COUNTED_KILLERS_OUT, Winner.CIVILIAN_CAMP)
     assert res.state.is_alive("c1")
     with pytest.raises(GameOverError):
-        eliminations.resolve_red_cards(res.state, ["c1"], day=1)
+        engine.resolve_red_cards(res.state, ["c1"], day=1)
 
 
 def test_red_carded_authority_holder_must_still_pass_it() -> None:
     st, _ = _resolve(make_state("R004", "B22"), Kill("c8"))
-    res = eliminations.resolve_red_cards(st, ["My"], day=1)
+    res = engine.resolve_red_cards(st, ["My"], day=1)
     assert res.state.authority_pending == "My" and res.state.authority_holder is None
     with pytest.raises(EngineError, match="seed"):
-        eliminations.pass_authority(res.state, None)
-    a = eliminations.pass_authority(res.state, None, seed=11).state.authority_holder
-    b = eliminations.pass_authority(res.state, None, seed=11).state.authority_holder
+        engine.pass_authority(res.state, None)
+    a = engine.pass_authority(res.state, None, seed=11).state.authority_holder
+    b = engine.pass_authority(res.state, None, seed=11).state.authority_holder
     assert a == b and a not in (None, "My") and res.state.is_alive(a)
     with pytest.raises(IllegalActionError, match="nobody has to pass"):
-        eliminations.pass_authority(st, "c1")
+        engine.pass_authority(st, "c1")
 
 
 def test_counters_the_day_side_keeps() -> None:
     st = make_state("R001", "S12")
-    st = eliminations.add_strike(eliminations.add_strike(st, "Cy"), "Cy")
+    st = engine.add_strike(engine.add_strike(st, "Cy"), "Cy")
     assert st.strikes_of("Cy") == 2 and st.strikes_of("Cal") == 0
-    st4 = eliminations.add_yellow_card(make_state("R004", "B22"), "c1")
+    st4 = engine.add_yellow_card(make_state("R004", "B22"), "c1")
     assert st4.yellow_cards_of("c1") == 1
     for _ in range(5):
-        st4 = eliminations.record_proxy_vote(st4, "c2")  # R004 sets no limit
+        st4 = engine.record_proxy_vote(st4, "c2")  # R004 sets no limit
     assert st4.proxy_votes_used_of("c2") == 5
 
 
 def test_concession_and_judge_end() -> None:
     """R001 §三.3 (主动告负) and §三.4 (特殊原因)."""
     st = make_state("R001", "S12")
-    res = eliminations.concede(st, "police")
+    res = engine.concede(st, "police")
     assert res.state.outcome == Outcome(Termination.CONCESSION, Winner.BANDITS)
     assert any(e.kind is EventKind.GAME_OVER and "Kai：鬼匪" in e.text for e in res.events)
     with pytest.raises(IllegalActionError, match="surrender"):
-        eliminations.concede(make_state("R004", "B22"), "bandits")
-    end = eliminations.end_game(st, "论坛故障")
+        engine.concede(make_state("R004", "B22"), "bandits")
+    end = engine.end_game(st, "论坛故障")
     assert end.state.outcome == Outcome(Termination.JUDGE_ENDED, None)
     assert end.state.phase is Phase.OVER
 
@@ -297,9 +311,9 @@ def test_concession_and_judge_end() -> None:
 def test_surrender_after_the_sniper_rejoined_needs_him_too() -> None:
     st = make_state("R004", "B22", state={"sniper_rejoined": True})
     with pytest.raises(IllegalActionError, match="Sn"):
-        eliminations.surrender(st, ["K1", "K2", "K3"])
+        engine.surrender(st, ["K1", "K2", "K3"])
     with pytest.raises(IllegalActionError, match="R004"):
-        eliminations.surrender(make_state("R001", "S12"), ["Kai", "Ken"])
+        engine.surrender(make_state("R001", "S12"), ["Kai", "Ken"])
 
 
 def test_game_over_post_reveals_everything_including_the_possession_history() -> None:
@@ -341,7 +355,7 @@ def test_r004_conditions_in_their_documented_order() -> None:
     everyone = make_state("R004", "B22").names()
 
     def only(*alive: str) -> Outcome | None:
-        return r004_outcome(make_state("R004", "B22", dead=[n for n in everyone if n not in alive]))
+        return evaluate_outcome(make_state("R004", "B22", dead=[n for n in everyone if n not in alive]))
 
     assert only(*everyone) is None
     assert only("Te", "Cu", "P1", "c1") == Outcome(Termination.COUNTED_KILLERS_OUT, Winner.CIVILIAN_CAMP)
@@ -353,7 +367,7 @@ def test_r004_conditions_in_their_documented_order() -> None:
         make_state("R004", "B22", dead=[n for n in everyone if n not in ("Sp", "P1", "c1", "c2")]),
         spy_counted=False,
     )
-    assert r004_outcome(uncounted) == Outcome(Termination.COUNTED_KILLERS_OUT, Winner.CIVILIAN_CAMP)
+    assert evaluate_outcome(uncounted) == Outcome(Termination.COUNTED_KILLERS_OUT, Winner.CIVILIAN_CAMP)
 
 
 def test_r004_no_win_check_for_nights_without_eliminations_and_the_heal_of_a_dead_doctor() -> None:

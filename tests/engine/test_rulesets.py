@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from engine.errors import UnknownRuleSetError
-from engine.flags_night import NightFlags
-from engine.roles import ROLE_TABLES, ActionKind, RoleId
-from engine.rulesets import all_rulesets, get_ruleset
+from engine import (
+    ROLE_TABLES,
+    ActionKind,
+    NightFlags,
+    RoleId,
+    UnknownRuleSetError,
+    all_rulesets,
+    get_ruleset,
+    parse_presets,
+)
 
 
 @pytest.mark.parametrize(
@@ -43,9 +51,9 @@ def test_unknown_rule_set_lists_the_known_ones() -> None:
 
 def test_day_procedure_of_each_rule_set() -> None:
     """The R000 variants run on R001's cycle, voting and ties (AMB-49)."""
-    procs = {rs.id: rs.day_procedure for rs in all_rulesets()}
+    procs = {rs.id: rs.family for rs in all_rulesets()}
     assert procs == {"R001": "r001", "R000-GP": "r001", "R000-G1": "r001", "R000-G2": "r001", "R004": "r004"}
-    assert {rs.id: rs.win_check for rs in all_rulesets()}["R004"] == "per_elimination"
+    assert {rs.id: rs.win_check_timing for rs in all_rulesets()}["R004"] == "per_elimination"
 
 
 def test_condition_2_is_on_for_r001_and_off_for_the_r000_variants() -> None:
@@ -68,3 +76,10 @@ def test_r004_uses_all_twelve_roles_and_each_role_row_is_complete() -> None:
     assert ROLE_TABLES["r004"][RoleId.MAYOR].night_actions == ()
     counted = {r for r, s in ROLE_TABLES["r004"].items() if s.counted}
     assert RoleId.TERRORIST not in counted and RoleId.CUPID not in counted
+
+
+def test_each_rule_set_names_its_presets_file_and_the_file_names_it_back() -> None:
+    data = Path(__file__).resolve().parents[2] / "data" / "rulesets"
+    for rs in all_rulesets():
+        table = parse_presets((data / rs.presets_file).read_text("utf-8"))
+        assert get_ruleset(table.ruleset_id) is rs

@@ -10,27 +10,33 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.actions import (
+from engine import (
     Arrow,
     Check,
+    GameState,
     Kill,
     KillHostages,
     Night,
     NightAction,
+    NightFlags,
     Protect,
     Snipe,
+    StateError,
     Submission,
     action_from_dict,
     action_to_dict,
+    event_from_dict,
+    event_to_dict,
+    flags_from_dict,
+    flags_to_dict,
     night_from_dict,
     night_to_dict,
+    random_day,
+    random_night,
+    resolve_night,
+    state_from_dict,
+    state_to_dict,
 )
-from engine.errors import StateError
-from engine.events import event_from_dict, event_to_dict
-from engine.flags_night import NightFlags, flags_from_dict, flags_to_dict
-from engine.night import resolve_night
-from engine.simulate import random_day, random_night
-from engine.state import GameState, state_from_dict, state_to_dict
 from tests.engine.helpers import make_state
 
 name = st.text(min_size=1, max_size=6).map(str.strip).filter(bool)

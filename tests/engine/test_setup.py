@@ -4,14 +4,20 @@ from __future__ import annotations
 
 import pytest
 
-from engine.eliminations import record_proxy_vote
-from engine.errors import IllegalActionError, SetupError
-from engine.flags_night import NightFlags
-from engine.outcome import evaluate_outcome
-from engine.presets import PresetTable, parse_presets
-from engine.roles import GroupId, RoleId
-from engine.rulesets import get_ruleset
-from engine.setup import draw_roles, new_game
+from engine import (
+    GroupId,
+    IllegalActionError,
+    NightFlags,
+    PresetTable,
+    RoleId,
+    SetupError,
+    draw_roles,
+    evaluate_outcome,
+    get_ruleset,
+    new_game,
+    parse_presets,
+    record_proxy_vote,
+)
 
 ROSTER12 = ["Kai", "Ken", "Pam", "Pat", "Zoe", "Cal", "Cid", "Cora", "Cy", "Cleo", "Cole", "Cruz"]
 

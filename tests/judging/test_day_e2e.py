@@ -13,7 +13,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from engine.day import OutcomeKind, VoteStatus
+from engine import (
+    OutcomeKind,
+    VoteStatus,
+)
 from forumbot.client import BoardClient
 from forumbot.config import parse_local_time
 from forumbot.desk import Desk, case_post_draft, read_submissions, vote_count_draft

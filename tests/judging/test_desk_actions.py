@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.actions import ACTION_TYPES
+from engine import ACTION_KINDS
 from forumbot.cli import build_parser
 from forumbot.desk import NIGHT_ACTION_KINDS, action_from_fields
 from forumbot.errors import UsageError
@@ -14,14 +14,14 @@ from forumbot.errors import UsageError
 FIELDS = {"by": "包子", "target": "饺子", "first": "饺子", "second": "烧卖", "order": ["饺子", "烧卖"]}
 
 
-@pytest.mark.parametrize("kind", list(ACTION_TYPES))
+@pytest.mark.parametrize("kind", list(ACTION_KINDS))
 def test_every_engine_action_kind_can_be_typed(kind: str) -> None:
     action = action_from_fields(str(kind), FIELDS)
-    assert type(action) is ACTION_TYPES[kind]
+    assert type(action) is ACTION_KINDS[kind].cls
 
 
 def test_the_cli_offers_the_engine_kinds_in_the_engines_order() -> None:
-    assert tuple(k.value for k in ACTION_TYPES) == NIGHT_ACTION_KINDS
+    assert tuple(k.value for k in ACTION_KINDS) == NIGHT_ACTION_KINDS
     args = build_parser().parse_args(["night", "submit", "--night", "1", "hug", "--target", "饺子"])
     assert args.kind == "hug"
     with pytest.raises(SystemExit):

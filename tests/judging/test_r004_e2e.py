@@ -8,7 +8,9 @@ import tomllib
 
 import pytest
 
-from engine.day import OutcomeKind
+from engine import (
+    OutcomeKind,
+)
 from forumbot.client import BoardClient
 from forumbot.config import game_from_dict
 from forumbot.desk import Desk, case_post_draft, read_submissions, vote_count_draft

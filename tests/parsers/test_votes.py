@@ -6,7 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.ballots import BallotKind
+from engine import (
+    BallotKind,
+)
 from forumbot.parsers.votes import normalize_vote_text, read_ballot, suggest_name
 
 S12 = ("Kai", "Ken", "Pam", "Pat", "Zoe", "Cal", "Cid", "Cora", "Cy", "Cleo", "Cole", "Cruz")

@@ -11,8 +11,15 @@ from typing import Any
 
 import pytest
 
-from engine.ballots import BallotKind
-from engine.day import DayInput, DayTimes, OutcomeKind, VotePost, VoteStatus, resolve_day
+from engine import (
+    BallotKind,
+    DayInput,
+    DayTimes,
+    OutcomeKind,
+    VotePost,
+    VoteStatus,
+    judge_day,
+)
 from forumbot.parsers.votes import read_ballot
 from tests.shared_fixtures import SHARED_FIXTURES, require_shared
 
@@ -86,7 +93,7 @@ def test_the_captured_day_judged_under_r004() -> None:
     # the change cutoff there too (otherwise every change would fall in "the last hour").
     close = at(IDS["vote_pids"]["judge_close"])
     inp = DayInput(
-        procedure="r004",
+        family="r004",
         day=1,
         roster=PLAYERS,
         alive=frozenset(PLAYERS),
@@ -94,7 +101,7 @@ def test_the_captured_day_judged_under_r004() -> None:
         times=DayTimes(opens_at=at(min(POSTS)), closes_at=close, change_cutoff=close),
         judges=frozenset({JUDGE}),
     )
-    r = resolve_day(inp)
+    r = judge_day(inp)
     assert len(r.verdicts) == len(POSTS)
     assert r.outcome.kind is OutcomeKind.EXECUTE and r.outcome.out == ("包子",)
     assert r.verdict(PIDS["jiaozi_change"]).status is VoteStatus.CHANGED

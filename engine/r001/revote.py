@@ -11,10 +11,11 @@ from datetime import datetime, timedelta
 from engine.ballots import BallotKind, suggest_name
 from engine.day.common import Entry, build_entries, build_tally, straddle_note, unused_override_problem
 from engine.day.model import (
+    DayInput,
+    DayOutcome,
     DayResult,
     Drowning,
     DrownRule,
-    Outcome,
     OutcomeKind,
     Override,
     ProxyVote,
@@ -28,7 +29,7 @@ from engine.day.model import (
     fmt_clock,
     fmt_time,
 )
-from engine.day.r001 import PEACEFUL
+from engine.r001.day import PEACEFUL
 
 __all__ = ["plan_revote", "resolve_revote"]
 
@@ -63,29 +64,11 @@ def resolve_revote(
     labelled and ignored. Raises ValueError when there is no pending revote or the plan does not match.
     """
     inp = previous.input
-    pending = previous.outcome.plan
-    if inp.procedure != "r001" or previous.outcome.kind is not OutcomeKind.REVOTE or pending is None:
-        raise ValueError(f"day {inp.day} has no pending revote (outcome: {previous.outcome.kind})")
-    if previous.provisional:
-        raise ValueError(
-            "cannot resolve a revote on a provisional (as-of) result: judge the closed day first"
-        )
-    plan = plan or pending
-    if (plan.number, plan.candidates, plan.participants) != (
-        pending.number,
-        pending.candidates,
-        pending.participants,
-    ):
-        raise ValueError(
-            f"revote plan does not match the pending revote #{pending.number} "
-            f"(candidates {pending.candidates}, participants {pending.participants})"
-        )
-    flags, tz = inp.flags, inp.tz
+    plan = _pending_plan(previous, plan)
     stage = plan.number
     provisional = as_of is not None and as_of < plan.deadline
     drowned_before = set(previous.drowned_names)
     participants = set(plan.participants)
-    candidates = plan.candidates
     post_pids = {p.pid for p in posts}
     all_overrides = tuple(o for o in inp.overrides if o.pid in post_pids) + overrides
     used = {unused_override_problem(o.pid) for o in all_overrides if o.pid in post_pids}
@@ -100,68 +83,10 @@ def resolve_revote(
         )
         verdicts.append(replace(v, stage=stage))
 
-    # strikes for participants who did not revote as required (AMB-22, AMB-30)
-    strikes = dict(previous.strikes_after)
-    noncompliant: list[str] = []
-    for p in plan.participants:
-        if p in chosen or p in drowned_before:
-            continue
-        if provisional and p not in acted:
-            continue  # may still revote
-        noncompliant.append(p)
-    new_drowned: list[str] = []
-    if not provisional:
-        for p in noncompliant:
-            strikes[p] = strikes.get(p, 0) + 1
-            if strikes[p] >= 2:
-                new_drowned.append(p)
-
-    # counts (cumulative by default; the ranking is the same either way, AMB-27)
-    prev_lines = {line.target: line for line in previous.final_tally}
-    base: list[TallyLine] = []
-    if flags.r001_revote_cumulative:
-        base = [prev_lines.get(c, TallyLine(c, ())) for c in candidates]
-    votes: list[tuple[str, VoterRef, datetime]] = []
-    for p, c in chosen.items():
-        v = verdicts[acted[p]]
-        votes.append((c, VoterRef(p, v.pid, v.floor, stage, v.proxy), v.at))
-    votes.sort(key=lambda x: x[2])
-    tally = build_tally(votes, extra=base)
-    cnt = {c: 0 for c in candidates} | {line.target: line.count for line in tally}
-    top = max(cnt[c] for c in candidates)
-    tied = [c for c in candidates if cnt[c] == top]
-    tally = tuple(sorted(tally, key=lambda line: (-line.count, candidates.index(line.target))))
-
-    gone = drowned_before | (set(new_drowned) if flags.r001_revote_drowned_excluded else set())
-    if len(tied) == 1:
-        outcome = Outcome(
-            OutcomeKind.EXECUTE,
-            (tied[0],),
-            text=f"{tied[0]} 被处决",
-            reason=f"第{_n(stage)}次重投：{tied[0]} {top}票，单杀",
-        )
-    else:
-        rest = [p for p in plan.participants if p not in gone and chosen.get(p) not in tied]
-        tie = f"第{_n(stage)}次重投后 {'、'.join(tied)} 各{top}票平票"
-        if not rest:
-            outcome = Outcome(OutcomeKind.NO_EXECUTION, text=PEACEFUL, reason=f"{tie}，无分散票向")
-        elif stage == 2:
-            outcome = Outcome(OutcomeKind.NO_EXECUTION, text=PEACEFUL, reason=f"{tie}，第二次重投仍无结果")
-        else:
-            nxt = RevotePlan(
-                number=2,
-                candidates=tuple(tied),
-                participants=tuple(rest),
-                opens_at=plan.deadline,
-                deadline=plan.deadline + timedelta(minutes=flags.r001_revote_deadline_minutes),
-                counts=tuple((c, top) for c in tied),
-            )
-            outcome = Outcome(
-                OutcomeKind.REVOTE,
-                plan=nxt,
-                text=nxt.call_text(tz),
-                reason=f"{tie}，第一次重投中的分散票：{'、'.join(rest)}，第二次重投",
-            )
+    noncompliant, strikes, new_drowned = _revote_strikes(previous, plan, chosen, acted, provisional)
+    tally, tied, top = _revote_tally(previous, plan, chosen, acted, verdicts)
+    gone = drowned_before | (set(new_drowned) if inp.flags.r001_revote_drowned_excluded else set())
+    outcome = _revote_outcome(inp, plan, tied, top, chosen, gone)
     executed = set(outcome.out) if outcome.kind is OutcomeKind.EXECUTE else set()
     drowned = tuple(replace(d, executed=d.player in executed) for d in previous.drowned) + tuple(
         Drowning(p, DrownRule.VOTE_STRIKES, stage, p in executed) for p in new_drowned
@@ -184,6 +109,113 @@ def resolve_revote(
         outcome=outcome,
         revotes=(*previous.revotes, rnd),
         problems=tuple(p for p in previous.problems if p not in used) + tuple(problems),
+    )
+
+
+def _pending_plan(previous: DayResult, plan: RevotePlan | None) -> RevotePlan:
+    """The revote to judge: the pending one (re-timed ``plan`` allowed, same candidates and voters)."""
+    pending = previous.outcome.plan
+    if previous.outcome.kind is not OutcomeKind.REVOTE or pending is None:
+        raise ValueError(f"day {previous.input.day} has no pending revote (outcome: {previous.outcome.kind})")
+    if previous.provisional:
+        raise ValueError(
+            "cannot resolve a revote on a provisional (as-of) result: judge the closed day first"
+        )
+    plan = plan or pending
+    if (plan.number, plan.candidates, plan.participants) != (
+        pending.number,
+        pending.candidates,
+        pending.participants,
+    ):
+        raise ValueError(
+            f"revote plan does not match the pending revote #{pending.number} "
+            f"(candidates {pending.candidates}, participants {pending.participants})"
+        )
+    return plan
+
+
+def _revote_strikes(
+    previous: DayResult, plan: RevotePlan, chosen: dict[str, str], acted: dict[str, int], provisional: bool
+) -> tuple[list[str], dict[str, int], list[str]]:
+    """Participants who did not revote as required get a strike; two strikes drown (AMB-22, AMB-30).
+    Returns (noncompliant, strikes after, newly drowned)."""
+    drowned_before = set(previous.drowned_names)
+    strikes = dict(previous.strikes_after)
+    noncompliant: list[str] = []
+    for p in plan.participants:
+        if p in chosen or p in drowned_before:
+            continue
+        if provisional and p not in acted:
+            continue  # may still revote
+        noncompliant.append(p)
+    new_drowned: list[str] = []
+    if not provisional:
+        for p in noncompliant:
+            strikes[p] = strikes.get(p, 0) + 1
+            if strikes[p] >= 2:
+                new_drowned.append(p)
+    return noncompliant, strikes, new_drowned
+
+
+def _revote_tally(
+    previous: DayResult,
+    plan: RevotePlan,
+    chosen: dict[str, str],
+    acted: dict[str, int],
+    verdicts: list[Verdict],
+) -> tuple[tuple[TallyLine, ...], list[str], int]:
+    """The revote's count (cumulative by default; the ranking is the same either way, AMB-27).
+    Returns (tally, the tied top candidates, the top count)."""
+    stage, candidates = plan.number, plan.candidates
+    prev_lines = {line.target: line for line in previous.final_tally}
+    base: list[TallyLine] = []
+    if previous.input.flags.r001_revote_cumulative:
+        base = [prev_lines.get(c, TallyLine(c, ())) for c in candidates]
+    votes: list[tuple[str, VoterRef, datetime]] = []
+    for p, c in chosen.items():
+        v = verdicts[acted[p]]
+        votes.append((c, VoterRef(p, v.pid, v.floor, stage, v.proxy), v.at))
+    votes.sort(key=lambda x: x[2])
+    tally = build_tally(votes, extra=base)
+    cnt = {c: 0 for c in candidates} | {line.target: line.count for line in tally}
+    top = max(cnt[c] for c in candidates)
+    tied = [c for c in candidates if cnt[c] == top]
+    tally = tuple(sorted(tally, key=lambda line: (-line.count, candidates.index(line.target))))
+    return tally, tied, top
+
+
+def _revote_outcome(
+    inp: DayInput, plan: RevotePlan, tied: list[str], top: int, chosen: dict[str, str], gone: set[str]
+) -> DayOutcome:
+    """One top → executed; a tie without scattered votes, or after the second revote → nobody;
+    else the second revote among the first revote's scattered voters."""
+    stage = plan.number
+    if len(tied) == 1:
+        return DayOutcome(
+            OutcomeKind.EXECUTE,
+            (tied[0],),
+            text=f"{tied[0]} 被处决",
+            reason=f"第{_n(stage)}次重投：{tied[0]} {top}票，单杀",
+        )
+    rest = [p for p in plan.participants if p not in gone and chosen.get(p) not in tied]
+    tie = f"第{_n(stage)}次重投后 {'、'.join(tied)} 各{top}票平票"
+    if not rest:
+        return DayOutcome(OutcomeKind.NO_EXECUTION, text=PEACEFUL, reason=f"{tie}，无分散票向")
+    if stage == 2:
+        return DayOutcome(OutcomeKind.NO_EXECUTION, text=PEACEFUL, reason=f"{tie}，第二次重投仍无结果")
+    nxt = RevotePlan(
+        number=2,
+        candidates=tuple(tied),
+        participants=tuple(rest),
+        opens_at=plan.deadline,
+        deadline=plan.deadline + timedelta(minutes=inp.flags.r001_revote_deadline_minutes),
+        counts=tuple((c, top) for c in tied),
+    )
+    return DayOutcome(
+        OutcomeKind.REVOTE,
+        plan=nxt,
+        text=nxt.call_text(inp.tz),
+        reason=f"{tie}，第一次重投中的分散票：{'、'.join(rest)}，第二次重投",
     )
 
 

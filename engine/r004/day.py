@@ -16,8 +16,8 @@ from engine.day.model import (
     Card,
     CardColor,
     DayInput,
+    DayOutcome,
     DayResult,
-    Outcome,
     OutcomeKind,
     PlayerStatus,
     PlayerVote,
@@ -149,29 +149,29 @@ def resolve_r004(inp: DayInput, as_of: datetime | None = None) -> DayResult:
     )
 
 
-def _outcome(inp: DayInput, roles: dict[str, _Role], tally: tuple[TallyLine, ...]) -> Outcome:
+def _outcome(inp: DayInput, roles: dict[str, _Role], tally: tuple[TallyLine, ...]) -> DayOutcome:
     if not tally:
-        return Outcome(OutcomeKind.NONE, text="无有效票，无人出局", reason="没有任何有效票（AMB-86）")
+        return DayOutcome(OutcomeKind.NONE, text="无有效票，无人出局", reason="没有任何有效票（AMB-86）")
     top = tally[0].count
     tied = [line.target for line in tally if line.count == top]
     if len(tied) == 1:
-        return Outcome(
+        return DayOutcome(
             OutcomeKind.EXECUTE, (tied[0],), text=f"{tied[0]} 出局", reason=f"{tied[0]} {top}票，票数最高"
         )
     tie = f"{'、'.join(tied)} 各{top}票平票"
     holder = inp.authority_holder
     if holder is None or holder not in inp.alive:
-        return Outcome(OutcomeKind.NONE, text=f"{tie}，无人出局", reason=f"{tie}，场上无威权持有者")
+        return DayOutcome(OutcomeKind.NONE, text=f"{tie}，无人出局", reason=f"{tie}，场上无威权持有者")
     r = roles[holder]
     if r.current is None:
-        return Outcome(
+        return DayOutcome(
             OutcomeKind.NONE,
             text=f"{tie}，无人出局",
             reason=f"{tie}，威权持有者 {holder} 没有有效投票（AMB-87）",
             authority=holder,
         )
     if r.abstain or r.target is None:
-        return Outcome(
+        return DayOutcome(
             OutcomeKind.NONE,
             text=f"{tie}，无人出局",
             reason=f"{tie}，威权持有者 {holder} 弃权（AMB-87）",
@@ -179,14 +179,14 @@ def _outcome(inp: DayInput, roles: dict[str, _Role], tally: tuple[TallyLine, ...
         )
     target = r.target
     if target not in tied and inp.flags.r004_mayor_target_must_be_tied:
-        return Outcome(
+        return DayOutcome(
             OutcomeKind.NONE,
             text=f"{tie}，无人出局",
             reason=f"{tie}，威权持有者 {holder} 投 {target}，不在平票者中（设置，AMB-60）",
             authority=holder,
         )
     extra = "" if target in tied else "（不在平票者中，按字面规则仍出局，AMB-60）"
-    return Outcome(
+    return DayOutcome(
         OutcomeKind.AUTHORITY,
         (target,),
         text=f"{tie}，威权持有者的投票对象 {target} 出局",
@@ -198,10 +198,32 @@ def _outcome(inp: DayInput, roles: dict[str, _Role], tally: tuple[TallyLine, ...
 def _judge_entry(
     e: Entry, inp: DayInput, as_of: datetime | None, roles: dict[str, _Role], verdicts: list[Verdict]
 ) -> Verdict:
-    flags, times, tz = inp.flags, inp.times, inp.tz
+    """One post (or proxy vote): who may post and when, then a vote (§b.2) or a change (AMB-73)."""
+    refused = _gate(e, inp, as_of)
+    if refused is not None:
+        return refused
+    r = roles[e.author]
+    r.replied = True
+    post = _Post(e, inp, r, verdicts)
     b = e.ballot
-    idx = len(verdicts)
-    vote_like = b.kind is not BallotKind.NOT_A_VOTE
+    if e.override is not None and b.kind is BallotKind.NOT_A_VOTE:
+        return post.done(e.verdict(VoteStatus.OVERRIDDEN, "此帖不计"))
+    if b.kind is BallotKind.NOT_A_VOTE:
+        return post.done(e.verdict(VoteStatus.NOT_A_VOTE, b.note or "非投票内容（已回复投票帖）"))
+    if b.kind is BallotKind.VOID:
+        return post.done(e.verdict(VoteStatus.UNREADABLE, "R004 没有废票；要更改请按改票格式回复原投票楼层"))
+    if b.kind is BallotKind.UNREADABLE:
+        return post.invalid_vote(VoteStatus.UNREADABLE, f"投票格式有误：{b.note or '无法识别'}")
+    if b.kind is BallotKind.VOTE:
+        return _judge_vote(post)
+    return _judge_change(post)
+
+
+def _gate(e: Entry, inp: DayInput, as_of: datetime | None) -> Verdict | None:
+    """Refuse a post by who wrote it and when: proxies (alive, not in the last hour, a clear target),
+    the judges' posts, outsiders, the out, and posts outside the day. None: the post is judged."""
+    times, tz = inp.times, inp.tz
+    b = e.ballot
     change_deadline = times.change_deadline
     if as_of is not None and e.at > as_of:
         return e.verdict(VoteStatus.AFTER_AS_OF, f"晚于查看时间 {fmt_time(as_of, tz)}，暂不计")
@@ -216,6 +238,7 @@ def _judge_entry(
             return e.verdict(VoteStatus.PROXY_REFUSED, "代投须给出明确的投票对象（不可设立投票条件）")
     elif e.author in inp.judges:
         return e.verdict(VoteStatus.NOT_A_PLAYER, "导演帖，不计票")
+    vote_like = b.kind is not BallotKind.NOT_A_VOTE
     if e.author not in inp.roster:
         return e.verdict(VoteStatus.NOT_A_PLAYER, "非本局角色，投票无效" if vote_like else "非本局角色发帖")
     if e.author not in inp.alive:
@@ -224,97 +247,114 @@ def _judge_entry(
         return e.verdict(VoteStatus.BEFORE_OPEN, f"早于本讨论日开始（{fmt_time(times.opens_at, tz)}），不计")
     if e.at >= times.closes_at:
         return e.verdict(VoteStatus.LATE, f"关门（{fmt_clock(times.closes_at, tz)}）后发帖，无效")
-    r = roles[e.author]
-    r.replied = True
-    note = straddle_note(
-        e, [(times.opens_at, "开始时间"), (change_deadline, "改票截止"), (times.closes_at, "关门")], tz
-    )
+    return None
 
-    def done(v: Verdict) -> Verdict:
-        if note:
-            v = replace(v, reason=f"{v.reason}；{note}", needs_review=True)
+
+class _Post:
+    """One post being judged for a living role: the role's round so far and how a verdict is worded."""
+
+    def __init__(self, e: Entry, inp: DayInput, r: _Role, verdicts: list[Verdict]) -> None:
+        times, tz = inp.times, inp.tz
+        self.e, self.inp, self.r, self.verdicts = e, inp, r, verdicts
+        self.idx = len(verdicts)
+        self.edited_invalid = e.edited and inp.flags.r004_edited_vote is not EditedVotePolicy.VALID
+        self.edit = f"（{e.edit_note}）" if e.edit_note else ""
+        self.note = straddle_note(
+            e,
+            [(times.opens_at, "开始时间"), (times.change_deadline, "改票截止"), (times.closes_at, "关门")],
+            tz,
+        )
+
+    def done(self, v: Verdict) -> Verdict:
+        if self.note:
+            v = replace(v, reason=f"{v.reason}；{self.note}", needs_review=True)
         return v
 
-    if e.override is not None and b.kind is BallotKind.NOT_A_VOTE:
-        return done(e.verdict(VoteStatus.OVERRIDDEN, "此帖不计"))
-    if b.kind is BallotKind.NOT_A_VOTE:
-        return done(e.verdict(VoteStatus.NOT_A_VOTE, b.note or "非投票内容（已回复投票帖）"))
-    if b.kind is BallotKind.VOID:
-        return done(e.verdict(VoteStatus.UNREADABLE, "R004 没有废票；要更改请按改票格式回复原投票楼层"))
-    edited_invalid = e.edited and flags.r004_edited_vote is not EditedVotePolicy.VALID
-    edit = f"（{e.edit_note}）" if e.edit_note else ""
-
-    def invalid_vote(status: VoteStatus, why: str, **kw: object) -> Verdict:
+    def invalid_vote(self, status: VoteStatus, why: str, **kw: object) -> Verdict:
+        """An invalid vote: it stands as the role's uncorrected attempt unless a valid vote exists."""
+        r = self.r
         if r.current is None:
-            r.invalid = idx
-            if e.pid is not None:
-                r.attempts.append(e.pid)
+            r.invalid = self.idx
+            if self.e.pid is not None:
+                r.attempts.append(self.e.pid)
             r.edited_uncorrected = status is VoteStatus.EDITED
             why += "，票无效（须重新发帖或有效改票更正）"
         else:
-            why += f"，不影响已有的有效投票 {_label(verdicts[r.current])}"
-        return done(e.verdict(status, why, **kw))
+            why += f"，不影响已有的有效投票 {_label(self.verdicts[r.current])}"
+        return self.done(self.e.verdict(status, why, **kw))
 
-    if b.kind is BallotKind.UNREADABLE:
-        return invalid_vote(VoteStatus.UNREADABLE, f"投票格式有误：{b.note or '无法识别'}")
-
-    if b.kind is BallotKind.VOTE:
-        if r.current is not None:
-            return done(
-                e.verdict(
-                    VoteStatus.DUPLICATE,
-                    f"已有有效投票 {_label(verdicts[r.current])}，新的投票帖不计；"
-                    "改票须以改票格式回复原投票楼层（AMB-73）",
-                    target=b.target,
-                )
-            )
-        if not flags.r004_first_vote_in_last_hour and e.at >= change_deadline:
-            return invalid_vote(
-                VoteStatus.LATE,
-                f"关门前一小时（{fmt_clock(change_deadline, tz)} 起）不允许投票（设置，AMB-74）",
-            )
-        if edited_invalid:
-            return invalid_vote(VoteStatus.EDITED, f"投票帖被编辑过{edit}（AMB-76，不罚）")
-        proxy_note = f"（代投，由 {e.proxy.entered_by} 录入）" if e.proxy is not None else ""
-        fixes = "，更正此前的无效票" if r.invalid is not None else ""
-        if b.abstain:
-            _stand(r, idx, None, True)
-            return done(e.verdict(VoteStatus.ABSTAIN, f"弃权{proxy_note}{fixes}", abstain=True))
-        chk = check_target(b, e.author, inp.alive, inp.roster, flags)
-        if chk.name is None:
-            return invalid_vote(
-                chk.status,
-                f"投票对象有误：{chk.reason}",
-                target=b.target,
-                suggestion=chk.suggestion,
-                needs_review=chk.needs_review,
-            )
-        _stand(r, idx, chk.name, False)
-        why = f"投 {chk.name}{proxy_note}{fixes}" + (f"；{chk.reason}" if chk.reason else "")
-        return done(e.verdict(VoteStatus.COUNTED, why, target=chk.name, needs_review=chk.needs_review))
-
-    # CHANGE
-    def invalid_change(status: VoteStatus, why: str, **kw: object) -> Verdict:
-        consumed = flags.r004_invalid_change_consumes and (r.current is not None or r.attempts)
+    def invalid_change(self, status: VoteStatus, why: str, **kw: object) -> Verdict:
+        """An invalid change: it may use up the one change (flag, AMB-73); the standing vote stays."""
+        r = self.r
+        consumed = self.inp.flags.r004_invalid_change_consumes and (r.current is not None or r.attempts)
         if consumed:
             r.change_used = True
         tail = "（改票机会已用，设置 AMB-73）" if consumed else "（不占用改票机会，AMB-73）"
         if r.current is not None:
-            tail += f"，原票 {_label(verdicts[r.current])} 有效"
-        return done(e.verdict(status, why + tail, **kw))
+            tail += f"，原票 {_label(self.verdicts[r.current])} 有效"
+        return self.done(self.e.verdict(status, why + tail, **kw))
 
+
+def _judge_vote(post: _Post) -> Verdict:
+    """A vote (投票): one per role (AMB-73), not in the last hour (flag, AMB-74), not edited (AMB-76)."""
+    e, inp, r, verdicts = post.e, post.inp, post.r, post.verdicts
+    flags, tz, b = inp.flags, inp.tz, e.ballot
+    change_deadline = inp.times.change_deadline
+    if r.current is not None:
+        return post.done(
+            e.verdict(
+                VoteStatus.DUPLICATE,
+                f"已有有效投票 {_label(verdicts[r.current])}，新的投票帖不计；"
+                "改票须以改票格式回复原投票楼层（AMB-73）",
+                target=b.target,
+            )
+        )
+    if not flags.r004_first_vote_in_last_hour and e.at >= change_deadline:
+        return post.invalid_vote(
+            VoteStatus.LATE,
+            f"关门前一小时（{fmt_clock(change_deadline, tz)} 起）不允许投票（设置，AMB-74）",
+        )
+    if post.edited_invalid:
+        return post.invalid_vote(VoteStatus.EDITED, f"投票帖被编辑过{post.edit}（AMB-76，不罚）")
+    proxy_note = f"（代投，由 {e.proxy.entered_by} 录入）" if e.proxy is not None else ""
+    fixes = "，更正此前的无效票" if r.invalid is not None else ""
+    if b.abstain:
+        _stand(r, post.idx, None, True)
+        return post.done(e.verdict(VoteStatus.ABSTAIN, f"弃权{proxy_note}{fixes}", abstain=True))
+    chk = check_target(b, e.author, inp.alive, inp.roster, flags)
+    if chk.name is None:
+        return post.invalid_vote(
+            chk.status,
+            f"投票对象有误：{chk.reason}",
+            target=b.target,
+            suggestion=chk.suggestion,
+            needs_review=chk.needs_review,
+        )
+    _stand(r, post.idx, chk.name, False)
+    why = f"投 {chk.name}{proxy_note}{fixes}" + (f"；{chk.reason}" if chk.reason else "")
+    return post.done(e.verdict(VoteStatus.COUNTED, why, target=chk.name, needs_review=chk.needs_review))
+
+
+def _judge_change(post: _Post) -> Verdict:
+    """A change (改票): once, replying to the original vote floor, not while accelerated, not in the last
+    hour, not edited; it may also correct an invalid vote (AMB-73)."""
+    e, inp, r, verdicts = post.e, post.inp, post.r, post.verdicts
+    flags, times, tz, b = inp.flags, inp.times, inp.tz, e.ballot
+    change_deadline = times.change_deadline
     if r.current is None and not r.attempts:
-        return done(
+        return post.done(
             e.verdict(
                 VoteStatus.CHANGE_NOT_REPLY, "尚未投票，无票可改（改票须回复原投票楼层）", target=b.target
             )
         )
     if r.change_used:
-        return done(e.verdict(VoteStatus.SECOND_CHANGE, "改票只允许一次，此次改票不计", target=b.target))
+        return post.done(e.verdict(VoteStatus.SECOND_CHANGE, "改票只允许一次，此次改票不计", target=b.target))
     if times.accelerated_by(e.at):
-        return invalid_change(VoteStatus.CHANGE_WHILE_ACCELERATED, "执行加速时不允许改票", target=b.target)
+        return post.invalid_change(
+            VoteStatus.CHANGE_WHILE_ACCELERATED, "执行加速时不允许改票", target=b.target
+        )
     if e.at >= change_deadline:
-        return invalid_change(
+        return post.invalid_change(
             VoteStatus.CHANGE_LAST_HOUR,
             f"关门前一小时（{fmt_clock(change_deadline, tz)} 起）不允许改票",
             target=b.target,
@@ -322,21 +362,21 @@ def _judge_entry(
     if r.current is not None:
         orig = verdicts[r.original if r.original is not None else r.current]
         if orig.pid is None or orig.pid not in e.quoted_pids:
-            return invalid_change(
+            return post.invalid_change(
                 VoteStatus.CHANGE_NOT_REPLY, f"改票须回复（引用）原投票楼层 {_label(orig)}", target=b.target
             )
     elif not set(r.attempts) & set(e.quoted_pids):
-        return invalid_change(
+        return post.invalid_change(
             VoteStatus.CHANGE_NOT_REPLY, "改票须回复（引用）本人的原投票楼层", target=b.target
         )
-    if edited_invalid:
-        return invalid_change(VoteStatus.EDITED, f"改票帖被编辑过{edit}（AMB-76）", target=b.target)
+    if post.edited_invalid:
+        return post.invalid_change(VoteStatus.EDITED, f"改票帖被编辑过{post.edit}（AMB-76）", target=b.target)
     if b.abstain:
         name: str | None = None
     else:
         chk = check_target(b, e.author, inp.alive, inp.roster, flags)
         if chk.name is None:
-            return invalid_change(
+            return post.invalid_change(
                 chk.status,
                 f"改票对象有误：{chk.reason}",
                 target=b.target,
@@ -351,11 +391,13 @@ def _judge_entry(
             old, status=VoteStatus.SUPERSEDED, reason=f"已被改票 {_label_e(e)} 取代"
         )
     original = r.original
-    _stand(r, idx, name, b.abstain)
-    r.original = original if original is not None else idx
+    _stand(r, post.idx, name, b.abstain)
+    r.original = original if original is not None else post.idx
     r.change_used = True
     what = "改为弃权" if b.abstain else f"改投 {name}"
-    return done(e.verdict(VoteStatus.CHANGED, f"有效改票：{what}{fixes}", target=name, abstain=b.abstain))
+    return post.done(
+        e.verdict(VoteStatus.CHANGED, f"有效改票：{what}{fixes}", target=name, abstain=b.abstain)
+    )
 
 
 def _stand(r: _Role, idx: int, target: str | None, abstain: bool) -> None:

@@ -22,8 +22,15 @@ from collections.abc import Callable
 from engine.actions import Check, Kill, Night, NightAction, Protect
 from engine.errors import IllegalActionError
 from engine.events import JUDGE, PUBLIC, EventKind, Resolution, event, to_group, to_player
-from engine.guardians import GUARDIAN_ROLES, effective_protectors, legal_protect_targets, protected_before
-from engine.outcome import Outcome, game_over_events, r001_outcome
+from engine.gameover import game_over_events
+from engine.outcome import Outcome
+from engine.r001.guardians import (
+    GUARDIAN_ROLES,
+    effective_protectors,
+    legal_protect_targets,
+    protected_before,
+)
+from engine.r001.outcome import r001_outcome
 from engine.roles import R001_ROLES, ActionKind, Cause, GroupId, RoleId
 from engine.state import GameState, Phase, Player, frozen_map
 from engine.working import Work

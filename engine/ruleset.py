@@ -1,0 +1,312 @@
+"""The rule set: one object that owns everything that differs between rule sets, and the registry.
+
+A :class:`RuleSet` is a class with data (id, names, roles, flag defaults, vote grammar, timetable
+defaults) and hook methods (check a night action, resolve a night, judge a day, apply a day's
+decisions, the win check, the setup notices, random play). The core modules (engine/night.py,
+engine/eliminations.py, engine/day, engine/setup.py, …) never branch on the family: they ask the
+game's rule set (:func:`rules_of`). Each family lives in its own package (engine/r001, engine/r004);
+a variant is a subclass overriding a few class attributes or hooks plus one :func:`register` line::
+
+    class Quiet(R001):                      # R001 without the bandits' parity win (condition 2)
+        id = "X-QUIET"
+        aliases = ("quiet",)
+        flag_overrides = MappingProxyType({"r001_condition2_enabled": False})
+
+    register(Quiet())
+
+The base class refuses what a family does not have (drownings in R004, 威权 in R001…) with an
+IllegalActionError naming the rule, so the core can dispatch without knowing who does what.
+"""
+
+from __future__ import annotations
+
+import random
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+from engine.actions import Night, NightAction
+from engine.day.model import DayInput, DayResult, ProxyVote, RevotePlan, VotePost
+from engine.day.model import Override as DayOverride
+from engine.errors import IllegalActionError, UnknownRuleSetError
+from engine.events import Event, Resolution
+from engine.flags_day import DayFlags
+from engine.flags_night import NightFlags
+from engine.outcome import Outcome
+from engine.roles import ROLE_TABLES, RoleId, RoleSpec, role_id
+from engine.state import GameState, Player
+from engine.table import Table
+
+
+@dataclass(frozen=True, slots=True)
+class TimetableDefaults:
+    """A rule set's default timetable (a game file may override each value).
+
+    ``vote_close``: the day's closing clock time; ``day_length``: calendar days from the opening to the
+    close, both counted (R001: 2, the case post's day and the next; R004: 2, one more when they include a
+    weekend); ``night_hours``: a night deadline this many hours after the close (None: the night deadline
+    is the ``night_deadline`` clock time on the closing date).
+    """
+
+    vote_close: str = "13:00"
+    night_deadline: str = "17:00"
+    day_length: int = 2
+    weekend_extra_day: bool = False
+    night_hours: int | None = None
+    void_cutoff_minutes: int = 30
+    change_cutoff_minutes: int = 60
+    case_post_delay_minutes: int = 20
+
+
+class RuleSet:
+    """One rule set. Subclass it (or a family's class) and override what differs; see the module doc."""
+
+    id: ClassVar[str] = ""
+    name_zh: ClassVar[str] = ""
+    family: ClassVar[str] = ""  # the role table (ROLE_TABLES key) and the day procedure: "r001" / "r004"
+    grammar: ClassVar[str] = ""  # the vote grammar forumbot/parsers/votes.py reads: "r001" / "r004"
+    aliases: ClassVar[tuple[str, ...]] = ()
+    roles: ClassVar[tuple[RoleId, ...]] = ()  # roles a setup of this rule set may hold
+    source: ClassVar[str] = ""  # the seed document
+    presets_file: ClassVar[str] = ""  # its presets, data/rulesets/<file> (the caller reads it: parse_presets)
+    description: ClassVar[str] = ""
+    flag_overrides: ClassVar[Mapping[str, Any]] = MappingProxyType({})
+    timetable: ClassVar[TimetableDefaults] = TimetableDefaults()
+    # when the win conditions are checked: "per_elimination" (R004 §e.3: inside each step, after every
+    # single elimination) or "per_batch" (R001/R000, AMB-06: once when the day closes, per the flag)
+    win_check_timing: ClassVar[str] = "per_elimination"
+    reveals_executed_identity: ClassVar[bool] = False  # R001: “X 被处决，身份：…”; R004 none (AMB-64)
+    case_post_title: ClassVar[str] = "第{n}夜结果"  # the title of the post after night n (.format(n=…))
+
+    def __repr__(self) -> str:
+        return f"<RuleSet {self.id}>"
+
+    # ---- data ----------------------------------------------------------------------------------------
+
+    @property
+    def flags(self) -> NightFlags:
+        """The night flags this rule set starts with (the proposals, with this rule set's overrides)."""
+        return replace(NightFlags(), **dict(self.flag_overrides))
+
+    def role(self, role: RoleId) -> RoleSpec:
+        return ROLE_TABLES[self.family][role]
+
+    @property
+    def family_roles(self) -> Mapping[RoleId, RoleSpec]:
+        """Every role of the family's table (a setup may hold only :attr:`roles`)."""
+        return ROLE_TABLES[self.family]
+
+    @property
+    def role_table(self) -> Mapping[RoleId, RoleSpec]:
+        return MappingProxyType({r: ROLE_TABLES[self.family][r] for r in self.roles})
+
+    def role_id(self, name: str) -> RoleId:
+        """The role called ``name`` (id, Chinese name or alias); KeyError listing the known ones."""
+        return role_id(self.family, name)
+
+    def proxy_vote_limit(self, flags: DayFlags) -> int | None:
+        """Proxy votes (代投) per player per game; None: the rules set no limit."""
+        return None
+
+    # ---- setup ---------------------------------------------------------------------------------------
+
+    def may_hold(self, role: RoleId, flags: NightFlags) -> bool:
+        """Whether a setup of this rule set may hold ``role``."""
+        return role in self.roles
+
+    def role_refusal_hint(self, role: RoleId) -> str:
+        """Appended to the error when a setup names a role :meth:`may_hold` refuses."""
+        return ""
+
+    def setup_fields(
+        self,
+        players: tuple[Player, ...],
+        flags: NightFlags,
+        *,
+        sniper_bullets: int | None,
+        spy_counted: bool | None,
+        lastword_slots: int | None,
+    ) -> dict[str, Any]:
+        """GameState fields this rule set sets at the start (counters, holders)."""
+        return {}
+
+    def setup_groups(self, state: GameState) -> dict[str, tuple[str, ...]]:
+        """The private groups announced at setup (group id → members)."""
+        return {}
+
+    def setup_notice(self, state: GameState, player: Player) -> list[str]:
+        """The parts of one player's private setup notice (before the group lines)."""
+        return []
+
+    # ---- the night -----------------------------------------------------------------------------------
+
+    def check_action(self, state: GameState, action: NightAction, night: Night | None) -> None:
+        """Raise IllegalActionError if ``action`` breaks one of this rule set's rules."""
+        raise NotImplementedError
+
+    def resolve_night(self, state: GameState, night: Night, seed: int | None) -> Resolution:
+        raise NotImplementedError
+
+    def resolve_extra_check(self, state: GameState, target: str, *, late: bool) -> Resolution:
+        raise IllegalActionError("extra checks are a ghost/poison rule", rule="R001 §五")
+
+    # ---- the day: judgement --------------------------------------------------------------------------
+
+    def judge_day(self, inp: DayInput, as_of: datetime | None) -> DayResult:
+        raise NotImplementedError
+
+    def check_proxy(self, inp: DayInput, proxy: ProxyVote) -> str | None:
+        """Why a proxy vote may not be entered (Chinese), beyond the common checks; None if it may."""
+        return None
+
+    def resolve_revote(
+        self,
+        previous: DayResult,
+        plan: RevotePlan | None,
+        posts: tuple[VotePost, ...],
+        *,
+        proxy_votes: tuple[ProxyVote, ...],
+        overrides: tuple[DayOverride, ...],
+        as_of: datetime | None,
+    ) -> DayResult:
+        raise ValueError(f"day {previous.input.day} has no pending revote (outcome: {previous.outcome.kind})")
+
+    # ---- the day: application ------------------------------------------------------------------------
+
+    def execute(
+        self, state: GameState, chosen: str | None, day: int, tied: frozenset[str] | set[str] | None
+    ) -> Resolution:
+        """What follows the vote: who goes out, what is revealed (see eliminations.resolve_execution)."""
+        raise NotImplementedError
+
+    def drown(self, state: GameState, names: Iterable[str], day: int) -> Resolution:
+        raise IllegalActionError(f"{self.id} has no drownings (淹死)", rule=self.id)
+
+    def send_off(self, state: GameState, name: str, day: int) -> Resolution:
+        raise IllegalActionError(f"{self.id} has no sending off", rule=self.id)
+
+    def red_cards(self, state: GameState, names: Iterable[str], day: int) -> Resolution:
+        raise IllegalActionError(f"{self.id} has no red cards (红牌)", rule=self.id)
+
+    def day_steps(
+        self, day: int, drowned: list[str], sent_off: list[str], red_cards: list[str]
+    ) -> list[Callable[[GameState], Resolution]]:
+        """The steps after the execution, in the rules' order (each stops the day once the game is won)."""
+        return []
+
+    def plan_revote(self, previous: DayResult, called_at: datetime, minutes: int | None) -> RevotePlan:
+        raise ValueError(
+            f"day {previous.input.day} is not waiting for a revote (outcome: {previous.outcome.kind})"
+        )
+
+    def close_day_notes(self, state: GameState, day: int) -> list[Event]:
+        """Judge notes when day ``day`` closes and the game goes on (e.g. R004: 威权 still to pass)."""
+        return []
+
+    def pass_authority(self, state: GameState, to: str | None, seed: int | str | None) -> Resolution:
+        raise IllegalActionError("威权 is an R004 rule", rule="R004 市长")
+
+    def concede(self, state: GameState, side: str) -> Resolution:
+        raise IllegalActionError(f"{self.id} has no concession", rule=self.id)
+
+    def surrender(self, state: GameState, agreeing: Iterable[str]) -> Resolution:
+        raise IllegalActionError(f"{self.id} has no surrender", rule=self.id)
+
+    def surrender_group(self, state: GameState) -> tuple[str, ...]:
+        return ()
+
+    def double_kill_pairs(self, state: GameState, day: int) -> tuple[tuple[str, str], ...]:
+        """(guardian, protégé) pairs whose protection of round ``day`` works now (AMB-40); none here."""
+        return ()
+
+    # ---- outcome -------------------------------------------------------------------------------------
+
+    def win_check(self, table: Table) -> Outcome | None:
+        """The rule set's win conditions on the living players (ignoring any recorded outcome)."""
+        raise NotImplementedError
+
+    def final_identity(self, player: Player, state: GameState) -> str:
+        """The label of ``player`` in the game-over post."""
+        return self.role(player.role).name_zh
+
+    # ---- random play (engine.simulate) ---------------------------------------------------------------
+
+    def random_night(self, state: GameState, rng: random.Random, act_p: float, late_p: float) -> Night:
+        raise NotImplementedError
+
+    def random_day_decisions(
+        self, state: GameState, rng: random.Random, chosen: str | None, living: list[str]
+    ) -> tuple[str | None, frozenset[str] | None, list[str], list[str]]:
+        """(chosen, tied, drowned, red cards) for a random day."""
+        return chosen, None, [], []
+
+
+# ---- the registry ------------------------------------------------------------------------------------
+
+
+def _key(name: str) -> str:
+    text = unicodedata.normalize("NFKC", name).strip().upper()
+    for ch in " -_/（）()【】":
+        text = text.replace(ch, "")
+    return text
+
+
+_REGISTRY: dict[str, RuleSet] = {}
+_ALIASES: dict[str, str] = {}
+
+
+def register(ruleset: RuleSet) -> RuleSet:
+    """Add a rule set (and its aliases). A name already taken by another rule set is an error."""
+    if not ruleset.id or not ruleset.family:
+        raise ValueError(f"{type(ruleset).__name__} needs an id and a family")
+    keys = [_key(name) for name in (ruleset.id, *ruleset.aliases)]
+    for name, key in zip((ruleset.id, *ruleset.aliases), keys, strict=True):
+        if _ALIASES.get(key, ruleset.id) != ruleset.id:
+            raise ValueError(f"name {name!r} already belongs to {_ALIASES[key]}")
+    for key in keys:
+        _ALIASES[key] = ruleset.id
+    _REGISTRY[ruleset.id] = ruleset
+    return ruleset
+
+
+def unregister(rule_set_id: str) -> None:
+    """Remove a rule set and its names (tests that register a variant clean up with this)."""
+    _REGISTRY.pop(rule_set_id, None)
+    for key in [k for k, v in _ALIASES.items() if v == rule_set_id]:
+        del _ALIASES[key]
+
+
+def get_ruleset(name: str) -> RuleSet:
+    """The rule set called ``name`` (id, alias or Chinese name; case, width and dashes ignored).
+
+    Raises UnknownRuleSetError listing the known names.
+    """
+    found = _REGISTRY.get(name)  # fast path: an exact id (what a GameState holds)
+    if found is not None:
+        return found
+    rid = _ALIASES.get(_key(name))
+    if rid is None:
+        known = "; ".join(f"{rs.id} ({', '.join(rs.aliases[:4])})" for rs in _REGISTRY.values())
+        raise UnknownRuleSetError(f"no rule set called {name!r}; known: {known}")
+    return _REGISTRY[rid]
+
+
+def all_rulesets() -> tuple[RuleSet, ...]:
+    return tuple(_REGISTRY.values())
+
+
+def rules_of(state: Table | GameState) -> RuleSet:
+    """The rule set a game (or a resolution's scratch copy) is played under."""
+    return get_ruleset(state.ruleset_id)
+
+
+def evaluate_outcome(state: Table) -> Outcome | None:
+    """The win conditions of the state's rule set on its living players, ignoring any recorded outcome.
+
+    ``state.outcome`` is what was recorded at the rule set's check points; use this to ask "would the
+    game be over now?" (e.g. at setup, C-111).
+    """
+    return rules_of(state).win_check(state)

@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo
 
 from forumbot.exampleboard.render import P, local, render_forum, render_thread
 
+
 def main(folder: Path) -> None:
     sc = tomllib.loads((folder / "scenario.toml").read_text("utf-8"))
     board, users = sc["board"], sc["users"]

@@ -36,6 +36,7 @@ class P:
     position: int
     edited_at: datetime | None
     first: bool
+    html: str | None = None  # the body already rendered (the judge's BBCode); None: render ``text``
 
 
 def local(s: str) -> datetime:
@@ -84,6 +85,9 @@ def render_body(p: P, by_pid: dict[int, P]) -> str:
         out.append(
             f'<i class="pstatus"> 本帖最后由 {p.author} 于 {ymd(p.edited_at, False)} 编辑 </i><br />\n<br />\n'
         )
+    if p.html is not None:
+        out.append(p.html)
+        return "".join(out)
     text = p.text
     m = re.match(r"\[quote=(\d+)\]\n?", text)
     if m:
@@ -250,7 +254,10 @@ def render_thread(
 {"".join(render_post(p, by_pid, now, tid, fid) for p in on_page)}
 </div>
 <div class="pgs mtm mbm cl">{pager(tid, page, pages)}</div>"""
-        yield page, page_shell(subject + (f" - 第{page}页" if page > 1 else ""), board, body, fid, tid, viewer)
+        yield (
+            page,
+            page_shell(subject + (f" - 第{page}页" if page > 1 else ""), board, body, fid, tid, viewer),
+        )
 
 
 def render_forum(
@@ -400,11 +407,11 @@ def render_pm_list(
 </div>
 {who}<br />
 {summary} &nbsp;  <br />
-<span class="xg1">{pm_time(last.at, now)}</span> &nbsp; 
+<span class="xg1">{pm_time(last.at, now)}</span> &nbsp;
 <span class="pm_o y">
 <span class="xg1 z">共 {count} 条</span>
 <a href="javascript:;" id="pm_o_{plid}" class="o">菜单</a>
- | 
+ |
 <a href="home.php?mod=space&amp;do=pm&amp;subop=view&amp;touid={ouid}#last" id="pmlist_{plid}_a">回复</a>
 </span>
 </dd>
@@ -442,7 +449,7 @@ def render_pm_view(
 </dd>
 <dd class="ptm">
 {author}
- &nbsp; 
+ &nbsp;
 <br />
 {_pm_text(m.text)}<br />
 <span class="xg1">{pm_time(m.at, now)}</span>

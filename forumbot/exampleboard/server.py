@@ -21,8 +21,9 @@ are X3.5's) and are shown from then on, in the thread at their floor, in the PM 
 at :data:`JUDGE_PID_BASE` so that the scenario's own pids never move.
 
 Known simplifications: a PM conversation read in the same second as its newest message leaves that
-message out (UCenter's ``dateline < now``, INDEX "Same-second view") — kept, as on a real board; the
-forum index, search, the mobile API and touch pages are not served.
+message out on a real board (UCenter's ``dateline < now``, INDEX "Same-second view"): only with
+``same_second_view=True``, since a fake clock that stands still would hide it for good. The forum index,
+search, the mobile API and touch pages are not served.
 """
 
 from __future__ import annotations
@@ -90,8 +91,9 @@ class _Writer(DemoWriter):
 class LiveBoard:
     """A Discuz! X3.5 board on 127.0.0.1 showing ``scenario`` as of ``now`` (see the module docstring)."""
 
-    def __init__(self, scenario: Scenario, now: datetime | str) -> None:
+    def __init__(self, scenario: Scenario, now: datetime | str, *, same_second_view: bool = False) -> None:
         self.scenario = scenario
+        self.same_second_view = same_second_view
         self._now = self._as_time(now)
         self.requests: list[str] = []
         self.writer = _Writer(self)
@@ -380,7 +382,10 @@ class LiveBoard:
             )
         msgs = self._conversations(sc, viewer[1], now).get(other, [])
         total = len(msgs)
-        listed = [m for m in msgs if m.at < now]  # UCenter: dateline < now (the same-second view)
+        # UCenter selects dateline < now: a conversation read in the same second as its newest message
+        # leaves it out (INDEX "Same-second view"). Off by default: a fake clock that stands still would
+        # hide a message for good, where a real clock hides it for a second.
+        listed = [m for m in msgs if m.at < now] if self.same_second_view else msgs
         pages = max(1, math.ceil(len(listed) / PM_PER_PAGE))
         page = min(max(_int(q.get("page"), pages), 1), pages)
         chunk = listed[(page - 1) * PM_PER_PAGE : page * PM_PER_PAGE]

@@ -196,6 +196,16 @@ class Scenario:
     def forum_threads(self, fid: int, now: datetime) -> list[Thread]:
         return [t for t in self.threads.values() if t.fid == fid and self.thread_exists(t.tid, now)]
 
+    def moments(self) -> list[datetime]:
+        """Every instant the board changes (a post, an edit, a deletion, a PM, a member let in), in order:
+        the steps a fast clock can walk through without skipping anything."""
+        found = {p.at for p in self.posts}
+        found |= {e.at for p in self.posts for e in p.edits}
+        found |= {p.deleted_at for p in self.posts if p.deleted_at is not None}
+        found |= {m.at for m in self.pms}
+        found |= {since for f in self.forums.values() for _, since in f.joined}
+        return sorted(found)
+
     def pms_of(self, name: str, now: datetime) -> list[Pm]:
         """Every PM to or from ``name`` sent by ``now``, oldest first."""
         return sorted(

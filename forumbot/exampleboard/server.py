@@ -5,7 +5,7 @@ demo``) controls, read through the real client and parsers, with the judge's pos
 through the real write side. ``board.now`` is the board's present: every page shows what exists then,
 relative times («3&nbsp;小时前») are computed from it and the HTTP ``Date`` header says it.
 
-    with LiveBoard(load_scenario(path), now="2026-06-03 16:00") as board:
+    with LiveBoard(load_scenario(path), now="2026-06-03 16:00") as board:   # or LiveBoard.example("yexiao", now=…)
         board.url                                # http://127.0.0.1:PORT/
         board.advance(minutes=50)                # or board.now = "2026-06-04 11:00"
         board.cookie_for("包子")                  # a member's login cookie (or log in with the form)
@@ -39,7 +39,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from forumbot.demoboard import NOT_FOUND
 from forumbot.demowriter import AUTH, PAGE, DemoWriter, render_bbcode
-from forumbot.exampleboard.model import Edit, Pm, Post, Scenario, ScenarioError, Thread
+from forumbot.exampleboard.model import Edit, Pm, Post, Scenario, ScenarioError, Thread, load_scenario
 from forumbot.exampleboard.render import (
     P,
     PmView,
@@ -50,6 +50,7 @@ from forumbot.exampleboard.render import (
     render_thread,
     ymd,
 )
+from forumbot.resources import data_dir
 
 __all__ = ["JUDGE_PID_BASE", "LiveBoard"]
 
@@ -133,6 +134,14 @@ class LiveBoard:
 
         self._handler = Handler
         self._server: ThreadingHTTPServer | None = None
+
+    @classmethod
+    def example(cls, name: str, now: datetime | str, **kwargs: bool) -> LiveBoard:
+        """The bundled example game ``data/examples/<name>/scenario.toml`` (e.g. ``yexiao``)."""
+        path = data_dir() / "examples" / name / "scenario.toml"
+        if not path.is_file():
+            raise ScenarioError(f"no example game {name!r}: {path} does not exist")
+        return cls(load_scenario(path), now, **kwargs)
 
     # ------------------------------------------------------------------ the clock
 

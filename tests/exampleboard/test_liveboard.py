@@ -324,3 +324,14 @@ def test_a_wrong_scenario_says_which_entry_is_wrong() -> None:
     raw["posts"] = [{"pid": 1, "tid": 2, "author": "甲", "at": "6月3日", "text": "x"}]
     with pytest.raises(ScenarioError, match=r"posts\[pid=1\].*not a time"):
         scenario_from_dict(raw)
+
+
+def test_the_example_game_is_served_by_name_and_its_moments_are_in_order() -> None:
+    moments = SCENARIO.moments()
+    assert moments == sorted(moments) and moments[0] == utc("2026-06-03 10:00:00")
+    assert utc("2026-06-04 09:30:00") in moments  # the edit
+    assert utc("2026-06-04 17:30:00") in moments  # 烧卖 let into the bandits' forum
+    with LiveBoard.example("yexiao", now=moments[-1]) as board:
+        assert requests.get(board.url + "forum.php?mod=forumdisplay&fid=3", timeout=10).ok
+    with pytest.raises(ScenarioError, match="no example game"):
+        LiveBoard.example("nosuchgame", now=moments[0])

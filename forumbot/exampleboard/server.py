@@ -31,6 +31,8 @@ from __future__ import annotations
 # ruff: noqa: E501  (board markup on Discuz!'s own long lines)
 import math
 import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -96,6 +98,8 @@ class LiveBoard:
         self.scenario = scenario
         self.same_second_view = same_second_view
         self._now = self._as_time(now)
+        self._clock: Callable[[], datetime] | None = None
+        self._request = threading.local()
         self.requests: list[str] = []
         self.writer = _Writer(self)
         self._read_upto: dict[tuple[str, str], datetime] = {}  # (reader, other) -> conversation read up to
@@ -111,16 +115,18 @@ class LiveBoard:
 
             def do_GET(self) -> None:
                 outer.requests.append(self.path)
-                status, body, extra = outer.answer_get(self.path, self.headers.get("Cookie", ""))
-                self._send(status, body, extra)
+                with outer._one_instant():
+                    status, body, extra = outer.answer_get(self.path, self.headers.get("Cookie", ""))
+                    self._send(status, body, extra)
 
             def do_POST(self) -> None:
                 outer.requests.append("POST " + self.path)
                 length = int(self.headers.get("Content-Length") or 0)
-                status, body, extra = outer.answer_post(
-                    self.path, self.rfile.read(length), self.headers.get("Cookie", "")
-                )
-                self._send(status, body, extra)
+                with outer._one_instant():
+                    status, body, extra = outer.answer_post(
+                        self.path, self.rfile.read(length), self.headers.get("Cookie", "")
+                    )
+                    self._send(status, body, extra)
 
             def _send(self, status: int, body: bytes, extra: dict[str, str]) -> None:
                 self.send_response(status)
@@ -155,10 +161,16 @@ class LiveBoard:
     @property
     def now(self) -> datetime:
         """The board's present (UTC). Set it with a datetime or a wall-clock string in the board's zone."""
+        pinned = getattr(self._request, "now", None)
+        if pinned is not None:  # one request sees one instant (pages and Date header agree)
+            return pinned  # type: ignore[no-any-return]
+        if self._clock is not None:
+            return self._as_time(self._clock())
         return self._now
 
     @now.setter
     def now(self, value: datetime | str) -> None:
+        self._clock = None
         self._now = self._as_time(value)
 
     def advance(self, delta: timedelta | None = None, **kwargs: float) -> datetime:
@@ -166,8 +178,22 @@ class LiveBoard:
         step = delta if delta is not None else timedelta(**kwargs)
         if step < timedelta(0):
             raise ValueError("the board's clock only moves forward")
-        self._now = self._now + step
+        self._now = self.now + step
+        self._clock = None
         return self._now
+
+    def follow(self, clock: Callable[[], datetime]) -> None:
+        """Take the present from ``clock`` at every request (the runner's fast clock in ``forumbot demo``),
+        until ``now`` is set or ``advance`` is called."""
+        self._clock = clock
+
+    @contextmanager
+    def _one_instant(self) -> Iterator[None]:
+        self._request.now = self.now
+        try:
+            yield
+        finally:
+            self._request.now = None
 
     # ------------------------------------------------------------------ serving
 

@@ -76,6 +76,16 @@ def test_the_date_header_is_the_fake_clock() -> None:
             board.advance(minutes=-1)
 
 
+def test_the_board_can_follow_a_fast_clock() -> None:
+    ticks = iter([utc("2026-06-03 17:44:59"), utc("2026-06-03 17:45:00")])
+    with LiveBoard(SCENARIO, now="2026-06-03 12:00") as board, BoardClient(cfg(board, None)) as client:
+        board.follow(lambda: next(ticks))
+        assert pids(client, 3) == [24]
+        assert pids(client, 3) == [24, 32]
+        board.now = "2026-06-03 17:00"  # setting the clock stops following
+        assert pids(client, 3) == [24]
+
+
 def test_relative_times_resolve_against_the_board_clock() -> None:
     with LiveBoard(SCENARIO, now="2026-06-04 09:00:40") as board:
         body = requests.get(board.url + "forum.php?mod=viewthread&tid=3&page=2", timeout=10).text

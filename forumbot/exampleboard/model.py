@@ -275,6 +275,8 @@ def scenario_from_dict(raw: dict[str, Any], where: str = "scenario") -> Scenario
         fid = int(t.get("fid", first_fid))
         if fid not in forums:
             raise ScenarioError(f"{where} threads[tid={t['tid']}]: no forum fid {fid} in [[forums]]")
+        if str(t["author"]) not in users:
+            raise ScenarioError(f"{where} threads[tid={t['tid']}]: author {t['author']!r} is not in [users]")
         threads[int(t["tid"])] = Thread(int(t["tid"]), fid, str(t["subject"]), str(t["author"]))
     sc = Scenario(
         name=str(board.get("name", "版杀测试论坛")),

@@ -345,3 +345,17 @@ def test_the_example_game_is_served_by_name_and_its_moments_are_in_order() -> No
         assert requests.get(board.url + "forum.php?mod=forumdisplay&fid=3", timeout=10).ok
     with pytest.raises(ScenarioError, match="no example game"):
         LiveBoard.example("nosuchgame", now=moments[0])
+
+
+def test_the_judge_polls_the_private_groups_threads_like_any_other(store: Store) -> None:
+    with LiveBoard(SCENARIO, now="2026-06-03 16:30") as board:
+        bandits, police = cfg(board, "法官大人", 6), cfg(board, "法官大人", 7)
+        with BoardClient(bandits) as client:
+            assert poll(client, store, bandits, [8], progress=False).ok
+            assert poll(client, store, police, [9], progress=False).ok
+            board.now = "2026-06-03 17:00"
+            again = poll(client, store, bandits, [8], progress=False)
+            assert again.ok and again.new_posts == 2  # the 改刀 (16:35) and 粽子's reply (16:38)
+        correction = repo.get_post(store, bandits, 29)
+        assert correction is not None and correction.text.startswith("改刀！\n杀：春卷")
+        assert repo.get_post(store, police, 26).text == "验：月饼"  # type: ignore[union-attr]

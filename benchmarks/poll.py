@@ -35,7 +35,8 @@ if str(ROOT_DIR) not in sys.path:
 from forumbot.board import BoardConfig  # noqa: E402
 from forumbot.client import BoardClient  # noqa: E402
 from forumbot.poll import PollReport, poll  # noqa: E402
-from forumbot.store import Store, open_store, repo  # noqa: E402
+from forumbot.store import Store, open_store  # noqa: E402
+from forumbot.store.health import table_counts  # noqa: E402
 from tests.client.pagebuilder import FakeBoard  # noqa: E402
 
 UA = "Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0 Safari/537.36 forum-judge-benchmark/0.1"
@@ -139,7 +140,7 @@ def _measure(
 
 def _logged(store: Store) -> int:
     """Rows in the store's fetch log (what a judge sees of the exchanges)."""
-    return repo.table_counts(store)["fetch_log"]
+    return table_counts(store)["fetch_log"]
 
 
 def run_board(redirect: bool, threads: int, posts: int) -> list[Row]:

@@ -130,6 +130,10 @@ class DemoWriter:
         ]
         return max([*pids, *(w.pid for w in self.posts), 0])
 
+    def _next_tid(self) -> int:
+        """The tid a new thread gets (the example pages use tids up to 5)."""
+        return max([5, *self.threads]) + 1
+
     def _form_page(self, action: str, hidden: dict[str, str], cookie: str, message: str = "") -> bytes:
         fields = "".join(
             f'<input type="hidden" name="{k}" value="{html.escape(v)}" />\n' for k, v in hidden.items()
@@ -248,7 +252,7 @@ class DemoWriter:
             if action in ("reply", "newthread"):
                 pid = self._max_pid() + 1
                 if action == "newthread":
-                    tid = max([5, *self.threads]) + 1
+                    tid = self._next_tid()
                     self.threads[tid] = (int(q.get("fid", "3") or 3), f.get("subject", ""))
                     self.posts.append(Written(pid, tid, message, now, f.get("subject", "")))
                     return 301, b"", {"Location": f"forum.php?mod=viewthread&tid={tid}&extra="}

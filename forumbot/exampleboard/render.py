@@ -1,0 +1,484 @@
+"""Discuz! X3.5 PC markup for the example boards: thread pages, thread lists, PM pages, board messages.
+
+Why here: the committed snapshot pages (tools/make_example_board.py) and the living example board
+(:mod:`forumbot.exampleboard.server`) must show the same markup, the markup of a real X3.5 board (checked
+against ../shared/fixtures: viewthread and forumdisplay of discuz-x35-utf8, the PM list 73 and the
+conversation 74, the no-permission page 93 of discuz-x35-posting). Pure functions: data in, HTML out.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+# ruff: noqa: E501  (board markup on Discuz!'s own long lines)
+
+TZ = ZoneInfo("Asia/Shanghai")
+Board = dict[str, Any]  # name, forum, fid, ppp (as in a scenario's [board])
+Viewer = tuple[int, str]  # (uid, name) of the logged-in user
+LABELS = {1: "楼主", 2: "沙发", 3: "板凳", 4: "地板"}
+
+
+@dataclass
+class P:
+    pid: int
+    tid: int
+    author: str
+    uid: int
+    at: datetime
+    text: str
+    position: int
+    edited_at: datetime | None
+    first: bool
+    html: str | None = None  # the body already rendered (the judge's BBCode); None: render ``text``
+
+
+def local(s: str) -> datetime:
+    return datetime.strptime(s, "%Y-%m-%d %H:%M:%S").replace(tzinfo=TZ)
+
+
+def ymd(dt: datetime, seconds: bool = True) -> str:
+    base = f"{dt.year}-{dt.month}-{dt.day} {dt:%H:%M}"
+    return base + (f":{dt:%S}" if seconds else "")
+
+
+def dgmdate_u(ts: datetime, now: datetime) -> str:
+    """Discuz!'s 'u' date format (dateconvert on): relative forms with the exact time in a title."""
+    s = ymd(ts)
+    today = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    diff = int((now - ts).total_seconds())
+    if ts >= today:
+        if diff > 3600:
+            r = f"{diff // 3600}&nbsp;小时前"
+        elif diff > 1800:
+            r = "半小时前"
+        elif diff > 60:
+            r = f"{diff // 60}&nbsp;分钟前"
+        elif diff > 0:
+            r = f"{diff}&nbsp;秒前"
+        elif diff == 0:
+            r = "刚刚"
+        else:
+            return s
+        return f'<span title="{s}">{r}</span>'
+    days = int((today - ts).total_seconds() // 86400)
+    if 0 <= days < 7:
+        if days == 0:
+            r = f"昨天&nbsp;{ts:%H:%M}"
+        elif days == 1:
+            r = f"前天&nbsp;{ts:%H:%M}"
+        else:
+            r = f"{days + 1}&nbsp;天前"
+        return f'<span title="{s}">{r}</span>'
+    return s
+
+
+def render_body(p: P, by_pid: dict[int, P]) -> str:
+    out: list[str] = []
+    if p.edited_at is not None:
+        out.append(
+            f'<i class="pstatus"> 本帖最后由 {p.author} 于 {ymd(p.edited_at, False)} 编辑 </i><br />\n<br />\n'
+        )
+    if p.html is not None:
+        out.append(p.html)
+        return "".join(out)
+    text = p.text
+    m = re.match(r"\[quote=(\d+)\]\n?", text)
+    if m:
+        q = by_pid.get(int(m.group(1)), p)
+        quoted = html.escape(q.text.split("\n")[0][:100])
+        out.append(
+            '<div class="quote"><blockquote><font size="2"><a href="forum.php?mod=redirect&amp;goto=findpost'
+            f'&amp;pid={q.pid}&amp;ptid={q.tid}" target="_blank"><font color="#999999">{q.author} 发表于 '
+            f"{ymd(q.at, False)}</font></a></font><br />\n{quoted}</blockquote></div><br />\n"
+        )
+        text = text[m.end() :]
+    body = html.escape(text)
+    body = re.sub(r"\[b\](.*?)\[/b\]", r"<strong>\1</strong>", body)
+    body = body.replace(
+        ":lol:", '<img src="static/image/smiley/default/lol.gif" smilieid="12" border="0" alt="" />'
+    )
+    out.append(body.replace("\n", "<br />\n"))
+    return "".join(out)
+
+
+def render_post(p: P, by_pid: dict[int, P], now: datetime, tid: int, fid: int) -> str:
+    floor = LABELS.get(p.position)
+    floor_html = floor if floor else f"<em>{p.position}</em><sup>#</sup>"
+    href = (
+        f"forum.php?mod=viewthread&tid={tid}"
+        if p.first
+        else (f"forum.php?mod=redirect&goto=findpost&ptid={tid}&pid={p.pid}")
+    )
+    subject = ""
+    return f"""<div id="post_{p.pid}" ><table id="pid{p.pid}" class="plhin" summary="pid{p.pid}" cellspacing="0" cellpadding="0">
+<tr>
+ <td class="pls" rowspan="2">
+<div id="favatar{p.pid}" class="pls cl favatar">
+<div class="pi">
+<div class="authi"><a href="home.php?mod=space&amp;uid={p.uid}" target="_blank" class="xw1">{p.author}</a>
+</div>
+</div>
+<div>
+<div class="avatar"><a href="home.php?mod=space&amp;uid={p.uid}" class="avtm" target="_blank"><img src="uc_server/avatar.php?uid={p.uid}&size=middle" class="user_avatar"></a></div>
+</div>
+</div>
+</td>
+<td class="plc">
+<div class="pi">
+<strong>
+<a href="{href}"   id="postnum{p.pid}" onclick="setCopy(this.href, '帖子地址复制成功');return false;">
+{floor_html}</a>
+</strong>
+<div class="pti">
+<div class="pdbt">
+</div>
+<div class="authi">
+<img class="authicn vm" id="authicon{p.pid}" src="static/image/common/online_member.gif" />
+<em id="authorposton{p.pid}">发表于 {dgmdate_u(p.at, now)}</em>
+<span class="pipe">|</span>
+<a href="forum.php?mod=viewthread&amp;tid={tid}&amp;page=1&amp;authorid={p.uid}" rel="nofollow">只看该作者</a>
+</div>
+</div>
+</div><div class="pct"><div class="pcb">{subject}
+<div class="t_fsz"><table cellspacing="0" cellpadding="0"><tr><td class="t_f" id="postmessage_{p.pid}">
+{render_body(p, by_pid)}</td></tr></table>
+</div>
+<div id="comment_{p.pid}" class="cm">
+</div>
+</div>
+</div>
+</td></tr>
+<tr>
+<td class="pls"></td>
+<td class="plc" style="overflow:visible;">
+<div class="po hin">
+<div class="pob cl">
+<em>
+<a class="fastre" href="forum.php?mod=post&amp;action=reply&amp;fid={fid}&amp;tid={tid}&amp;repquote={p.pid}&amp;extra=&amp;page=1" onclick="showWindow('reply', this.href)">回复</a>
+</em>
+</div>
+</div>
+</td>
+</tr>
+</table>
+</div>
+"""
+
+
+def pager(tid: int, page: int, pages: int) -> str:
+    if pages <= 1:
+        return ""
+    links = []
+    if page > 1:
+        links.append(
+            f'<a href="forum.php?mod=viewthread&amp;tid={tid}&amp;page={page - 1}" class="prev">&nbsp;&nbsp;</a>'
+        )
+    for n in range(1, pages + 1):
+        links.append(
+            f"<strong>{n}</strong>"
+            if n == page
+            else f'<a href="forum.php?mod=viewthread&amp;tid={tid}&amp;page={n}">{n}</a>'
+        )
+    links.append(
+        f'<label><input type="text" name="custompage" class="px" size="2" title="输入页码，按回车快速跳转" '
+        f'value="{page}" /><span title="共 {pages} 页"> / {pages} 页</span></label>'
+    )
+    if page < pages:
+        links.append(
+            f'<a href="forum.php?mod=viewthread&amp;tid={tid}&amp;page={page + 1}" class="nxt">下一页</a>'
+        )
+    return '<div class="pg">' + "".join(links) + "</div>"
+
+
+def page_shell(
+    title: str, board: Board, body: str, fid: int, tid: int | None, viewer: Viewer | None = None
+) -> str:
+    """The page around ``body``; ``viewer`` (uid, name) is the logged-in user (a guest when None)."""
+    js_ids = (
+        f"var fid = parseInt('{fid}'), tid = parseInt('{tid}');" if tid else f"var fid = parseInt('{fid}');"
+    )
+    return f"""<!DOCTYPE html>
+<html>
+<head>
+<meta charset="utf-8" />
+<title>{html.escape(title)} - {board["forum"]} -  {board["name"]} -  Powered by Discuz!</title>
+<meta name="generator" content="Discuz! X3.5" />
+<script type="text/javascript">var STYLEID = '1', STATICURL = 'static/', IMGDIR = 'static/image/common', VERHASH = 'FVC', charset = 'utf-8', discuz_uid = '{viewer[0] if viewer else 0}', cookiepre = 'demo_2132_', cookiedomain = '', cookiepath = '/', attackevasive = '0', disallowfloat = 'newthread';</script>
+</head>
+<body id="nv_forum" class="pg_viewthread">
+{_um(viewer)}<div id="wp" class="wp">
+{body}
+</div>
+<script type="text/javascript">{js_ids}</script>
+</body>
+</html>
+"""
+
+
+def render_thread(
+    tid: int,
+    subject: str,
+    posts: list[P],
+    by_pid: dict[int, P],
+    now: datetime,
+    board: Board,
+    viewer: Viewer | None = None,
+) -> Iterator[tuple[int, str]]:
+    """Every page of a thread: (page number, HTML), ``board['ppp']`` posts a page by position."""
+    ppp = int(board["ppp"])
+    fid = int(board["fid"])
+    maxpos = max(p.position for p in posts)
+    pages = max(1, math.ceil(maxpos / ppp))
+    replies = len(posts) - 1
+    for page in range(1, pages + 1):
+        lo, hi = (page - 1) * ppp + 1, page * ppp
+        on_page = [p for p in posts if lo <= p.position <= hi]
+        head = ""
+        if page == 1:
+            head = (
+                '<div class="hm ptn"><span class="xg1">查看:</span> <span class="xi1">'
+                f'{replies * 7 + 11}</span><span class="pipe">|</span><span class="xg1">回复:</span> '
+                f'<span class="xi1">{replies}</span></div>'
+            )
+        body = f"""<div id="pgt" class="pgs mbm cl ">{pager(tid, page, pages)}</div>
+<div id="postlist" class="pl bm">
+<table cellspacing="0" cellpadding="0"><tr><td class="pls ptn pbn">{head}</td>
+<td class="plc ptm pbn vwthd"><h1 class="ts"><span id="thread_subject">{html.escape(subject)}</span></h1></td></tr></table>
+{"".join(render_post(p, by_pid, now, tid, fid) for p in on_page)}
+</div>
+<div class="pgs mtm mbm cl">{pager(tid, page, pages)}</div>"""
+        yield (
+            page,
+            page_shell(subject + (f" - 第{page}页" if page > 1 else ""), board, body, fid, tid, viewer),
+        )
+
+
+def render_forum(
+    threads: list[tuple[int, str, str, int, P]],
+    now: datetime,
+    board: Board,
+    users: dict[str, Any],
+    viewer: Viewer | None = None,
+) -> str:
+    """A forum's thread list (newest last post first): author, replies, the last post's time and poster."""
+    fid = int(board["fid"])
+    rows = []
+    for tid, subject, author, replies, last in threads:
+        rows.append(f"""<tbody id="normalthread_{tid}">
+<tr>
+<td class="icn"><a href="forum.php?mod=viewthread&amp;tid={tid}&amp;extra=page%3D1" target="_blank"><i class="fico-thread fic6 fc-l"></i></a></td>
+<th class="new">
+ <a href="forum.php?mod=viewthread&amp;tid={tid}&amp;extra=page%3D1" onclick="atarget(this)" class="s xst">{html.escape(subject)}</a>
+</th>
+<td class="by">
+<cite><a href="home.php?mod=space&amp;uid={users[author]}" c="1">{author}</a></cite>
+<em><span>{now:%Y-%m-%d}</span></em>
+</td>
+<td class="num"><a href="forum.php?mod=viewthread&amp;tid={tid}&amp;extra=page%3D1" class="xi2">{replies}</a><em>{replies * 7 + 11}</em></td>
+<td class="by">
+<cite><a href="home.php?mod=space&username={last.author}" c="1">{last.author}</a></cite>
+<em><a href="forum.php?mod=redirect&tid={tid}&goto=lastpost#lastpost">{dgmdate_u(last.at, now).replace(ymd(last.at), ymd(last.at, False))}</a></em>
+</td>
+</tr>
+</tbody>""")
+    body = f"""<div class="bm_h cl"><h1 class="xs2"><a href="forum.php?mod=forumdisplay&amp;fid={fid}">{board["forum"]}</a></h1></div>
+<div id="threadlist" class="tl bm bmw">
+<form method="post" autocomplete="off" name="moderate" id="moderate" action="forum.php?mod=topicadmin&amp;action=moderate&amp;fid={fid}&amp;infloat=yes&amp;nopost=yes">
+<input type="hidden" name="formhash" value="d3m0f0rm" />
+<table summary="forum_{fid}" cellspacing="0" cellpadding="0" id="threadlisttableid">
+<tbody id="separatorline" class="emptb"><tr><td class="icn"></td><th></th><td class="by"></td><td class="num"></td><td class="by"></td></tr></tbody>
+{"".join(rows)}
+</table>
+</form>
+</div>"""
+    return page_shell(board["forum"], board, body, fid, None, viewer)
+
+
+def _um(viewer: Viewer | None) -> str:
+    """The header's user menu (``strong.vwmy``: who is logged in), only for a member; nothing for a guest."""
+    if viewer is None:
+        return ""
+    uid, name = viewer
+    return (
+        f'<div id="um"><p><strong class="vwmy"><a href="home.php?mod=space&amp;uid={uid}" target="_blank" '
+        f'title="访问我的空间">{html.escape(name)}</a></strong><span class="pipe">|</span>'
+        f'<a href="home.php?mod=space&amp;do=pm" id="pm_ntc">消息</a></p></div>\n'
+    )
+
+
+# ---------------------------------------------------------------------------------------------- messages
+
+
+def render_message(board: Board, text: str, kind: str = "alert_error", viewer: Viewer | None = None) -> str:
+    """A showmessage page (提示信息), as 93/94 of discuz-x35-posting: ``div#messagetext.<kind>``."""
+    login = ""
+    if viewer is None and kind == "alert_info":
+        login = '<p class="alert_btnleft"><a href="member.php?mod=logging&amp;action=login">登录</a></p>'
+    body = f"""<div id="ct" class="wp cl w">
+<div class="nfl">
+<div class="f_c altw">
+<div id="messagetext" class="{kind}">
+<p>{text}</p>{login}</div>
+</div>
+</div>
+</div>"""
+    return page_shell("提示信息", {**board, "forum": board["name"]}, body, 0, None, viewer).replace(
+        f" - {board['name']} -  {board['name']} - ", f" - {board['name']} - "
+    )
+
+
+# ---------------------------------------------------------------------------------------------- PMs
+
+
+@dataclass
+class PmView:
+    """One private message as its reader sees it."""
+
+    pmid: int
+    from_uid: int
+    from_name: str
+    text: str
+    at: datetime
+
+
+def pm_time(ts: datetime, now: datetime) -> str:
+    """A PM's time: the relative form with the minute in a title (73, 74: ``<span title="2026-12-1 21:42">``)."""
+    shown = dgmdate_u(ts, now)
+    if "title=" in shown:
+        return re.sub(r'title="[^"]*"', f'title="{ymd(ts, False)}"', shown, count=1)
+    return f'<span title="{ymd(ts, False)}">{ymd(ts, False)}</span>'
+
+
+def _pm_text(text: str) -> str:
+    return html.escape(text).replace("\n", "<br />\n")
+
+
+def _pm_page(board: Board, viewer: Viewer, inner: str) -> str:
+    body = f"""<div id="ct" class="ct2_a wp cl">
+<div class="mn">
+<div class="bm bw0">
+<h1 class="mt"><i class="fico-email fic4 fc-p vm"></i>消息</h1>
+<ul class="tb cl">
+<li class="y"><a href="home.php?mod=space&amp;do=pm&amp;subop=setting" class="xi2">短消息设置</a></li>
+<li class="a" ><a href="home.php?mod=space&amp;do=pm&amp;filter=privatepm">私人消息</a></li>
+<li><a href="home.php?mod=space&amp;do=pm&amp;filter=announcepm">公共消息</a></li>
+<li class="o"><a href="home.php?mod=spacecp&amp;ac=pm">发送消息</a></li>
+</ul>
+{inner}
+</div>
+</div>
+</div>"""
+    shell = page_shell("消息", {**board, "forum": "消息"}, body, 0, None, viewer)
+    return shell.replace('<body id="nv_forum" class="pg_viewthread">', '<body id="nv_home" class="pg_space">')
+
+
+def render_pm_list(
+    board: Board,
+    viewer: Viewer,
+    conversations: list[tuple[int, Viewer, PmView, int, bool]],
+    now: datetime,
+) -> str:
+    """The PM list ``home.php?mod=space&do=pm`` (73): one ``dl#pmlist_PLID`` per conversation, newest first.
+
+    ``conversations``: (plid, the other user, the last message, messages in all, unread).
+    """
+    rows = []
+    for plid, (ouid, oname), last, count, unread in conversations:
+        if last.from_uid == viewer[0]:
+            who = f'<span class="xi2">您</span> 对 <a href="home.php?mod=space&amp;uid={ouid}" target="_blank" class="xw1">{html.escape(oname)}</a> 说 :'
+        else:
+            who = f'<a href="home.php?mod=space&amp;uid={ouid}" target="_blank" class="xw1">{html.escape(oname)}</a> 对 <span class="xi2">您</span> 说 :'
+        summary = html.escape(last.text[:150])
+        rows.append(f"""<dl id="pmlist_{plid}" class="bbda cur1 cl{" newpm" if unread else ""}">
+<dd class="m avt">
+{'<div class="newpm_avt" title="有未读消息"></div>' if unread else ""}
+<a href="home.php?mod=space&amp;uid={ouid}" target="_blank"><img src="uc_server/avatar.php?uid={ouid}&size=small" class="user_avatar"></a>
+</dd>
+<dd class="ptm pm_c">
+<div class="o">
+<input type="checkbox" name="deletepm_deluid[]" id="a_delete_{plid}" class="pc" value="{ouid}" />
+</div>
+{who}<br />
+{summary} &nbsp;  <br />
+<span class="xg1">{pm_time(last.at, now)}</span> &nbsp;
+<span class="pm_o y">
+<span class="xg1 z">共 {count} 条</span>
+<a href="javascript:;" id="pm_o_{plid}" class="o">菜单</a>
+ |
+<a href="home.php?mod=space&amp;do=pm&amp;subop=view&amp;touid={ouid}#last" id="pmlist_{plid}_a">回复</a>
+</span>
+</dd>
+</dl>
+""")
+    inner = f"""<form id="deletepmform" action="home.php?mod=spacecp&amp;ac=pm&amp;op=delete&amp;folder=" method="post" autocomplete="off" name="deletepmform">
+<div class="xld xlda pml mtm mbm">
+{"".join(rows)}</div>
+</form>"""
+    return _pm_page(board, viewer, inner)
+
+
+def render_pm_view(
+    board: Board,
+    viewer: Viewer,
+    other: Viewer,
+    messages: list[PmView],
+    total: int,
+    page: int,
+    pages: int,
+    now: datetime,
+) -> str:
+    """One conversation ``…&subop=view&touid=UID`` (74): ``dl#pmlist_PMID`` per message, oldest first."""
+    ouid, oname = other
+    dls = []
+    for i, m in enumerate(messages):
+        if m.from_uid == viewer[0]:
+            author = '<span class="xi2 xw1">您</span>'
+        else:
+            author = f'<a href="home.php?mod=space&amp;uid={m.from_uid}" target="_blank" class="xw1">{html.escape(m.from_name)}</a>'
+        anchor = '<a name="last"></a>' if i == len(messages) - 1 else ""
+        dls.append(f"""{anchor}<dl id="pmlist_{m.pmid}" class="bbda cl">
+<dd class="m avt" >
+<a href="home.php?mod=space&amp;uid={m.from_uid}" target="_blank"><img src="uc_server/avatar.php?uid={m.from_uid}&size=small" class="user_avatar"></a>
+</dd>
+<dd class="ptm">
+{author}
+ &nbsp;
+<br />
+{_pm_text(m.text)}<br />
+<span class="xg1">{pm_time(m.at, now)}</span>
+</dd>
+
+</dl>""")
+    pg = ""
+    if pages > 1:
+        links = "".join(
+            f"<strong>{n}</strong>"
+            if n == page
+            else f'<a href="home.php?mod=space&amp;do=pm&amp;subop=view&amp;touid={ouid}&amp;page={n}">{n}</a>'
+            for n in range(1, pages + 1)
+        )
+        pg = f'<div class="pgs cl mbm"><div class="pg">{links}<label><span title="共 {pages} 页"> / {pages} 页</span></label></div></div>'
+    first = messages[0].pmid if messages else 0
+    inner = f"""<div class="tbmu pml pm_op_r cl">
+<div class="xw1">
+共有 <span id="membernum" class="xi1">{total}</span> 条与 <a href="home.php?mod=space&amp;uid={ouid}">{html.escape(oname)}</a> 的交谈记录 &nbsp;
+<a href="home.php?mod=spacecp&amp;ac=pm&amp;op=export&amp;touid={ouid}">[导出]</a>
+</div>
+</div>
+{pg}<div id="pm_ul" class="xld xlda mbm pml">{"".join(dls)}<div id="pm_append" style="display: none"></div>
+</div>
+<div id="pm_ul_post" class="xld xlda pml">
+<form id="pmform" name="pmform" method="post" autocomplete="off" action="home.php?mod=spacecp&amp;ac=pm&amp;op=send&amp;pmid={first}&amp;daterange=0&amp;handlekey=pmsend&amp;pmsubmit=yes">
+<input type="hidden" name="formhash" value="d3m0f0rm" />
+<input type="hidden" name="topmuid" value="{ouid}" />
+<textarea rows="3" cols="40" name="message" class="pt" id="replymessage"></textarea>
+</form>
+</div>"""
+    return _pm_page(board, viewer, inner)

@@ -29,7 +29,15 @@ from engine.ballots import Ballot, BallotKind, fold_punctuation, suggest_name
 from engine.day.model import VotePost
 from forumbot.parsers.records import Post, PostState
 
-__all__ = ["Grammar", "normalize_vote_text", "read_ballot", "suggest_name", "vote_posts"]
+__all__ = [
+    "Grammar",
+    "NameMatcher",
+    "name_matcher",
+    "normalize_vote_text",
+    "read_ballot",
+    "suggest_name",
+    "vote_posts",
+]
 
 Grammar = Literal["r001", "r004"]
 
@@ -129,6 +137,10 @@ def _names(players: tuple[str, ...] | frozenset[str]) -> _Names:
     return _Names(by_key, {c: tuple(v) for c, v in by_first.items()})
 
 
+#: The roster's name matcher type (``exact``, ``match_at``, ``find_all``, ``by_key``).
+NameMatcher = _Names
+
+
 def _names_for(players: Collection[str]) -> _Names:
     if isinstance(players, (tuple, frozenset)):
         try:
@@ -139,6 +151,12 @@ def _names_for(players: Collection[str]) -> _Names:
         return _names(tuple(p for p in players if isinstance(p, str)))
     except TypeError:
         return _names(())
+
+
+def name_matcher(players: Collection[str]) -> NameMatcher:
+    """The roster's name matcher (exact after punctuation folding, longest name first, word boundaries),
+    shared with the night-submission reader (forumbot.parsers.nightmsg) so names match as in votes."""
+    return _names_for(players)
 
 
 # --- R001 -------------------------------------------------------------------------------------------------

@@ -450,17 +450,10 @@ def judge_night(
         seen.add(m.id)
     work = _Work(state, flags)
     verdicts: list[NightVerdict] = []
-    authority: tuple[str, str] | None = None
-    authority_msg: str | None = None
     for _, m in msgs:
-        verdict = _judge_message(work, m, by_id.get(m.id), deadline, opens_at)
-        verdicts.append(verdict)
-        if verdict.code is NightCode.ACCEPTED and any(p.slot == ("authority",) for p in verdict.parts):
-            target = _authority_target(work, m.id)
-            if target is not None:
-                if authority_msg is not None:
-                    _supersede(work, authority_msg, ("authority",), m.id)
-                authority, authority_msg = (m.author, target), m.id
+        verdicts.append(_judge_message(work, m, by_id.get(m.id), deadline, opens_at))
+    held_authority = work.held.get(("authority",))
+    authority = (held_authority.author, str(held_authority.value[0])) if held_authority else None
     final = [_finish(v, work.parts.get(v.message_id, [])) for v in verdicts]
     night = work.night()
     for slot, action in work.late.items():
@@ -484,15 +477,6 @@ def judge_night(
     elif ("pledge" in work.kill_fields or "possess" in work.kill_fields) and "victim" not in work.kill_fields:
         notes.append("匪帮提交了生死状/附体，但没有杀人目标")
     return NightMail(tuple(final), night, authority, tuple(open_items), tuple(notes))
-
-
-def _authority_target(work: _Work, message_id: str) -> str | None:
-    for p in work.parts.get(message_id, ()):
-        if p.slot == ("authority",) and p.code is NightCode.ACCEPTED:
-            held = work.held.get(("authority",))
-            if held is not None and held.message_id == message_id:
-                return str(held.value[0])
-    return None
 
 
 def _supersede(work: _Work, old_id: str, slot: tuple[str, ...], new_id: str) -> None:

@@ -59,6 +59,7 @@ from engine.roles import GROUP_ZH, GroupId, RoleId
 from engine.state import GameState
 from forumbot.parsers.nightmsg import (
     KIND_ZH,
+    Grammar,
     NightKind,
     NightReading,
     NightStatement,
@@ -343,7 +344,7 @@ _ONE_TARGET: dict[NightKind, type[Any]] = {
 }
 
 
-def _grammar(state: GameState) -> str:
+def _grammar(state: GameState) -> Grammar:
     return "r004" if state.family == "r004" else "r001"
 
 
@@ -410,6 +411,7 @@ class _Work:
     late: dict[tuple[str, ...], NightAction] = field(default_factory=dict)
     disputed: dict[tuple[str, ...], list[tuple[str, int]]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    judges: frozenset[str] = frozenset()
 
     def night(self, without: tuple[str, ...] | None = None) -> Night:
         night = Night(self.state.round)
@@ -431,12 +433,14 @@ def judge_night(
     opens_at: datetime | None = None,
     flags: NightMailFlags | None = None,
     overrides: Iterable[NightOverride] = (),
+    judges: Iterable[str] = (),
 ) -> NightMail:
     """The verdict of every message of night ``state.round`` and the night's final submissions.
 
     ``state``: the game at this night (roster, secret roles, groups, who is alive); ``deadline``: when
     submissions close (UTC; None: still open, nothing is late); ``opens_at``: when the night opened
-    (messages before it are an earlier night's). Messages are judged in time order (ties: as given).
+    (messages before it are an earlier night's); ``judges``: the judges' accounts (their own posts and
+    PMs are not submissions). Messages are judged in time order (ties: as given).
     """
     flags = flags or NightMailFlags()
     by_id: dict[str, NightOverride] = {}
@@ -448,7 +452,7 @@ def judge_night(
         if m.id in seen:
             raise ValueError(f"two messages share the id {m.id!r}")
         seen.add(m.id)
-    work = _Work(state, flags)
+    work = _Work(state, flags, judges=frozenset(judges))
     verdicts: list[NightVerdict] = []
     for _, m in msgs:
         verdicts.append(_judge_message(work, m, by_id.get(m.id), deadline, opens_at))
@@ -513,6 +517,8 @@ def _judge_message(
 ) -> NightVerdict:
     state, flags = work.state, work.flags
     base = NightVerdict(m.id, m.author, m.channel, m.at, NightCode.NOT_A_SUBMISSION, "", override=override)
+    if m.author in work.judges:
+        return replace(base, reason="法官自己的消息")
     if override is not None and override.strike:
         return replace(base, code=NightCode.OVERRIDDEN, reason=f"法官划掉（{override.by}：{override.why}）")
     if override is not None and override.statements is not None:
@@ -520,7 +526,7 @@ def _judge_message(
             tuple(replace(s, firm=True, problem=None) for s in override.statements), m.text
         )
     else:
-        reading = read_night_message(m.text, _grammar(state), state.names(), author=m.author)  # type: ignore[arg-type]
+        reading = read_night_message(m.text, _grammar(state), state.names(), author=m.author)
     statements = [s for s in reading.statements if s.kind is not NightKind.ALERT]
     if not reading.statements:
         return replace(base, reason="不含夜间行动")

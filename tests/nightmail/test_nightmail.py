@@ -266,6 +266,12 @@ def test_talk_in_the_thread_is_not_a_submission_and_questions_go_to_the_judge() 
     assert codes(judge_night(r001(), msgs, deadline=DEADLINE, flags=flags)) == ["not_a_submission"] * 2
 
 
+def test_the_judges_own_messages_are_not_submissions() -> None:
+    msg = group("法官大人", "今晚杀人名单请在17点前提交", 0)
+    assert codes(judge_night(r001(), [msg], deadline=DEADLINE, judges=["法官大人"])) == ["not_a_submission"]
+    assert codes(judge_night(r001(), [msg], deadline=DEADLINE)) == ["not_member"]
+
+
 def test_an_unknown_name_is_suggested_and_the_judge_can_take_it() -> None:
     msg = group("包子", "杀：烧麦\n生死状：油条", 1, mid="pid:53")
     mail = judge_night(r001(), [msg], deadline=DEADLINE)

@@ -56,7 +56,7 @@ from engine.actions import (
 )
 from engine.errors import EngineError, IllegalActionError
 from engine.roles import GROUP_ZH, GroupId, RoleId
-from engine.state import GameState
+from engine.state import GameState, Phase
 from forumbot.parsers.nightmsg import (
     KIND_ZH,
     Grammar,
@@ -285,7 +285,10 @@ class NightMail:
     ``night``: the engine's Night (on-time accepted actions; a late one only for a slot with nothing on
     time, marked late, so the resolution can say what was forfeited). ``authority``: (passer, new holder)
     of an accepted 威权 hand-over (R004; the desk applies it with the engine). ``open``: what waits for
-    the judge (Chinese), empty when the list is final.
+    the judge (Chinese), empty when the list is final. ``extra_check``: R001's extra check after the
+    poison was checked (§五 毒药4, AMB-15), judged when the state is the resolved night's day with an
+    extra check owed (the deadline is then the extra check's window); the desk passes it to
+    ``engine.night.resolve_extra_check``.
     """
 
     verdicts: tuple[NightVerdict, ...]
@@ -293,6 +296,7 @@ class NightMail:
     authority: tuple[str, str] | None = None
     open: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    extra_check: Submission | None = None
 
     @property
     def complete(self) -> bool:
@@ -413,6 +417,12 @@ class _Work:
     notes: list[str] = field(default_factory=list)
     judges: frozenset[str] = frozenset()
 
+    @property
+    def extra_mode(self) -> bool:
+        """The night is resolved and the police owe their extra check (R001 §五 毒药4)."""
+        s = self.state
+        return s.family == "r001" and s.phase is Phase.DAY and s.extra_check_round == s.round
+
     def night(self, without: tuple[str, ...] | None = None) -> Night:
         night = Night(self.state.round)
         for slot, held in self.held.items():
@@ -459,6 +469,14 @@ def judge_night(
     held_authority = work.held.get(("authority",))
     authority = (held_authority.author, str(held_authority.value[0])) if held_authority else None
     final = [_finish(v, work.parts.get(v.message_id, [])) for v in verdicts]
+    extra: Submission | None = None
+    if work.extra_mode:
+        held_check = work.held.pop(("check",), None)
+        late_check = work.late.pop(("check",), None)
+        if held_check is not None and held_check.action is not None:
+            extra = Submission(held_check.action)
+        elif late_check is not None:
+            extra = Submission(late_check, late=True)
     night = work.night()
     for slot, action in work.late.items():
         if slot not in work.held:
@@ -480,7 +498,7 @@ def judge_night(
             open_items.append("匪帮的杀人提交没有生死状（毒药局必须附上；否则按 AMB-12 处理），请法官提醒")
     elif ("pledge" in work.kill_fields or "possess" in work.kill_fields) and "victim" not in work.kill_fields:
         notes.append("匪帮提交了生死状/附体，但没有杀人目标")
-    return NightMail(tuple(final), night, authority, tuple(open_items), tuple(notes))
+    return NightMail(tuple(final), night, authority, tuple(open_items), tuple(notes), extra)
 
 
 def _supersede(work: _Work, old_id: str, slot: tuple[str, ...], new_id: str) -> None:
@@ -622,7 +640,16 @@ def _judge_part(
                 action=action,
             )
     # the rules
-    if action is not None:
+    if work.extra_mode:
+        if slot != ("check",) or not isinstance(action, Check):
+            return part(NightCode.ILLEGAL, "今晚已结算，现在只收警方的追加验人", rule="R001 §五 毒药4")
+        try:
+            engine_night.resolve_extra_check(state, action.target)
+        except IllegalActionError as exc:
+            return part(
+                NightCode.ILLEGAL, f"不合规则（{exc.rule or '规则'}）：{exc}", action=action, rule=exc.rule
+            )
+    elif action is not None:
         try:
             engine_night.check(state, action, night=work.night(without=slot))
         except IllegalActionError as exc:

@@ -434,3 +434,22 @@ def test_any_messages_get_one_verdict_each_and_accepted_actions_are_legal(
     for sub in mail.night.submissions:
         if not sub.late:
             engine_night.check(state, sub.action)
+
+
+def test_r001_the_extra_check_after_checking_the_poison() -> None:
+    first = judge_night(
+        r001(), [group("包子", "杀：烧卖\n生死状：油条", 1), pm("饺子", "验：月饼", 2)], deadline=DEADLINE
+    )
+    day = engine_night.resolve_night(r001(), first.night).state
+    assert day.extra_check_round == day.round
+    window = DEADLINE + timedelta(hours=1)  # AMB-15: 60 minutes after the first result
+    msgs = [pm("馄饨", "验：包子", 4 * 60 + 10), pm("包子", "杀：汤圆", 4 * 60 + 11)]
+    mail = judge_night(day, msgs, deadline=window)
+    assert codes(mail) == ["accepted", "illegal"]
+    assert mail.extra_check is not None and mail.extra_check.action == Check("包子", by="馄饨")
+    assert mail.night.submissions == ()
+    assert isinstance(mail.extra_check.action, Check)
+    res = engine_night.resolve_extra_check(day, mail.extra_check.action.target)
+    assert res.state.extra_check_round is None
+    late = judge_night(day, [pm("馄饨", "验：包子", 6 * 60)], deadline=window)
+    assert codes(late) == ["late"] and late.extra_check is not None and late.extra_check.late

@@ -66,6 +66,8 @@ from forumbot.parsers.nightmsg import (
     Problem,
     read_night_message,
 )
+from forumbot.parsers.pm import PmMessage
+from forumbot.parsers.records import Post, PostState
 
 __all__ = [
     "NightChannel",
@@ -76,6 +78,9 @@ __all__ = [
     "NightOverride",
     "NightVerdict",
     "judge_night",
+    "override_log",
+    "pm_messages",
+    "thread_messages",
 ]
 
 
@@ -307,6 +312,32 @@ class NightMail:
             if v.message_id == message_id:
                 return v
         raise KeyError(message_id)
+
+
+def thread_messages(posts: Iterable[Post], group: GroupId) -> list[NightMessage]:
+    """A group thread's posts (from the page parsers) as night messages (``pid:N``). A post whose body
+    the board withholds (banned, blocked, pending …) keeps its place with empty text, so its verdict
+    says it holds no submission instead of silently vanishing."""
+    out: list[NightMessage] = []
+    for p in posts:
+        text = p.text if p.state in (PostState.NORMAL, PostState.HIDDEN) else ""
+        until = p.posted_until if p.posted_until != p.posted_at else None
+        out.append(
+            NightMessage(f"pid:{p.pid}", NightChannel.GROUP_THREAD, p.author, p.posted_at, text, until, group)
+        )
+    return out
+
+
+def pm_messages(messages: Iterable[PmMessage]) -> list[NightMessage]:
+    """The players' private messages to the judge as night messages (``pm:N``); the judge's own are left
+    out (they are his, not submissions)."""
+    out: list[NightMessage] = []
+    for m in messages:
+        if m.mine:
+            continue
+        until = m.sent_until if m.sent_until != m.sent_at else None
+        out.append(NightMessage(f"pm:{m.pmid}", NightChannel.PM, m.from_name, m.sent_at, m.text, until))
+    return out
 
 
 # --- who submits what -----------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from engine.actions import Kill
 from engine.roles import GroupId
 from engine.setup import new_game
 from forumbot.errors import LoginRequired, NoPermission
-from forumbot.nightmail import NightChannel, NightCode, NightMessage, judge_night
+from forumbot.nightmail import NightCode, judge_night, pm_messages, thread_messages
 from forumbot.parsers import parse_forum_page, parse_pm_page, parse_thread_page
 from forumbot.parsers.pm import PmConversationPage, PmListPage
 from forumbot.parsers.records import Source
@@ -151,25 +151,11 @@ def test_the_captured_submissions_are_judged_by_the_rules() -> None:
     )
     body, url, date, _ = capture("91_access_viewthread_judge")
     thread = parse_thread_page(body, url, date_header=date)
-    posts = [
-        NightMessage(
-            f"pid:{p.pid}",
-            NightChannel.GROUP_THREAD,
-            p.author,
-            p.posted_at,
-            p.text,
-            until=p.posted_until,
-            group=GroupId.BANDITS,
-        )
-        for p in thread.posts
-    ]
+    posts = thread_messages(thread.posts, GroupId.BANDITS)
     view = parse_pm("74_pm_view_touid")
     assert isinstance(view, PmConversationPage)
-    pms = [
-        NightMessage(f"pm:{m.pmid}", NightChannel.PM, m.from_name, m.sent_at, m.text, until=m.sent_until)
-        for m in view.messages
-        if not m.mine
-    ]
+    pms = pm_messages(view.messages)
+    assert [m.id for m in pms] == ["pm:9", "pm:10"]  # the judge's own role message is left out
     deadline = datetime(2026, 12, 1, 14, 0, tzinfo=UTC)  # 22:00 Beijing, after every capture
     mail = judge_night(state, [*posts, *pms], deadline=deadline)
     got = {v.message_id: v.code for v in mail.verdicts}

@@ -22,8 +22,12 @@ from forumbot.nightmail import (
     NightOverride,
     judge_night,
     override_log,
+    pm_messages,
+    thread_messages,
 )
 from forumbot.parsers.nightmsg import NightKind, NightStatement
+from forumbot.parsers.pm import PmMessage
+from forumbot.parsers.records import Post, PostState, TimeSource
 
 OPEN = datetime(2026, 6, 3, 5, 0, tzinfo=UTC)  # 13:00 Beijing: the day closed, night 1 opens
 DEADLINE = datetime(2026, 6, 3, 9, 0, tzinfo=UTC)  # 17:00 Beijing (001 §二.3)
@@ -453,3 +457,26 @@ def test_r001_the_extra_check_after_checking_the_poison() -> None:
     assert res.state.extra_check_round is None
     late = judge_night(day, [pm("馄饨", "验：包子", 6 * 60)], deadline=window)
     assert codes(late) == ["late"] and late.extra_check is not None and late.extra_check.late
+
+
+def test_parsed_posts_and_pms_become_night_messages() -> None:
+    t = DEADLINE - timedelta(hours=1)
+    posts = [
+        Post(53, 8, "包子", 3, 1, t, t + timedelta(seconds=59), TimeSource.TITLE, "杀：烧卖\n生死状：油条"),
+        Post(54, 8, "油条", 7, 2, t, t, TimeSource.TITLE, "杀：汤圆", state=PostState.BANNED),
+    ]
+    pms = [
+        PmMessage(
+            2, 2, 14, "法官大人", 3, "包子", t, t, TimeSource.RELATIVE, "你的身份是【杀手】", mine=True
+        ),
+        PmMessage(9, 2, 3, "包子", 14, "法官大人", t, t, TimeSource.RELATIVE, "杀：烧卖"),
+    ]
+    msgs = [*thread_messages(posts, BANDITS), *pm_messages(pms)]
+    assert [(m.id, m.channel, m.until is None) for m in msgs] == [
+        ("pid:53", NightChannel.GROUP_THREAD, False),
+        ("pid:54", NightChannel.GROUP_THREAD, True),
+        ("pm:9", NightChannel.PM, True),
+    ]
+    mail = judge_night(r001(), msgs, deadline=DEADLINE)
+    assert mail.verdict("pid:54").code is NightCode.NOT_A_SUBMISSION  # a banned body is no submission
+    assert mail.night.on_time(Kill.kind) == Kill("烧卖", pledge="油条", by="包子")

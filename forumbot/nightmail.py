@@ -105,9 +105,10 @@ class NightMailFlags:
         "Two members of one group (匪帮/杀手, 警署) submit different targets and the later one is not a "
         "correction (改刀 …): 'ambiguous' flags both for the judge and the slot stays empty until he "
         "decides (001 §二.3 “杀手之间经过沟通确定杀死一人”: the group has not decided yet); 'last' takes "
-        "the later one; 'first' keeps the earlier one. A later message by the same member, or any "
-        "member's correction, always replaces.",
-        ("ambiguous", "last", "first"),
+        "the later one; 'first' keeps the earlier one; 'leader' takes the group leader's (judge_night's "
+        "``leaders``; a group without one falls back to 'ambiguous'). A later message by the same member, "
+        "or any member's correction, always replaces.",
+        ("ambiguous", "last", "first", "leader"),
     )
     night_group_actions_by_pm: bool = _flag(
         True,
@@ -447,6 +448,7 @@ class _Work:
     disputed: dict[tuple[str, ...], list[tuple[str, int]]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     judges: frozenset[str] = frozenset()
+    leaders: Mapping[GroupId, str] = field(default_factory=dict)
 
     @property
     def extra_mode(self) -> bool:
@@ -475,13 +477,15 @@ def judge_night(
     flags: NightMailFlags | None = None,
     overrides: Iterable[NightOverride] = (),
     judges: Iterable[str] = (),
+    leaders: Mapping[GroupId, str] | None = None,
 ) -> NightMail:
     """The verdict of every message of night ``state.round`` and the night's final submissions.
 
     ``state``: the game at this night (roster, secret roles, groups, who is alive); ``deadline``: when
     submissions close (UTC; None: still open, nothing is late); ``opens_at``: when the night opened
     (messages before it are an earlier night's); ``judges``: the judges' accounts (their own posts and
-    PMs are not submissions). Messages are judged in time order (ties: as given).
+    PMs are not submissions); ``leaders``: each group's leader, for ``night_group_conflict='leader'``.
+    Messages are judged in time order (ties: as given).
     """
     flags = flags or NightMailFlags()
     by_id: dict[str, NightOverride] = {}
@@ -493,7 +497,7 @@ def judge_night(
         if m.id in seen:
             raise ValueError(f"two messages share the id {m.id!r}")
         seen.add(m.id)
-    work = _Work(state, flags, judges=frozenset(judges))
+    work = _Work(state, flags, judges=frozenset(judges), leaders=dict(leaders or {}))
     verdicts: list[NightVerdict] = []
     for _, m in msgs:
         verdicts.append(_judge_message(work, m, by_id.get(m.id), deadline, opens_at))
@@ -785,7 +789,7 @@ def _take_slot(
     described = _describe(action, sts)
     correction = any(s.correction for s in sts)
     if slot == ("kill",):
-        return _take_kill(work, m, kinds, action, fields_set, index, described, correction)
+        return _take_kill(work, m, kinds, group, action, fields_set, index, described, correction)
     held = work.held.get(slot)
     conflict = (
         group is not None
@@ -793,16 +797,16 @@ def _take_slot(
         and held.author != m.author
         and not correction
         and held.value != value
-        and work.flags.night_group_conflict != "last"
     )
-    if conflict:
+    decision = _decide(work, group, held.author, m.author) if conflict and held is not None else "take"
+    if decision != "take":
         assert held is not None
-        if work.flags.night_group_conflict == "first":
+        if decision != "dispute":
             return NightPart(
                 slot,
                 kinds,
                 NightCode.CONFLICT,
-                f"与同组 {held.author} 已提交的不同（{held.message_id}），按首条为准，未采用",
+                f"与同组 {held.author} 已提交的不同（{held.message_id}），{decision}，未采用",
                 action=action,
             )
         _dispute(work, slot, held.message_id, m)
@@ -824,6 +828,23 @@ def _take_slot(
     if group is not None and held is not None and held.author != m.author and held.value != value:
         note = f"（与 {held.author} 的提交不同，{'更正' if correction else '按最后一条'}）"
     return NightPart(slot, kinds, NightCode.ACCEPTED, f"接受：{described}{note}", action=action)
+
+
+def _decide(work: _Work, group: GroupId | None, earlier: str, later: str) -> str:
+    """Two members disagree: "take" the later one, "dispute" (both to the judge), or the Chinese reason
+    the later one is refused (flag night_group_conflict)."""
+    policy = work.flags.night_group_conflict
+    if policy == "last":
+        return "take"
+    if policy == "first":
+        return "按首条为准"
+    if policy == "leader" and group is not None:
+        leader = work.leaders.get(group)
+        if leader == later:
+            return "take"
+        if leader == earlier:
+            return f"按组长 {leader} 的提交为准"
+    return "dispute"
 
 
 def _dispute(work: _Work, slot: tuple[str, ...], old_id: str, m: NightMessage) -> None:
@@ -854,6 +875,7 @@ def _take_kill(
     work: _Work,
     m: NightMessage,
     kinds: tuple[NightKind, ...],
+    group: GroupId | None,
     action: NightAction | None,
     fields_set: dict[str, Any],
     index: int,
@@ -870,14 +892,14 @@ def _take_kill(
         and current[1] != m.author
         and current[2] != fields_set["victim"]
         and not correction
-        and work.flags.night_group_conflict != "last"
+        and (decision := _decide(work, group, current[1], m.author)) != "take"
     ):
-        if work.flags.night_group_conflict == "first":
+        if decision != "dispute":
             return NightPart(
                 slot,
                 kinds,
                 NightCode.CONFLICT,
-                f"杀人目标与同组 {current[1]} 已提交的不同（{current[0]}），按首条为准，未采用",
+                f"杀人目标与同组 {current[1]} 已提交的不同（{current[0]}），{decision}，未采用",
                 action=action,
             )
         _dispute(work, slot, current[0], m)

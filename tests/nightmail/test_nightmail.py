@@ -227,6 +227,28 @@ def test_the_conflict_flag(policy: str, expected: list[str], victim: str) -> Non
     assert isinstance(kill, Kill) and kill.victim == victim
 
 
+@pytest.mark.parametrize(
+    ("leader", "expected", "victim"),
+    [
+        ("包子", ["accepted", "conflict"], "烧卖"),
+        ("油条", ["superseded", "accepted"], "汤圆"),
+        (None, ["ambiguous"] * 2, None),
+    ],
+)
+def test_the_group_leaders_submission_counts_under_the_leader_policy(
+    leader: str | None, expected: list[str], victim: str | None
+) -> None:
+    flags = NightMailFlags(night_group_conflict="leader")
+    leaders = {BANDITS: leader} if leader else {}
+    msgs = [group("包子", "杀：烧卖", 1), group("油条", "杀：汤圆", 2)]
+    mail = judge_night(r001(), msgs, deadline=DEADLINE, flags=flags, leaders=leaders)
+    assert codes(mail) == expected
+    kill = mail.night.on_time(Kill.kind)
+    assert (kill.victim if isinstance(kill, Kill) else None) == victim
+    if leader == "包子":
+        assert "组长 包子" in mail.verdicts[1].reason
+
+
 def test_a_correction_by_another_member_is_the_groups_new_decision() -> None:
     mail = judge_night(
         r001(), [group("包子", "杀：烧卖", 1), group("油条", "改刀 汤圆", 2)], deadline=DEADLINE
@@ -414,7 +436,7 @@ _NAMES = ["包子", "油条", "饺子", "馄饨", "月饼", "烧卖", "汤圆", 
         ),
         max_size=8,
     ),
-    st.sampled_from(["ambiguous", "last", "first"]),
+    st.sampled_from(["ambiguous", "last", "first", "leader"]),
 )
 def test_any_messages_get_one_verdict_each_and_accepted_actions_are_legal(
     specs: list[tuple[str, str, int, bool, GroupId]], policy: str
@@ -431,7 +453,8 @@ def test_any_messages_get_one_verdict_each_and_accepted_actions_are_legal(
         )
         for i, (author, text, minutes, is_pm, where) in enumerate(specs)
     ]
-    mail = judge_night(state, msgs, deadline=DEADLINE, flags=NightMailFlags(night_group_conflict=policy))
+    flags = NightMailFlags(night_group_conflict=policy)
+    mail = judge_night(state, msgs, deadline=DEADLINE, flags=flags, leaders={BANDITS: "包子", POLICE: "馄饨"})
     assert sorted(v.message_id for v in mail.verdicts) == sorted(m.id for m in msgs)
     for v in mail.verdicts:
         assert isinstance(v.code, NightCode) and (v.reason or v.code is NightCode.ACCEPTED)

@@ -503,3 +503,63 @@ def test_parsed_posts_and_pms_become_night_messages() -> None:
     mail = judge_night(r001(), msgs, deadline=DEADLINE)
     assert mail.verdict("pid:54").code is NightCode.NOT_A_SUBMISSION  # a banned body is no submission
     assert mail.night.on_time(Kill.kind) == Kill("烧卖", pledge="油条", by="包子")
+
+
+_R004_WORDS = [
+    "杀：",
+    "验：",
+    "救：",
+    "狙：",
+    "抱：",
+    "绑：",
+    "撕票",
+    "烟花：",
+    "潜伏：",
+    "暗杀：",
+    "丘比特：",
+    "威权给",
+    "警戒",
+    "放弃行动",
+    "改",
+    "？",
+    "\n",
+    " ",
+]
+_R004_NAMES = [p.name for p in r004().players] + ["路人"]
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(_R004_NAMES),
+            st.lists(st.sampled_from(_R004_WORDS + _R004_NAMES), max_size=8).map("".join),
+            st.integers(-300, 300),
+            st.booleans(),
+        ),
+        max_size=8,
+    ),
+    st.sampled_from([None, "市长", "大夫"]),
+)
+def test_r004_any_messages_get_one_verdict_each_and_accepted_actions_are_legal(
+    specs: list[tuple[str, str, int, bool]], pending: str | None
+) -> None:
+    state = copy_state(r004(), {"authority_pending": pending})
+    msgs = [
+        NightMessage(
+            f"m{i}",
+            NightChannel.PM if is_pm else NightChannel.GROUP_THREAD,
+            author,
+            DEADLINE + timedelta(minutes=minutes),
+            text,
+            group=None if is_pm else GroupId.KILLERS,
+        )
+        for i, (author, text, minutes, is_pm) in enumerate(specs)
+    ]
+    mail = judge_night(state, msgs, deadline=DEADLINE)
+    assert len(mail.verdicts) == len(msgs)
+    night = engine_night.new_night(state)
+    for sub in mail.night.submissions:
+        if not sub.late:
+            night = engine_night.submit(state, night, sub.action)
+    if mail.authority is not None:
+        assert mail.authority[0] == pending and state.is_alive(mail.authority[1])

@@ -11,9 +11,9 @@ Grammar (keywords per rule-set family; ``:`` / ``：`` and every other punctuati
 =====================  ==========================================================  ==================
 kind                   keywords (then ``:`` or the name directly)                  family
 =====================  ==========================================================  ==================
-kill                   杀 / 刀 / 杀人 / 击杀 / 刀人; none: 空刀, 不杀(人), 不刀          r001, r004
+kill                   杀 / 刀 / 杀人 / 击杀 / 刀人; none: 空刀, 不杀(人), 不刀(人)       r001, r004
 pledge (生死状)         生死状: X, or any "X与毒药同死" (和/跟/陪 too)                     r001
-possess (附体)          附体 / 附身: X; none: 不附体, 不附身                              r001
+possess (附体)          附体 / 附身: X; none: 不附体, 不附身, 放弃附体                    r001
 kill_text (线文)        线文 / 杀文: the rest of the line and the lines after it         r001
 check                  验 / 验人 / 查验 / 验证 / 查: X                                  r001, r004
 protect (守护)          守护 / 守 / 保护: X; none: 放弃守护, 不守护, 空守                  r001
@@ -28,9 +28,11 @@ assassinate            暗杀: X                                                
 arrow                  丘比特 / 丘比特之箭 / 射箭 / 情侣: A B (exactly two names)          r004
 authority (威权)        威权 / 传威权 / 移交威权 / 威权给: X                                r004
 alert                  警戒 (a forced skill: nothing to submit)                          r004
-skip                   放弃行动 / 放弃技能 / 不行动 / 空过                                  r004
+skip                   放弃 / 放弃行动 / 放弃技能 / 不行动 / 空过 (a line of its own)       r004
 =====================  ==========================================================  ==================
 
+* R001 also reads 今晚平安夜 on a line of its own as "no kill" (空刀). Labels 对象/目标/名单/给 may follow a
+  keyword (杀人名单：X, 威权给X); ``@X`` works.
 * ``改`` before a keyword (改刀 X, 改验 X) or a line starting with 更正/修改 marks a **correction**.
 * Names are matched as votes are (:func:`forumbot.parsers.votes.name_matcher`): exactly, after
   punctuation folding, longest roster name first, with word boundaries. A name one edit away (or equal

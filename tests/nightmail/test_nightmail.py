@@ -271,6 +271,21 @@ def test_a_pledge_in_a_later_message_amends_the_kill() -> None:
     assert mail.night.on_time(Kill.kind) == Kill("烧卖", pledge="包子", by="包子")
 
 
+def test_parts_must_come_with_the_victim_when_the_flag_says_so() -> None:
+    flags = NightMailFlags(night_kill_parts_separately=False)
+    msgs = [group("包子", "杀：烧卖", 1), group("油条", "生死状：包子", 2)]
+    assert codes(judge_night(r001(), msgs, deadline=DEADLINE, flags=flags)) == ["accepted", "unreadable"]
+
+
+def test_a_solo_skill_in_a_group_thread_can_be_allowed_by_flag() -> None:
+    state = new_game(
+        "R000-G1", [("A", "匪"), ("B", "匪"), ("C", "警察"), ("D", "警察"), ("G", "守护神"), ("E", "平民")]
+    )
+    flags = NightMailFlags(night_solo_actions_in_group_thread=True)
+    mail = judge_night(state, [group("G", "守护：E", 1)], deadline=DEADLINE, flags=flags)
+    assert codes(mail) == ["accepted"]
+
+
 def test_a_kill_without_pledge_in_a_poison_game_is_flagged() -> None:
     mail = judge_night(r001(), [group("包子", "杀：烧卖", 1)], deadline=DEADLINE)
     assert codes(mail) == ["accepted"]

@@ -10,6 +10,8 @@ Public API::
     page_kind(url) -> Source
     decode_page(body, content_type=None) -> str
     page_to_json(page, tz) -> dict
+    parse_pm_page(body, url, *, date_header=None, content_type=None, tz=..., status=200)
+        -> PmListPage | PmConversationPage      (forumbot.parsers.pm; is_pm_url(url) tells a PM URL)
 
 Which view a page is comes from its content first (a ``mobile=2`` URL may have been redirected to the PC
 page; an API URL may answer with an HTML error), the URL second. Errors: a page that is a board message
@@ -47,6 +49,7 @@ from forumbot.parsers.forumlist import (
 )
 from forumbot.parsers.pageinfo import query
 from forumbot.parsers.pc import parse_pc_thread
+from forumbot.parsers.pm import is_pm_url, parse_pm_page
 from forumbot.parsers.records import ForumPage, Post, Source, ThreadPage
 from forumbot.parsers.times import parse_http_date
 from forumbot.parsers.touch import parse_touch_thread, scan_touch_page
@@ -54,9 +57,11 @@ from forumbot.parsers.touch import parse_touch_thread, scan_touch_page
 __all__ = [
     "check_post_count",
     "decode_page",
+    "is_pm_url",
     "page_kind",
     "page_to_json",
     "parse_forum_page",
+    "parse_pm_page",
     "parse_thread_page",
     "post_to_json",
 ]

@@ -72,6 +72,7 @@ _MESSAGE_RULES: tuple[tuple[str, type[BoardError]], ...] = (
     ("请先登录", LoginRequired),
     ("登录后", LoginRequired),
     ("需要登录", LoginRequired),
+    ("需要先登录", LoginRequired),  # to_login: 您需要先登录才能继续本操作 (posting fixtures 78)
     ("尚未登錄", LoginRequired),
     ("_login_", LoginRequired),
     ("to_login", LoginRequired),

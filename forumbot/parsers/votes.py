@@ -34,7 +34,15 @@ from engine import (
 )
 from forumbot.parsers.records import Post, PostState
 
-__all__ = ["Grammar", "normalize_vote_text", "read_ballot", "suggest_name", "vote_posts"]
+__all__ = [
+    "Grammar",
+    "NameMatcher",
+    "name_matcher",
+    "normalize_vote_text",
+    "read_ballot",
+    "suggest_name",
+    "vote_posts",
+]
 
 Grammar = Literal["r001", "r004"]
 
@@ -134,6 +142,10 @@ def _names(players: tuple[str, ...] | frozenset[str]) -> _Names:
     return _Names(by_key, {c: tuple(v) for c, v in by_first.items()})
 
 
+#: The roster's name matcher type (``exact``, ``match_at``, ``find_all``, ``by_key``).
+NameMatcher = _Names
+
+
 def _names_for(players: Collection[str]) -> _Names:
     if isinstance(players, (tuple, frozenset)):
         try:
@@ -144,6 +156,12 @@ def _names_for(players: Collection[str]) -> _Names:
         return _names(tuple(p for p in players if isinstance(p, str)))
     except TypeError:
         return _names(())
+
+
+def name_matcher(players: Collection[str]) -> NameMatcher:
+    """The roster's name matcher (exact after punctuation folding, longest name first, word boundaries),
+    shared with the night-submission reader (forumbot.parsers.nightmsg) so names match as in votes."""
+    return _names_for(players)
 
 
 # --- R001 -------------------------------------------------------------------------------------------------

@@ -1,0 +1,571 @@
+"""Reading a night message (a group-thread post or a private message to the judge) into submissions.
+
+Pure text → :class:`NightReading`: a list of :class:`NightStatement` s, one per keyword the text uses, in
+the order written. The reader never raises on any text; what it cannot read it says in the statement's
+``problem`` (an unknown name, several names for one target, nothing after the keyword). Judging the
+statements (who may submit what, where, until when, whether the rules allow it) is
+:mod:`forumbot.nightmail`'s job.
+
+Grammar (keywords per rule-set family; ``:`` / ``：`` and every other punctuation mark alike, AMB-25):
+
+=====================  ==========================================================  ==================
+kind                   keywords (then ``:`` or the name directly)                  family
+=====================  ==========================================================  ==================
+kill                   杀 / 刀 / 杀人 / 击杀 / 刀人; none: 空刀, 不杀(人), 不刀(人)       r001, r004
+pledge (生死状)         生死状: X, or any "X与毒药同死" (和/跟/陪 too)                     r001
+possess (附体)          附体 / 附身: X; none: 不附体, 不附身, 放弃附体                    r001
+kill_text (线文)        线文 / 杀文: the rest of the line and the lines after it         r001
+check                  验 / 验人 / 查验 / 验证 / 查: X                                  r001, r004
+protect (守护)          守护 / 守 / 保护: X; none: 放弃守护, 不守护, 空守                  r001
+snipe                  狙 / 狙击: X                                                    r004
+fireworks              烟花 / 放烟花: X                                                r004
+spy                    潜伏: X                                                         r004
+kidnap                 绑 / 绑架: X                                                    r004
+kill_hostages          撕票 [: X Y … the order]                                        r004
+heal                   救 / 救治: X                                                    r004
+hug                    抱 / 拥抱: X                                                    r004
+assassinate            暗杀: X                                                         r004
+arrow                  丘比特 / 丘比特之箭 / 射箭 / 情侣: A B (exactly two names)          r004
+authority (威权)        威权 / 传威权 / 移交威权 / 威权给: X                                r004
+alert                  警戒 (a forced skill: nothing to submit)                          r004
+skip                   放弃 / 放弃行动 / 放弃技能 / 不行动 / 空过 (a line of its own)       r004
+=====================  ==========================================================  ==================
+
+* R001 also reads 今晚平安夜 on a line of its own as "no kill" (空刀). Labels 对象/目标/名单/给 may follow a
+  keyword (杀人名单：X, 威权给X); ``@X`` works.
+* ``改`` before a keyword (改刀 X, 改验 X) or a line starting with 更正/修改 marks a **correction**.
+* Names are matched as votes are (:func:`forumbot.parsers.votes.name_matcher`): exactly, after
+  punctuation folding, longest roster name first, with word boundaries. A name one edit away (or equal
+  after case/width folding) is **suggested, never taken** (``problem="unknown_name"``). ``自己``/``我``
+  after a keyword means the author (a killer's suicide, 001 §四.6).
+* Quoted text (``[quote]…[/quote]``, and what the page parsers already cut) is ignored; BBCode is dropped.
+* A statement is **firm** when the keyword has a colon or a label, or begins its line (after words like
+  今晚/确认/最终/决定/我们); a keyword in the middle of a sentence (我觉得可以杀烧卖) or on a line with a
+  question (要不要杀烧卖?) is **tentative**: nightmail flags it for the judge instead of taking it.
+* A keyword without a colon followed by no name (杀手, 抱歉, 验证码) is no statement at all; after a
+  negation (别杀X, 不要验X) neither.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Literal
+
+from engine.ballots import suggest_name
+from forumbot.parsers.votes import NameMatcher, name_matcher, normalize_vote_text
+
+__all__ = [
+    "KEYWORDS",
+    "Grammar",
+    "NightKind",
+    "NightReading",
+    "NightStatement",
+    "Problem",
+    "read_night_message",
+]
+
+Grammar = Literal["r001", "r004"]
+
+
+class NightKind(StrEnum):
+    """What a statement asks for. Values are stable English codes (JSON, store)."""
+
+    KILL = "kill"
+    PLEDGE = "pledge"
+    POSSESS = "possess"
+    KILL_TEXT = "kill_text"
+    CHECK = "check"
+    PROTECT = "protect"
+    SNIPE = "snipe"
+    FIREWORKS = "fireworks"
+    SPY = "spy"
+    KIDNAP = "kidnap"
+    KILL_HOSTAGES = "kill_hostages"
+    HEAL = "heal"
+    HUG = "hug"
+    ASSASSINATE = "assassinate"
+    ARROW = "arrow"
+    AUTHORITY = "authority"
+    ALERT = "alert"
+    SKIP = "skip"
+
+
+KIND_ZH: dict[NightKind, str] = {
+    NightKind.KILL: "杀人",
+    NightKind.PLEDGE: "生死状",
+    NightKind.POSSESS: "附体",
+    NightKind.KILL_TEXT: "线文",
+    NightKind.CHECK: "验人",
+    NightKind.PROTECT: "守护",
+    NightKind.SNIPE: "狙击",
+    NightKind.FIREWORKS: "放烟花",
+    NightKind.SPY: "潜伏",
+    NightKind.KIDNAP: "绑架",
+    NightKind.KILL_HOSTAGES: "撕票",
+    NightKind.HEAL: "救治",
+    NightKind.HUG: "拥抱",
+    NightKind.ASSASSINATE: "暗杀",
+    NightKind.ARROW: "丘比特之箭",
+    NightKind.AUTHORITY: "威权",
+    NightKind.ALERT: "警戒",
+    NightKind.SKIP: "放弃行动",
+}
+
+
+class Problem(StrEnum):
+    """Why a statement cannot be taken as written."""
+
+    UNKNOWN_NAME = "unknown_name"  # not a player (a suggestion may be given)
+    SEVERAL_NAMES = "several_names"  # a one-target skill naming two or more players
+    NO_TARGET = "no_target"  # a keyword with a colon and nothing after it
+    WRONG_COUNT = "wrong_count"  # 丘比特之箭 needs exactly two names
+
+
+@dataclass(frozen=True, slots=True)
+class NightStatement:
+    """One keyword and what follows it.
+
+    ``targets`` are exact roster names (empty when ``problem`` is set, for 撕票 without an order, and for
+    the explicit nothing: ``none`` = 空刀 / 不附体 / 放弃守护). ``written`` is the text after the keyword
+    as written (for the judge). ``text`` is the kill text (线文) of a KILL_TEXT statement.
+    """
+
+    kind: NightKind
+    targets: tuple[str, ...] = ()
+    written: str = ""
+    none: bool = False
+    correction: bool = False
+    firm: bool = True
+    problem: Problem | None = None
+    suggestion: str | None = None
+    keyword: str = ""
+    line: int = 0
+    pos: int = 0
+    text: str = ""
+    note: str = ""
+
+    @property
+    def target(self) -> str | None:
+        return self.targets[0] if self.targets else None
+
+
+@dataclass(frozen=True, slots=True)
+class NightReading:
+    """Everything one message says. ``text`` is the normalised text the statements were read from."""
+
+    statements: tuple[NightStatement, ...]
+    text: str
+
+    @property
+    def readable(self) -> bool:
+        return all(s.problem is None for s in self.statements)
+
+    @property
+    def empty(self) -> bool:
+        return not self.statements
+
+
+# --- keywords -----------------------------------------------------------------------------------------
+
+_R001_KEYWORDS: dict[str, NightKind] = {
+    "生死状": NightKind.PLEDGE,
+    "线文": NightKind.KILL_TEXT,
+    "杀文": NightKind.KILL_TEXT,
+    "附体": NightKind.POSSESS,
+    "附身": NightKind.POSSESS,
+    "守护": NightKind.PROTECT,
+    "保护": NightKind.PROTECT,
+    "守": NightKind.PROTECT,
+    "杀人": NightKind.KILL,
+    "击杀": NightKind.KILL,
+    "刀人": NightKind.KILL,
+    "杀": NightKind.KILL,
+    "刀": NightKind.KILL,
+    "验人": NightKind.CHECK,
+    "查验": NightKind.CHECK,
+    "验证": NightKind.CHECK,
+    "验": NightKind.CHECK,
+    "查": NightKind.CHECK,
+}
+
+_R004_KEYWORDS: dict[str, NightKind] = {
+    "丘比特之箭": NightKind.ARROW,
+    "丘比特": NightKind.ARROW,
+    "射箭": NightKind.ARROW,
+    "情侣": NightKind.ARROW,
+    "移交威权": NightKind.AUTHORITY,
+    "传威权": NightKind.AUTHORITY,
+    "威权给": NightKind.AUTHORITY,
+    "威权": NightKind.AUTHORITY,
+    "放烟花": NightKind.FIREWORKS,
+    "烟花": NightKind.FIREWORKS,
+    "撕票": NightKind.KILL_HOSTAGES,
+    "暗杀": NightKind.ASSASSINATE,
+    "狙击": NightKind.SNIPE,
+    "狙": NightKind.SNIPE,
+    "潜伏": NightKind.SPY,
+    "绑架": NightKind.KIDNAP,
+    "绑": NightKind.KIDNAP,
+    "救治": NightKind.HEAL,
+    "救": NightKind.HEAL,
+    "拥抱": NightKind.HUG,
+    "抱": NightKind.HUG,
+    "查验": NightKind.CHECK,
+    "验人": NightKind.CHECK,
+    "验证": NightKind.CHECK,
+    "验": NightKind.CHECK,
+    "查": NightKind.CHECK,
+    "杀人": NightKind.KILL,
+    "击杀": NightKind.KILL,
+    "刀人": NightKind.KILL,
+    "杀": NightKind.KILL,
+    "刀": NightKind.KILL,
+    "警戒": NightKind.ALERT,
+}
+
+#: The keyword table of each grammar (the report's grammar table is generated from this).
+KEYWORDS: dict[str, dict[str, NightKind]] = {"r001": _R001_KEYWORDS, "r004": _R004_KEYWORDS}
+
+
+def _alternation(words: Collection[str]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+_KEYWORD_RE: dict[str, re.Pattern[str]] = {
+    g: re.compile(
+        r"(?P<fix>改(?:为|成)?)?(?P<kw>" + _alternation(table) + r")"
+        r"(?P<label>对象|目标|名单|给)?[ ]*(?P<colon>[:=]|->|>)?[ ]*"
+    )
+    for g, table in KEYWORDS.items()
+}
+
+# An explicit nothing, on a line of its own (after the usual prefixes).
+_NONE_FORMS: dict[str, tuple[tuple[re.Pattern[str], NightKind], ...]] = {
+    "r001": (
+        (re.compile(r"(?:空刀|不杀人?|不刀人?|今晚平安夜)"), NightKind.KILL),
+        (re.compile(r"(?:不附体|不附身|放弃附体)"), NightKind.POSSESS),
+        (re.compile(r"(?:放弃守护|不守护|空守)"), NightKind.PROTECT),
+    ),
+    "r004": (
+        (re.compile(r"(?:空刀|不杀人?|不刀人?)"), NightKind.KILL),
+        (re.compile(r"(?:放弃(?:行动|技能|夜晚行动)?|不行动|空过)"), NightKind.SKIP),
+    ),
+}
+
+_PREFIX = (
+    r"(?:今晚|今夜|本轮|本夜|当晚|第[一二三四五六七八九十\d]+[夜晚轮天]|确认|最终|最后|决定|我们|我方|"
+    r"我|就|还是|那就|那|改|更正|修改|提交|同意|好|ok|OK|[:,.!;\s()\[\]-])*"
+)
+_FIRM_PREFIX = re.compile("^" + _PREFIX + "$")
+_NONE_LINE_TAIL = re.compile(r"^(?:了|吧|啦|哈|吧)?[.!~]*$")
+_CORRECTION_LINE = re.compile(r"^\s*(?:更正|修改|改为|改成|改)")
+_QUESTION = re.compile(r"\?|吗|要不要|是否|还是说|行不行|可不可以|好不好|如何|怎么样|呢")
+_NEGATION_BEFORE = re.compile(r"(?:不|别|勿|没|莫|不要|不能|不会|不准|谁)\s*$")
+_NOT_AFTER = frozenset("错自误被追谁")  # 错杀 / 自杀 / 误杀 / 被杀 / 追杀 / 谁杀: talk, not a submission
+_PARTICLES = "吧啦了啊呀哦哈嘛呢哇噢咯喔哟~"
+_SEPARATORS = re.compile(r"(?:\s|[,、/&+|;]|和|或|与|跟|及|以及|还有|then|and)*", re.IGNORECASE)
+_TOKEN = re.compile(r"[^\s,.!?;:()\[\]<>、\"'~]+")
+_SELF = ("我自己", "自己", "我")
+_PLEDGE_SENTENCE = re.compile(r"(?:与|和|跟|陪)毒药(?:一起|一同)?同死")
+_ARROW_KINDS = frozenset({NightKind.ARROW})
+_MULTI_KINDS = frozenset({NightKind.ARROW, NightKind.KILL_HOSTAGES})
+_NO_TARGET_KINDS = frozenset({NightKind.ALERT})
+
+
+def _is_word(c: str) -> bool:
+    return c.isascii() and (c.isalnum() or c == "_")
+
+
+# --- reading ------------------------------------------------------------------------------------------
+
+
+def read_night_message(
+    text: str,
+    grammar: Grammar,
+    players: Collection[str],
+    *,
+    author: str | None = None,
+) -> NightReading:
+    """Every night statement in ``text`` (a post's or PM's plain text), for the rule-set family ``grammar``.
+
+    ``players``: the roster (every role-account name; whether a name is alive is the judge's question,
+    not the reader's). ``author``: the writer, for ``自己``. Never raises on any text.
+    """
+    t = normalize_vote_text(text or "")
+    if grammar not in KEYWORDS:
+        return NightReading((), t)
+    names = name_matcher(tuple(players))
+    lines = t.split("\n")
+    out: list[NightStatement] = []
+    skip_lines: set[int] = set()
+    for i, line in enumerate(lines):
+        if i in skip_lines:
+            continue
+        out.extend(_none_statements(line, i, grammar))
+        found = _line_statements(line, i, grammar, names, author)
+        for st in found:
+            if st.kind is NightKind.KILL_TEXT:
+                st, used = _kill_text(st, lines, i, grammar)
+                skip_lines.update(used)
+            out.append(st)
+        if not any(s.kind is NightKind.PLEDGE for s in found) and grammar == "r001":
+            pledge = _pledge_sentence(line, i, names)
+            if pledge is not None:
+                out.append(pledge)
+    out.sort(key=lambda s: (s.line, s.pos))
+    return NightReading(tuple(out), t)
+
+
+def _none_statements(line: str, i: int, grammar: str) -> list[NightStatement]:
+    out: list[NightStatement] = []
+    for pattern, kind in _NONE_FORMS[grammar]:
+        for m in pattern.finditer(line):
+            before, after = line[: m.start()], line[m.end() :]
+            if not _FIRM_PREFIX.match(before) or not _NONE_LINE_TAIL.match(after.strip()):
+                continue
+            out.append(
+                NightStatement(
+                    kind,
+                    none=True,
+                    keyword=m.group(0),
+                    line=i,
+                    pos=m.start(),
+                    correction=bool(_CORRECTION_LINE.match(line)),
+                    note=f"明确表示：{m.group(0)}",
+                )
+            )
+    return out
+
+
+def _line_statements(
+    line: str, i: int, grammar: str, names: NameMatcher, author: str | None
+) -> list[NightStatement]:
+    table = KEYWORDS[grammar]
+    out: list[NightStatement] = []
+    question = bool(_QUESTION.search(line))
+    pos = 0
+    pattern = _KEYWORD_RE[grammar]
+    while pos < len(line):
+        m = pattern.search(line, pos)
+        if m is None:
+            break
+        pos = max(m.end(), m.start() + 1)
+        kw = m.group("kw")
+        kind = table[kw]
+        start = m.start("kw")
+        # a keyword inside a player's name (a player called 刀客) is the name, not the keyword
+        inside = _inside_name(line, start, names)
+        if inside is not None:
+            pos = max(pos, inside)
+            continue
+        before = line[:start] if m.group("fix") is None else line[: m.start()]
+        if start > 0 and line[start - 1] in _NOT_AFTER and m.group("fix") is None:
+            continue
+        if _NEGATION_BEFORE.search(before[-3:]) and not before.endswith(
+            ("要不要", "要不", "能不能", "可不可以")
+        ):
+            continue
+        colon = m.group("colon") is not None or m.group("label") is not None
+        rest = line[m.end() :]
+        correction = m.group("fix") is not None or bool(_CORRECTION_LINE.match(line))
+        firm = (colon or bool(_FIRM_PREFIX.match(before))) and not question
+        base = NightStatement(kind, keyword=kw, line=i, pos=start, correction=correction, firm=firm)
+        if kind in _NO_TARGET_KINDS:
+            if colon or _FIRM_PREFIX.match(before):
+                out.append(replace(base, note="警戒是强制技能，无需提交"))
+            continue
+        if kind is NightKind.KILL_TEXT:
+            if colon:
+                out.append(replace(base, text=rest.strip()))
+                break  # the kill text is free text: no keyword after it counts
+            continue
+        if kind is NightKind.PLEDGE:
+            st = _pledge_after(rest, names, base)
+            if st is not None:
+                out.append(st)
+            continue
+        st = _targets_after(kind, rest, names, author, colon, base)
+        if st is not None:
+            out.append(st)
+            if st.targets and st.problem is None:
+                pos = max(pos, m.end() + len(st.written))
+    return out
+
+
+def _inside_name(line: str, start: int, names: NameMatcher) -> int | None:
+    """If a player's name covers ``start`` (begins at most 6 characters before it), where it ends."""
+    for back in range(0, min(start, 6) + 1):
+        m = names.match_at(line, start - back)
+        if m is not None and m[1] > start:
+            return int(m[1])
+    return None
+
+
+def _chain(r: str, names: NameMatcher, first: tuple[str, int]) -> tuple[list[str], int]:
+    chain = [first[0]]
+    pos = first[1]
+    while True:
+        sep = _SEPARATORS.match(r, pos)
+        nxt = names.match_at(r, sep.end() if sep else pos)
+        if nxt is None or nxt[0] in chain:
+            break
+        chain.append(nxt[0])
+        pos = nxt[1]
+    return chain, pos
+
+
+def _targets_after(
+    kind: NightKind,
+    rest: str,
+    names: NameMatcher,
+    author: str | None,
+    colon: bool,
+    base: NightStatement,
+) -> NightStatement | None:
+    lead = len(rest) - len(rest.lstrip(" ([<\"'@"))
+    r = rest[lead:]
+    m = names.match_at(r, 0)
+    if m is None and author is not None:
+        for word in _SELF:
+            if r.startswith(word) and not (len(r) > len(word) and _is_word(r[len(word)])):
+                if names.exact(author) is not None:
+                    m = (author, len(word))
+                break
+    if m is None:
+        if kind is NightKind.KILL_HOSTAGES:
+            return base
+        tm = _TOKEN.match(r)
+        token = tm.group(0) if tm else ""
+        token = token.rstrip(_PARTICLES) or token
+        if not token:
+            if colon:
+                return replace(base, problem=Problem.NO_TARGET, note=f"{KIND_ZH[kind]}后没有写目标")
+            return None
+        suggestion = suggest_name(token, names.by_key.values())
+        if not colon and suggestion is None:
+            return None  # 杀手, 抱歉, 验证码 …: the keyword is part of another word
+        hint = f"（是否指 {suggestion}？法官确认后才算）" if suggestion else ""
+        return replace(
+            base,
+            written=token,
+            problem=Problem.UNKNOWN_NAME,
+            suggestion=suggestion,
+            note=f"「{token}」不是玩家名{hint}",
+        )
+    chain, end = _chain(r, names, m)
+    written = r[:end]
+    if kind in _MULTI_KINDS:
+        if kind in _ARROW_KINDS and len(chain) != 2:
+            return replace(
+                base,
+                written=written,
+                problem=Problem.WRONG_COUNT,
+                note=f"丘比特之箭要两个名字，这里有 {len(chain)} 个（{'、'.join(chain)}）",
+            )
+        return replace(base, targets=tuple(chain), written=written)
+    if len(chain) > 1:
+        return replace(
+            base,
+            written=written,
+            problem=Problem.SEVERAL_NAMES,
+            note=f"{KIND_ZH[kind]}写了多个名字（{'、'.join(chain)}），目标不明确",
+        )
+    return replace(base, targets=(chain[0],), written=written)
+
+
+def _pledge_after(rest: str, names: NameMatcher, base: NightStatement) -> NightStatement | None:
+    """生死状: X — or a whole sentence (如果我们错杀毒药，X与毒药同死): the one name in it, or the name
+    right before 与毒药同死 when there are several."""
+    found: list[str] = names.find_all(rest)
+    if len(found) == 1:
+        return replace(base, targets=(found[0],), written=rest.strip())
+    if len(found) > 1:
+        picked = _name_before_pledge(rest, names)
+        if picked is not None:
+            return replace(base, targets=(picked,), written=rest.strip())
+        return replace(
+            base,
+            written=rest.strip(),
+            problem=Problem.SEVERAL_NAMES,
+            note=f"生死状写了多个名字（{'、'.join(found)}），看不出谁与毒药同死",
+        )
+    tm = _TOKEN.match(rest.strip())
+    token = tm.group(0) if tm else ""
+    if not token:
+        return replace(base, problem=Problem.NO_TARGET, note="生死状后没有写名字")
+    sm = _PLEDGE_SENTENCE.search(rest)
+    if sm is not None:  # 如果我们错杀毒药，月併与毒药同死: the word before 与毒药
+        head = re.split(r"[\s,.!;:]", rest[: sm.start()])[-1]
+        token = head or token
+    suggestion = suggest_name(token, names.by_key.values())
+    hint = f"（是否指 {suggestion}？法官确认后才算）" if suggestion else ""
+    return replace(
+        base,
+        written=rest.strip(),
+        problem=Problem.UNKNOWN_NAME,
+        suggestion=suggestion,
+        note=f"生死状「{token}」不是玩家名{hint}",
+    )
+
+
+def _name_before_pledge(s: str, names: NameMatcher) -> str | None:
+    sm = _PLEDGE_SENTENCE.search(s)
+    if sm is None:
+        return None
+    before = s[: sm.start()]
+    found: list[str] = names.find_all(before)
+    if found and before.rstrip().endswith(found[-1]):
+        return found[-1]
+    return None
+
+
+def _pledge_sentence(line: str, i: int, names: NameMatcher) -> NightStatement | None:
+    """A pledge written as a sentence without the word 生死状: 如果我们错杀毒药，月饼与毒药同死."""
+    sm = _PLEDGE_SENTENCE.search(line)
+    if sm is None:
+        return None
+    name = _name_before_pledge(line, names)
+    base = NightStatement(NightKind.PLEDGE, keyword=sm.group(0), line=i, pos=sm.start())
+    if name is not None:
+        return replace(base, targets=(name,), written=line)
+    head = re.split(r"[\s,.!;:]", line[: sm.start()])[-1]
+    suggestion = suggest_name(head, names.by_key.values()) if head else None
+    hint = f"（是否指 {suggestion}？法官确认后才算）" if suggestion else ""
+    return replace(
+        base,
+        written=line,
+        problem=Problem.UNKNOWN_NAME if head else Problem.NO_TARGET,
+        suggestion=suggestion,
+        note=f"生死状「{head}」不是玩家名{hint}" if head else "生死状没有写名字",
+    )
+
+
+def _kill_text(st: NightStatement, lines: list[str], i: int, grammar: str) -> tuple[NightStatement, set[int]]:
+    """线文: the rest of its line and every following line up to the next line that starts with a keyword."""
+    parts = [st.text] if st.text else []
+    used: set[int] = set()
+    pattern = _KEYWORD_RE[grammar]
+    for j in range(i + 1, len(lines)):
+        m = pattern.match(lines[j].lstrip())
+        if m is not None and m.group("colon") is not None:
+            break
+        if _PLEDGE_SENTENCE.search(lines[j]):
+            break
+        parts.append(lines[j])
+        used.add(j)
+    text = "\n".join(parts).strip()
+    return NightStatement(
+        st.kind,
+        text=text,
+        written=text,
+        keyword=st.keyword,
+        line=st.line,
+        pos=st.pos,
+        correction=st.correction,
+        firm=st.firm,
+        problem=None if text else Problem.NO_TARGET,
+        note="" if text else "线文为空",
+    ), used

@@ -34,29 +34,35 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import MISSING, dataclass, field, fields, replace
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, cast
 
-from engine import night as engine_night
-from engine.actions import (
+from engine import (
+    GROUP_ZH,
     Arrow,
     Assassinate,
     Check,
+    EngineError,
     Fireworks,
+    GameState,
+    GroupId,
     Heal,
     Hug,
+    IllegalActionError,
     Kidnap,
     Kill,
     KillHostages,
     Night,
     NightAction,
+    Phase,
     Protect,
+    RoleId,
     Snipe,
     Spy,
     Submission,
+    check_action,
+    resolve_extra_check,
+    rules_of,
 )
-from engine.errors import EngineError, IllegalActionError
-from engine.roles import GROUP_ZH, GroupId, RoleId
-from engine.state import GameState, Phase
 from forumbot.parsers.nightmsg import (
     KIND_ZH,
     Grammar,
@@ -381,7 +387,9 @@ _ONE_TARGET: dict[NightKind, type[Any]] = {
 
 
 def _grammar(state: GameState) -> Grammar:
-    return "r004" if state.family == "r004" else "r001"
+    """The submission grammar the game's rule set reads (its ``grammar``, as for votes): the tables of
+    this module are keyed by it, so a variant of a family reads its family's messages."""
+    return cast(Grammar, rules_of(state).grammar)
 
 
 def _slot(state: GameState, kind: NightKind, author: str) -> tuple[str, ...]:
@@ -398,15 +406,15 @@ def _slot(state: GameState, kind: NightKind, author: str) -> tuple[str, ...]:
 
 def _membership(state: GameState, kind: NightKind, author: str) -> tuple[GroupId | None, str | None]:
     """(the group the kind belongs to, or None for a single holder's skill; why the author may not)."""
-    family = _grammar(state)
-    group = _GROUP_OF[family].get(kind)
+    grammar = _grammar(state)
+    group = _GROUP_OF[grammar].get(kind)
     if group is not None:
         members = state.group_members(group)
         if author not in members:
             return group, f"{author} 不在{GROUP_ZH[group]}，不能提交{KIND_ZH[kind]}"
         return group, None
     if kind is NightKind.PROTECT:
-        if family != "r001" or state.player(author).role not in _GUARDIANS:
+        if grammar != "r001" or state.player(author).role not in _GUARDIANS:
             return None, f"{author} 不是守护神，不能守护"
         return None, None
     if kind is NightKind.AUTHORITY:
@@ -416,7 +424,7 @@ def _membership(state: GameState, kind: NightKind, author: str) -> tuple[GroupId
     if kind is NightKind.SKIP:
         return None, None
     role = _R004_SOLO.get(kind)
-    if family != "r004" or role is None:
+    if grammar != "r004" or role is None:
         return None, f"本规则没有{KIND_ZH[kind]}"
     if state.player(author).role is not role:
         return None, f"{author} 没有{KIND_ZH[kind]}技能"
@@ -454,7 +462,7 @@ class _Work:
     def extra_mode(self) -> bool:
         """The night is resolved and the police owe their extra check (R001 §五 毒药4)."""
         s = self.state
-        return s.family == "r001" and s.phase is Phase.DAY and s.extra_check_round == s.round
+        return _grammar(s) == "r001" and s.phase is Phase.DAY and s.extra_check_round == s.round
 
     def night(self, without: tuple[str, ...] | None = None) -> Night:
         night = Night(self.state.round)
@@ -679,14 +687,14 @@ def _judge_part(
         if slot != ("check",) or not isinstance(action, Check):
             return part(NightCode.ILLEGAL, "今晚已结算，现在只收警方的追加验人", rule="R001 §五 毒药4")
         try:
-            engine_night.resolve_extra_check(state, action.target)
+            resolve_extra_check(state, action.target)
         except IllegalActionError as exc:
             return part(
                 NightCode.ILLEGAL, f"不合规则（{exc.rule or '规则'}）：{exc}", action=action, rule=exc.rule
             )
     elif action is not None:
         try:
-            engine_night.check(state, action, night=work.night(without=slot))
+            check_action(state, action, night=work.night(without=slot))
         except IllegalActionError as exc:
             return part(
                 NightCode.ILLEGAL, f"不合规则（{exc.rule or '规则'}）：{exc}", action=action, rule=exc.rule
@@ -702,7 +710,7 @@ def _judge_part(
 
 
 def _late_words(state: GameState, kinds: tuple[NightKind, ...]) -> str:
-    if state.family == "r004":
+    if _grammar(state) == "r004":
         return "视为放弃夜晚行动"
     if NightKind.KILL in kinds:
         return "今晚平安夜"
@@ -771,7 +779,7 @@ def _build(
 
 def _may_sign(state: GameState, name: str) -> bool:
     """R004's engine wants ``by`` to be a 杀手; a sniper who rejoined submits for the group unsigned."""
-    return state.family != "r004" or (state.has(name) and state.player(name).role is RoleId.KILLER)
+    return _grammar(state) != "r004" or (state.has(name) and state.player(name).role is RoleId.KILLER)
 
 
 def _take_slot(

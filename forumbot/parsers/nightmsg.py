@@ -54,7 +54,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Literal
 
-from engine.ballots import suggest_name
+from engine import suggest_name
 from forumbot.parsers.votes import NameMatcher, name_matcher, normalize_vote_text
 
 __all__ = [

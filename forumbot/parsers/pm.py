@@ -85,10 +85,6 @@ class PmConversation:
     count: int | None = None  # 共 N 条 (PC only)
     subject: str = ""  # the first message, cut (API only)
 
-    @property
-    def view_url(self) -> str:
-        return f"home.php?mod=space&do=pm&subop=view&plid={self.plid}"
-
 
 @dataclass(frozen=True, slots=True)
 class PmMessage:

@@ -14,9 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.actions import Kill
-from engine.roles import GroupId
-from engine.setup import new_game
+from engine import GroupId, Kill, new_game
 from forumbot.errors import LoginRequired, NoPermission
 from forumbot.nightmail import NightCode, judge_night, pm_messages, thread_messages
 from forumbot.parsers import parse_forum_page, parse_pm_page, parse_thread_page

@@ -9,11 +9,20 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine import night as engine_night
-from engine.actions import Check, Heal, Kill, Protect
-from engine.roles import GroupId
-from engine.setup import new_game
-from engine.state import GameState, copy_state
+from engine import (
+    Check,
+    GameState,
+    GroupId,
+    Heal,
+    Kill,
+    Protect,
+    check_action,
+    new_game,
+    new_night,
+    resolve_extra_check,
+    resolve_night,
+    submit,
+)
 from forumbot.nightmail import (
     NightChannel,
     NightCode,
@@ -71,7 +80,7 @@ def r004() -> GameState:
 
 def dead(state: GameState, *names: str) -> GameState:
     players = tuple(replace(p, alive=False) if p.name in names else p for p in state.players)
-    return copy_state(state, {"players": players})
+    return replace(state, players=players)
 
 
 _seq = iter(range(1, 10_000))
@@ -153,7 +162,7 @@ def test_late_kill_means_a_peaceful_night_and_is_kept_as_late() -> None:
     assert codes(mail) == ["late"] and "今晚平安夜" in mail.verdicts[0].reason
     sub = mail.night.get(Kill.kind)
     assert sub is not None and sub.late
-    res = engine_night.resolve_night(r001(), mail.night)
+    res = resolve_night(r001(), mail.night)
     assert all(p.alive for p in res.state.players)
 
 
@@ -362,7 +371,7 @@ def test_a_guardian_protects_by_pm_and_not_himself() -> None:
 def test_the_night_list_resolves_in_the_engine() -> None:
     msgs = [group("包子", "杀：烧卖\n生死状：油条", 1), pm("饺子", "验：包子", 2)]
     mail = judge_night(r001(), msgs, deadline=DEADLINE)
-    res = engine_night.resolve_night(r001(), mail.night)
+    res = resolve_night(r001(), mail.night)
     assert not res.state.is_alive("烧卖") and res.state.is_alive("包子")
 
 
@@ -396,7 +405,7 @@ def test_r004_alert_is_not_a_submission_and_giving_up_withdraws() -> None:
 
 
 def test_r004_authority_is_passed_only_by_the_holder_who_went_out() -> None:
-    state = copy_state(dead(r004(), "市长"), {"authority_pending": "市长"})
+    state = replace(dead(r004(), "市长"), authority_pending="市长")
     mail = judge_night(state, [pm("市长", "威权给饺子", 1)], deadline=DEADLINE)
     assert codes(mail) == ["accepted"] and mail.authority == ("市长", "饺子")
     mail = judge_night(state, [pm("市长", "威权给市长", 1)], deadline=DEADLINE)
@@ -406,7 +415,7 @@ def test_r004_authority_is_passed_only_by_the_holder_who_went_out() -> None:
 
 
 def test_r004_heal_and_authority_in_one_message_are_two_parts() -> None:
-    state = copy_state(r004(), {"authority_pending": "大夫"})
+    state = replace(r004(), authority_pending="大夫")
     mail = judge_night(state, [pm("大夫", "救：烧卖\n威权给饺子", 1)], deadline=DEADLINE)
     (v,) = mail.verdicts
     assert v.code is NightCode.ACCEPTED and len(v.parts) == 2
@@ -475,14 +484,14 @@ def test_any_messages_get_one_verdict_each_and_accepted_actions_are_legal(
         assert isinstance(v.code, NightCode) and (v.reason or v.code is NightCode.ACCEPTED)
     for sub in mail.night.submissions:
         if not sub.late:
-            engine_night.check(state, sub.action)
+            check_action(state, sub.action)
 
 
 def test_r001_the_extra_check_after_checking_the_poison() -> None:
     first = judge_night(
         r001(), [group("包子", "杀：烧卖\n生死状：油条", 1), pm("饺子", "验：月饼", 2)], deadline=DEADLINE
     )
-    day = engine_night.resolve_night(r001(), first.night).state
+    day = resolve_night(r001(), first.night).state
     assert day.extra_check_round == day.round
     window = DEADLINE + timedelta(hours=1)  # AMB-15: 60 minutes after the first result
     msgs = [pm("馄饨", "验：包子", 4 * 60 + 10), pm("包子", "杀：汤圆", 4 * 60 + 11)]
@@ -491,7 +500,7 @@ def test_r001_the_extra_check_after_checking_the_poison() -> None:
     assert mail.extra_check is not None and mail.extra_check.action == Check("包子", by="馄饨")
     assert mail.night.submissions == ()
     assert isinstance(mail.extra_check.action, Check)
-    res = engine_night.resolve_extra_check(day, mail.extra_check.action.target)
+    res = resolve_extra_check(day, mail.extra_check.action.target)
     assert res.state.extra_check_round is None
     late = judge_night(day, [pm("馄饨", "验：包子", 6 * 60)], deadline=window)
     assert codes(late) == ["late"] and late.extra_check is not None and late.extra_check.late
@@ -558,7 +567,7 @@ _R004_NAMES = [p.name for p in r004().players] + ["路人"]
 def test_r004_any_messages_get_one_verdict_each_and_accepted_actions_are_legal(
     specs: list[tuple[str, str, int, bool]], pending: str | None
 ) -> None:
-    state = copy_state(r004(), {"authority_pending": pending})
+    state = replace(r004(), authority_pending=pending)
     msgs = [
         NightMessage(
             f"m{i}",
@@ -572,9 +581,9 @@ def test_r004_any_messages_get_one_verdict_each_and_accepted_actions_are_legal(
     ]
     mail = judge_night(state, msgs, deadline=DEADLINE)
     assert len(mail.verdicts) == len(msgs)
-    night = engine_night.new_night(state)
+    night = new_night(state)
     for sub in mail.night.submissions:
         if not sub.late:
-            night = engine_night.submit(state, night, sub.action)
+            night = submit(state, night, sub.action)
     if mail.authority is not None:
         assert mail.authority[0] == pending and state.is_alive(mail.authority[1])

@@ -17,11 +17,9 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import Column, UniqueConstraint
-from sqlalchemy import Text as SAText
-from sqlmodel import Field, Session, SQLModel, select
+from sqlmodel import Session, col, select
 
-from forumbot.store.models import UTCDateTime
+from forumbot.store.models import MomentRow
 
 
 def _now() -> datetime:
@@ -34,25 +32,6 @@ class MomentStatus(StrEnum):
     DELAYED = "delayed"  # could not be done yet (board down, incomplete read): tried again
     WAITING = "waiting"  # waits for a judge (e.g. the state was not set up): tried again
     DONE = "done"
-
-
-class MomentRow(SQLModel, table=True):
-    __tablename__ = "runner_moments"
-    __table_args__ = (UniqueConstraint("game_id", "key"),)
-    id: int | None = Field(default=None, primary_key=True)
-    game_id: int = Field(index=True)
-    key: str = Field(max_length=64)
-    kind: str = Field(max_length=32)
-    round: int = 0
-    due_at: datetime = Field(sa_type=UTCDateTime)
-    deadline: datetime = Field(sa_type=UTCDateTime)
-    status: str = Field(default=MomentStatus.PENDING, max_length=16)
-    attempts: int = 0
-    started_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
-    finished_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
-    note: str = Field(default="", sa_column=Column(SAText, nullable=False, default=""))
-    result_json: str = Field(default="{}", sa_column=Column(SAText, nullable=False, default="{}"))
-    updated_at: datetime = Field(default_factory=_now, sa_type=UTCDateTime)
 
 
 @dataclass(frozen=True)
@@ -91,7 +70,7 @@ def _row(s: Session, game_id: int, key: str) -> MomentRow | None:
 
 
 def records(s: Session, game_id: int) -> dict[str, MomentRecord]:
-    rows = s.exec(select(MomentRow).where(MomentRow.game_id == game_id).order_by(MomentRow.id)).all()
+    rows = s.exec(select(MomentRow).where(MomentRow.game_id == game_id).order_by(col(MomentRow.id))).all()
     return {r.key: _record(r) for r in rows}
 
 

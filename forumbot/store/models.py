@@ -298,6 +298,27 @@ class RevoteRow(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
 
 
+class MomentRow(SQLModel, table=True):
+    """One moment of the runner's plan (forumbot/runner/ledger.py): done once, with what."""
+
+    __tablename__ = "runner_moments"
+    __table_args__ = (UniqueConstraint("game_id", "key"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(index=True)
+    key: str = Field(max_length=64)
+    kind: str = Field(max_length=32)
+    round: int = 0
+    due_at: datetime = Field(sa_type=UTCDateTime)
+    deadline: datetime = Field(sa_type=UTCDateTime)
+    status: str = Field(default="pending", max_length=16)  # runner.ledger.MomentStatus
+    attempts: int = 0
+    started_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    finished_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    note: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
+    result_json: str = Field(default="{}", sa_column=Column(Text, nullable=False, default="{}"))
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
 # The board's tables (what `forumbot stats` counts) and the judges' tables of a game.
 TABLE_NAMES: tuple[str, ...] = (
     "boards",
@@ -316,6 +337,7 @@ GAME_TABLE_NAMES = (
     "overrides",
     "proxy_votes",
     "revotes",
+    "runner_moments",
 )
 
 

@@ -105,7 +105,7 @@ class FakeSteps:
 @pytest.fixture
 def store():  # type: ignore[no-untyped-def]
     st = open_store("sqlite://")
-    ledger.MomentRow.metadata.create_all(st.engine)
+    st.create_tables()
     yield st
     st.close()
 

@@ -15,6 +15,8 @@ For every page kind (PC, touch, API v4, API v1/v2) it times, in the same process
 
 Each figure is CPU time (``time.process_time``), so other work on the machine costs less noise than
 wall time; each ratio is the median of the per-round ratios, each round measuring the three side by side.
+``--callgrind`` counts instructions under valgrind instead (the instrument of issue 12's figures; slow,
+but blind to the rest of the machine).
 Targets (issue 12): PC ≤ 1.2x, touch ≤ 1.5x, API v4 ≤ 1.5x of the floor.
 Pages: the repo's saved pages (tests/parsers/pages), the examples' boards (data/examples), and the captured
 boards in ../shared/fixtures when they sit next to the repository.
@@ -26,7 +28,9 @@ import argparse
 import json
 import re
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -225,13 +229,83 @@ def measure(kind: str, pages: list[Page], rounds: int, bs4: bool) -> dict[str, A
     return out
 
 
+METHODS: dict[str, Callable[[str], Callable[[Page], object]]] = {
+    "none": lambda kind: lambda page: None,
+    "floor": lambda kind: FLOOR[kind],
+    "ours": lambda kind: ours,
+    "bs4": lambda kind: BS4[kind],
+}
+
+
+def _instructions(kind: str, method: str, repeat: int, fixtures: bool) -> int:
+    """Instructions (callgrind ``Ir``) of one process loading the pages and running ``method`` over the
+    pages of ``kind`` ``repeat`` times: start-up and loading cancel out between two repeats."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "callgrind.out"
+        command = [
+            "valgrind",
+            "--tool=callgrind",
+            f"--callgrind-out-file={out}",
+            sys.executable,
+            __file__,
+            "--run",
+            f"{kind}:{method}:{repeat}",
+        ]
+        if not fixtures:
+            command.append("--no-fixtures")
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for line in out.read_text().splitlines():
+            if line.startswith(("summary:", "totals:")):
+                return int(line.split()[1])
+    raise RuntimeError("callgrind wrote no totals")
+
+
+def callgrind(pages: list[Page], fixtures: bool, bs4: bool) -> None:
+    """The issue's instrument: instruction counts (not time), so a busy machine changes nothing."""
+    print("callgrind instructions per page (difference of 3 and 1 passes, start-up cancelled)")
+    print(
+        f"{'kind':<9} {'floor Ir':>11} {'ours Ir':>11} {'ours/floor':>10} {'target':>7}"
+        + (" bs4/ours" if bs4 else "")
+    )
+    for kind in KINDS:
+        group = [p for p in pages if p.kind == kind]
+        if not group:
+            continue
+        per_page = {}
+        for method in ("floor", "ours", *(("bs4",) if bs4 else ())):
+            one = _instructions(kind, method, 1, fixtures)
+            three = _instructions(kind, method, 3, fixtures)
+            per_page[method] = (three - one) / 2 / len(group)
+        target = TARGETS.get(kind)
+        line = (
+            f"{kind:<9} {per_page['floor']:>11.0f} {per_page['ours']:>11.0f} "
+            f"{per_page['ours'] / per_page['floor']:>9.2f}x {(f'≤{target}x' if target else '-'):>7}"
+        )
+        if bs4:
+            line += f" {per_page['bs4'] / per_page['ours']:>7.1f}x"
+        print(line)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--no-fixtures", action="store_true", help="the repo's own pages only")
     parser.add_argument("--no-bs4", action="store_true", help="skip the BeautifulSoup column")
+    parser.add_argument("--callgrind", action="store_true", help="count instructions under valgrind instead")
+    parser.add_argument("--run", help=argparse.SUPPRESS)  # KIND:METHOD:REPEAT, the process callgrind watches
     args = parser.parse_args(argv)
     pages = all_pages(fixtures=not args.no_fixtures)
+    if args.run:
+        kind, method, repeat = args.run.split(":")
+        group = [p for p in pages if p.kind == kind]
+        fn = METHODS[method](kind)
+        for _ in range(int(repeat)):
+            for page in group:
+                fn(page)
+        return 0
+    if args.callgrind:
+        callgrind(pages, not args.no_fixtures, BeautifulSoup is not None and not args.no_bs4)
+        return 0
     bs4 = BeautifulSoup is not None and not args.no_bs4
     origins = sorted({p.origin for p in pages})
     print(f"{len(pages)} thread pages from {', '.join(origins)}; CPU time, median of {args.rounds} rounds")

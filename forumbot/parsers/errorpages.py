@@ -24,6 +24,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+import lxml.etree
+
 from forumbot.errors import (
     AntiTheftPage,
     ApiClosed,
@@ -47,6 +49,7 @@ __all__ = [
 ]
 
 _WS = re.compile(r"\s+")
+_MESSAGETEXT = lxml.etree.XPath("id('messagetext')")  # compiled once: every thread page asks
 
 # (needle, error class), most specific first. Texts from Discuz!'s lang_message.php and the CC defence.
 _MESSAGE_RULES: tuple[tuple[str, type[BoardError]], ...] = (
@@ -148,7 +151,7 @@ def _is_printable(url: str) -> bool:
 def raise_for_showmessage(root: Node, url: str, status: int = 200) -> None:
     """Raise when ``root`` is a PC showmessage page (``div#messagetext``). O(1): an id lookup, so it runs
     before any post parsing."""
-    found = root.xpath("id('messagetext')")
+    found = _MESSAGETEXT(root)
     if found:
         _raise_message(_message_text(found[0]), url, status)
 

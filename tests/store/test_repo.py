@@ -12,7 +12,7 @@ from forumbot.board import BoardConfig
 from forumbot.client import FetchRecord
 from forumbot.errors import StoreError
 from forumbot.parsers.records import EditMarker, PostState, QuoteRef, Source, TimeSource
-from forumbot.store import Store, repo
+from forumbot.store import Store, pagewrite, repo
 from tests.conftest import TEST_UA
 from tests.store.helpers import BOARD, T0, edited, page, post
 
@@ -231,7 +231,7 @@ def test_a_failed_page_leaves_nothing_half_written(store: Store, monkeypatch: py
     def boom(*a: object, **k: object) -> list[object]:
         raise RuntimeError("killed between the posts and the fetch log")
 
-    monkeypatch.setattr(repo, "_fetch_rows", boom)
+    monkeypatch.setattr(pagewrite, "_fetch_values", boom)  # the batched writer (issue 12)
     with pytest.raises(RuntimeError):
         repo.record_thread_page(store, BOARD, page([post(1, "changed"), post(2)]), seen_at=at(1))
     assert repo.table_counts(store) == before

@@ -400,16 +400,21 @@ def _write(
     # -- the writes: each table once, rows in page order (so ids come out as before)
     if new_rows:
         params = [{**values, **row.state} for row, values in new_rows]
-        ids = dict(conn.execute(insert(POSTS).returning(POSTS.c.pid, POSTS.c.id), params).all())
+        post_ids: dict[int, int] = dict(
+            conn.execute(insert(POSTS).returning(POSTS.c.pid, POSTS.c.id), params).tuples().all()
+        )
         for row, _values in new_rows:
-            row.id = ids[row.pid]
+            row.id = post_ids[row.pid]
     if new_revs:
         params = [{**(rev.values or {}), "post_id": row.id} for row, rev in new_revs]
-        ids = dict(
-            conn.execute(insert(REVISIONS).returning(REVISIONS.c.post_id, REVISIONS.c.id), params).all()
+        rev_ids: dict[int, int] = dict(
+            conn.execute(insert(REVISIONS).returning(REVISIONS.c.post_id, REVISIONS.c.id), params)
+            .tuples()
+            .all()
         )
         for row, rev in new_revs:
-            rev.id = ids[row.id]
+            assert row.id is not None
+            rev.id = rev_ids[row.id]
     if order:
         params = []
         for row in order:

@@ -400,18 +400,14 @@ def _write(
     # -- the writes: each table once, rows in page order (so ids come out as before)
     if new_rows:
         params = [{**values, **row.state} for row, values in new_rows]
-        post_ids: dict[int, int] = dict(
-            conn.execute(insert(POSTS).returning(POSTS.c.pid, POSTS.c.id), params).tuples().all()
-        )
+        returned = conn.execute(insert(POSTS).returning(POSTS.c.pid, POSTS.c.id), params)
+        post_ids: dict[int, int] = {pid: post_id for pid, post_id in returned}
         for row, _values in new_rows:
             row.id = post_ids[row.pid]
     if new_revs:
         params = [{**(rev.values or {}), "post_id": row.id} for row, rev in new_revs]
-        rev_ids: dict[int, int] = dict(
-            conn.execute(insert(REVISIONS).returning(REVISIONS.c.post_id, REVISIONS.c.id), params)
-            .tuples()
-            .all()
-        )
+        returned = conn.execute(insert(REVISIONS).returning(REVISIONS.c.post_id, REVISIONS.c.id), params)
+        rev_ids: dict[int, int] = {post_id: rev_id for post_id, rev_id in returned}
         for row, rev in new_revs:
             assert row.id is not None
             rev.id = rev_ids[row.id]

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Table, Text, and_, bindparam, cast, select
+from sqlalchemy import DateTime, Table, Text, and_, bindparam, cast, select, type_coerce
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import SQLModel
 
@@ -39,6 +39,7 @@ from forumbot.board import BoardConfig
 from forumbot.errors import StoreError
 from forumbot.parsers.records import EditMarker, Post, PostState, QuoteRef, TimeSource
 from forumbot.store.db import Store
+from forumbot.store.models import UTCDateTime
 
 BoardLike = BoardConfig | str
 BATCH = 5000  # rows fetched from the database at a time
@@ -227,7 +228,7 @@ def _content_columns(r: Any) -> list[Any]:
         r.c.title,
         r.c.state,
         r.c.edit_by,
-        r.c.edit_at,
+        type_coerce(r.c.edit_at, DateTime()),  # mostly NULL: made aware only when present (_aware)
         r.c.edit_raw,
     ]
 
@@ -248,7 +249,7 @@ def _thread_query() -> Any:
             p.state,
             p.revision_count,
             p.edit_by,
-            p.edit_at,
+            type_coerce(p.edit_at, DateTime()),
             *_content_columns(_CUR),
             *_content_columns(_FIRST),
         )
@@ -273,6 +274,15 @@ _STATES = {s.value: s for s in PostState}
 _SOURCES = {s.value: s for s in TimeSource}
 
 
+_UTC = UTCDateTime()
+
+
+def _aware(value: datetime | None) -> datetime | None:
+    """What the UTCDateTime column type gives back (an aware UTC datetime), for the edit times the
+    query reads untyped: most posts have none, and the per-value type hook was 40% of the read."""
+    return None if value is None else _UTC.process_result_value(value, None)  # type: ignore[arg-type]
+
+
 def _content(row: Any, at: int) -> Content:
     _id, text, html, quotes, mentions, title, state, e_by, e_at, e_raw = row[at : at + _N_CONTENT]
     return Content(
@@ -282,7 +292,7 @@ def _content(row: Any, at: int) -> Content:
         mentions,
         title,
         _STATES[state],
-        EditMarker(e_by, e_at, e_raw) if e_by is not None else None,
+        EditMarker(e_by, _aware(e_at), e_raw) if e_by is not None else None,
     )
 
 
@@ -320,7 +330,7 @@ def read_thread(store: Store, board: BoardLike, tid: int) -> tuple[ThreadPost, .
                         first=bool(row[8]),
                         state=_STATES[row[9]],
                         revision_count=row[10],
-                        last_edit=EditMarker(row[11], row[12]) if row[11] is not None else None,
+                        last_edit=EditMarker(row[11], _aware(row[12])) if row[11] is not None else None,
                         current=current,
                         first_revision=first,
                     )

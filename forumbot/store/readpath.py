@@ -343,8 +343,9 @@ def read_thread(store: Store, board: BoardLike, tid: int) -> tuple[ThreadPost, .
 class ThreadCache:
     """One command's reads of the store: each (board, thread) is read once and shared.
 
-    Make one per command (or per desk) and drop it, or call :meth:`clear`, when the store changes
-    under it (a poll, an override does not matter: overrides are not posts).
+    Make one per command (or per desk) and drop it with the command. Call :meth:`forget` or
+    :meth:`clear` when posts change under it within the command (a poll); the judges' overrides,
+    proxy votes and revote calls are not posts and need neither.
     """
 
     def __init__(self, store: Store) -> None:

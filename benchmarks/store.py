@@ -257,12 +257,24 @@ def bench_writes(backends: Backends, n_posts: int, rounds: int) -> list[str]:
 # --------------------------------------------------------------------------- reads
 
 
+def peak_rss_mib() -> float:
+    """This process's peak resident memory. VmHWM (Linux) is the process's own: ru_maxrss survives
+    exec, so a child started by a big parent would report the parent's peak."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def child_read(spec: dict[str, Any]) -> dict[str, Any]:
     """In a fresh process: load the thread once through one path; CPU, RSS and (optionally) tracemalloc."""
     import tracemalloc
 
     store = open_store(spec["url"], create=False, connect_args=spec.get("connect_args"))
-    rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    rss0 = peak_rss_mib()
     if spec["trace"]:
         tracemalloc.start()
     start = time.process_time()
@@ -276,13 +288,13 @@ def child_read(spec: dict[str, Any]) -> dict[str, Any]:
         n, error = 0, f"{type(exc).__name__}: {str(exc).splitlines()[0][:120]}"
     cpu = time.process_time() - start
     peak = tracemalloc.get_traced_memory()[1] if spec["trace"] else 0
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    rss = peak_rss_mib()
     store.close()
     return {
         "n": n,
         "cpu": cpu,
-        "rss_mib": rss / 1024,
-        "rss0_mib": rss0 / 1024,
+        "rss_mib": rss,
+        "rss0_mib": rss0,
         "traced_mib": peak / 2**20,
         "error": error,
     }

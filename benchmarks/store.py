@@ -29,6 +29,7 @@ import json
 import os
 import random
 import resource
+import signal
 import subprocess
 import sys
 import tempfile
@@ -384,6 +385,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.child:
         print(json.dumps(child_read(json.loads(args.child))))
         return 0
+    # A benchmark stopped with SIGTERM still drops its PostgreSQL schemas (the finally below).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     backends = Backends(None if args.no_pg else args.pg)
     lines = [f"store benchmark, Python {sys.version.split()[0]}, {os.cpu_count()} CPUs"]
     if backends.pg_error:

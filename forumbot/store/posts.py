@@ -25,16 +25,14 @@ import unicodedata
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from sqlmodel import Session, col, select
 
 from forumbot.errors import StoreError
 from forumbot.fetches import FetchRecord
 from forumbot.parsers.records import EditMarker, Post, PostState, QuoteRef, ThreadPage, TimeSource
-from forumbot.store.base import BoardLike, _aware, _board_id, _thread_row, _unit
+from forumbot.store.base import BoardLike, _aware, _board_id, _unit
 from forumbot.store.db import Store
-from forumbot.store.fetchlog import _fetch_rows
 from forumbot.store.models import EventRow, PostRow, RevisionRow
 
 
@@ -199,31 +197,6 @@ def post_hash(post: Post) -> str:
     return content_hash(post.text, post.quotes, post.state)
 
 
-def _quotes_json(quotes: Iterable[QuoteRef]) -> list[dict[str, Any]]:
-    return [{"pid": q.pid, "author": q.author, "text": q.text} for q in quotes]
-
-
-def _new_revision(post_id: int, number: int, post: Post, h: str, source: str, at: datetime) -> RevisionRow:
-    return RevisionRow(
-        post_id=post_id,
-        number=number,
-        content_hash=h,
-        text=post.text,
-        html=post.html,
-        quotes=_quotes_json(post.quotes),
-        quoted_pids=list(post.quoted_pids),
-        mentions=list(post.mentions),
-        title=post.title,
-        state=str(post.state),
-        edit_by=post.edit.by if post.edit else None,
-        edit_at=post.edit.at if post.edit else None,
-        edit_raw=post.edit.raw if post.edit else "",
-        source=source,
-        first_seen_at=at,
-        last_seen_at=at,
-    )
-
-
 def record_thread_page(
     store: Store,
     board: BoardLike,
@@ -240,220 +213,11 @@ def record_thread_page(
     and recommended replies). ``ppp``: posts per page of the page's source, so a later poll can
     resume from the right page even after switching source. Raises StoreError.
     """
-    _aware(seen_at, *(t for p in page.posts for t in (p.posted_at, p.posted_until)))
-    info = page.thread
-    posts = _unseen_posts(page.posts, skip_pids)
-    with _unit(store, f"page {info.page} of thread {info.tid}") as s:
-        bid = _board_id(s, board)
-        assert bid is not None
-        writer = _PageWriter(s, bid, page, seen_at)
-        writer.update_thread(ppp)
-        writer.load_known([p.pid for p in posts])
-        for post in posts:
-            writer.record(post)
-        s.add_all(_fetch_rows(bid, fetches, tid=info.tid, page=info.page))
-    return PageResult(
-        tid=info.tid,
-        page=info.page,
-        pids=tuple(p.pid for p in posts),
-        new_posts=tuple(writer.new_posts),
-        new_revisions=tuple(writer.new_revisions),
-        state_changes=tuple(writer.changes),
+    from forumbot.store import pagewrite  # the batched writer (issue 12); it imports this module
+
+    return pagewrite.record_page(
+        store, board, page, seen_at=seen_at, fetches=fetches, ppp=ppp, skip_pids=skip_pids
     )
-
-
-def _unseen_posts(posts: Sequence[Post], skip_pids: Collection[int]) -> list[Post]:
-    """The page's posts once each, without those an earlier page of the same read stored."""
-    seen: set[int] = set(skip_pids)
-    out: list[Post] = []
-    for p in posts:
-        if p.pid not in seen:
-            seen.add(p.pid)
-            out.append(p)
-    return out
-
-
-class _PageWriter:
-    """The steps of storing one page inside one session: the thread's row, then each post (a new one;
-    or a known one seen again: its sighting, its content, its edit marker, its state)."""
-
-    def __init__(self, s: Session, bid: int, page: ThreadPage, seen_at: datetime) -> None:
-        self.s = s
-        self.bid = bid
-        self.page = page
-        self.info = page.thread
-        self.source = str(page.source)
-        self.seen_at = seen_at
-        self.thread_id = 0
-        self.existing: dict[int, PostRow] = {}
-        self.revisions: dict[tuple[int, str], RevisionRow] = {}
-        self.new_posts: list[int] = []
-        self.new_revisions: list[int] = []
-        self.changes: list[StateChange] = []
-
-    @property
-    def unfiltered(self) -> bool:
-        """A page of the whole thread (not one author's posts): its page numbers are the thread's."""
-        return self.page.author_filter is None
-
-    def update_thread(self, ppp: int | None) -> None:
-        """What the page says about its thread: forum, title, page count, where a later poll resumes."""
-        info = self.info
-        thread = _thread_row(self.s, self.bid, info.tid, self.seen_at)
-        assert thread.id is not None
-        self.thread_id = thread.id
-        if info.fid is not None:
-            thread.fid = info.fid
-        if info.title:
-            thread.title = info.title
-        thread.pages = info.pages
-        if self.unfiltered:
-            thread.resume_page = info.page
-            thread.resume_ppp = ppp
-        thread.last_read_at = self.seen_at
-
-    def load_known(self, pids: list[int]) -> None:
-        """The stored rows of the page's posts and every revision they have."""
-        if not pids:
-            return
-        query = select(PostRow).where(PostRow.board_id == self.bid, col(PostRow.pid).in_(pids))
-        for found in self.s.exec(query):
-            self.existing[found.pid] = found
-        ids = [r.id for r in self.existing.values()]
-        if ids:
-            for known in self.s.exec(select(RevisionRow).where(col(RevisionRow.post_id).in_(ids))):
-                self.revisions[(known.post_id, known.content_hash)] = known
-
-    def event(
-        self, row: PostRow, kind: str, old: str | None, new: str | None, rev: int | None, note: str
-    ) -> None:
-        assert row.id is not None
-        self.s.add(
-            EventRow(
-                board_id=self.bid,
-                post_id=row.id,
-                pid=row.pid,
-                tid=row.tid,
-                at=self.seen_at,
-                kind=kind,
-                old_state=old,
-                new_state=new,
-                revision_id=rev,
-                note=note,
-            )
-        )
-
-    def record(self, post: Post) -> None:
-        h = post_hash(post)
-        row = self.existing.get(post.pid)
-        if row is None:
-            self.insert(post, h)
-            return
-        self.sighting(row, post)
-        rev, revised_now = self.content(row, post, h)
-        self.edit_marker(row, post, rev, revised_now)
-        self.state(row, post, rev)
-
-    def insert(self, post: Post, h: str) -> None:
-        """A post seen for the first time, with its first revision."""
-        info = self.info
-        row = PostRow(
-            board_id=self.bid,
-            thread_id=self.thread_id,
-            pid=post.pid,
-            tid=post.tid if post.tid is not None else info.tid,
-            floor=post.floor if post.floor_exact else None,
-            page=info.page if self.unfiltered else None,
-            author=post.author,
-            uid=post.uid,
-            posted_at=post.posted_at,
-            posted_until=post.posted_until,
-            time_source=str(post.time_source),
-            first=post.first,
-            state=str(post.state),
-            edit_by=post.edit.by if post.edit else None,
-            edit_at=post.edit.at if post.edit else None,
-            first_seen_at=self.seen_at,
-            last_seen_at=self.seen_at,
-            last_source=self.source,
-            revision_count=1,
-        )
-        self.s.add(row)
-        self.s.flush()
-        assert row.id is not None
-        first_rev = _new_revision(row.id, 1, post, h, self.source, self.seen_at)
-        self.s.add(first_rev)
-        self.s.flush()
-        row.current_revision_id = first_rev.id
-        self.new_posts.append(post.pid)
-
-    def sighting(self, row: PostRow, post: Post) -> None:
-        """A known post seen again: when and where, and what an earlier view did not know."""
-        row.last_seen_at = self.seen_at
-        row.last_source = self.source
-        if self.unfiltered:
-            row.page = self.info.page
-        if post.floor is not None and post.floor_exact and row.floor is None:
-            row.floor = post.floor
-        if not row.author and post.author:
-            row.author = post.author
-        if row.uid is None and post.uid is not None:
-            row.uid = post.uid
-        _narrow_time(row, post)
-
-    def content(self, row: PostRow, post: Post, h: str) -> tuple[RevisionRow, bool]:
-        """The revision the content is: a known one seen again (maybe reverted to), or a new one.
-        Returns it and whether it is new."""
-        assert row.id is not None
-        rev = self.revisions.get((row.id, h))
-        if rev is not None:
-            rev.last_seen_at = self.seen_at
-            rev.seen_count += 1
-            if rev.edit_by is None and post.edit is not None:  # e.g. PC shows what the API strips
-                rev.edit_by, rev.edit_at, rev.edit_raw = post.edit.by, post.edit.at, post.edit.raw
-            if row.current_revision_id != rev.id:
-                self.event(row, "reverted", None, None, rev.id, f"content is again revision {rev.number}")
-                row.current_revision_id = rev.id
-            return rev, False
-        row.revision_count += 1
-        rev = _new_revision(row.id, row.revision_count, post, h, self.source, self.seen_at)
-        self.s.add(rev)
-        self.s.flush()
-        marker = f" ({post.edit.raw or 'edit marker: ' + post.edit.by})" if post.edit else ""
-        self.event(row, "revised", None, None, rev.id, f"new content: revision {rev.number}{marker}")
-        row.current_revision_id = rev.id
-        self.revisions[(row.id, h)] = rev
-        self.new_revisions.append(post.pid)
-        return rev, True
-
-    def edit_marker(self, row: PostRow, post: Post, rev: RevisionRow, revised_now: bool) -> None:
-        """A new "本帖最后由 X 于 T 编辑": logged when the content did not change with it."""
-        if post.edit is not None and (row.edit_by, row.edit_at) != (post.edit.by, post.edit.at):
-            if not revised_now:  # same content, new marker: an edit forumbot did not see happen
-                self.event(
-                    row, "edit_marker", None, None, rev.id, post.edit.raw or f"edited by {post.edit.by}"
-                )
-            row.edit_by, row.edit_at = post.edit.by, post.edit.at
-
-    def state(self, row: PostRow, post: Post, rev: RevisionRow) -> None:
-        """A change of state (blocked, hidden, restored after a deletion), with an event."""
-        old_state = PostState(row.state)
-        if old_state is post.state:
-            return
-        kind = "restored" if old_state is PostState.DELETED else "state"
-        note = f"{old_state.value} -> {post.state.value} (seen on page {self.info.page})"
-        self.event(row, kind, old_state.value, post.state.value, rev.id, note)
-        row.state = str(post.state)
-        self.changes.append(StateChange(post.pid, row.tid, old_state, post.state, self.seen_at, note))
-
-
-def _narrow_time(row: PostRow, post: Post) -> None:
-    """Keep the narrowest interval consistent with every view (a touch page's "3 分钟前", then PC)."""
-    old_width = row.posted_until - row.posted_at
-    new_width = post.posted_until - post.posted_at
-    if new_width < old_width and row.posted_at <= post.posted_until and post.posted_at <= row.posted_until:
-        row.posted_at, row.posted_until = post.posted_at, post.posted_until
-        row.time_source = str(post.time_source)
 
 
 def mark_vanished(

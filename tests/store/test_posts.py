@@ -12,7 +12,7 @@ from forumbot.board import BoardConfig
 from forumbot.errors import StoreError
 from forumbot.fetches import FetchRecord
 from forumbot.parsers.records import EditMarker, PostState, QuoteRef, Source, TimeSource
-from forumbot.store import Store
+from forumbot.store import Store, pagewrite
 from forumbot.store.base import boards
 from forumbot.store.fetchlog import fetch_log, poll_runs, record_fetches, record_poll
 from forumbot.store.health import check_consistency, table_counts
@@ -245,7 +245,7 @@ def test_a_failed_page_leaves_nothing_half_written(store: Store, monkeypatch: py
     def boom(*a: object, **k: object) -> list[object]:
         raise RuntimeError("killed between the posts and the fetch log")
 
-    monkeypatch.setattr("forumbot.store.posts._fetch_rows", boom)
+    monkeypatch.setattr(pagewrite, "_fetch_values", boom)  # the batched writer (issue 12)
     with pytest.raises(RuntimeError):
         record_thread_page(store, BOARD, page([post(1, "changed"), post(2)]), seen_at=at(1))
     assert table_counts(store) == before

@@ -19,9 +19,23 @@ from forumbot.errors import UsageError
 
 
 def verdict_rows(judged: DayJudgement, game: Game) -> list[dict[str, Any]]:
-    """Every verdict of the day for the judge: the vote's, then each revote's (``stage`` 1, 2...)."""
+    """Every verdict of the day for the judge, one per post: a post made for a revote shows the
+    revote's verdict (``stage`` 1, 2...) rather than «late» from the first vote; posts only the
+    revote's window saw are added."""
+    from engine import VoteStatus
+
     rows = []
-    every = [*judged.result.verdicts, *(v for rv in judged.result.revotes for v in rv.verdicts)]
+    every = list(judged.result.verdicts)
+    where = {v.pid: i for i, v in enumerate(every) if v.pid is not None}
+    for rv in judged.result.revotes:
+        for v in rv.verdicts:
+            if v.status is VoteStatus.BEFORE_OPEN:
+                continue  # an earlier post: its own stage's verdict stays
+            if v.pid is not None and v.pid in where:
+                every[where[v.pid]] = v
+            else:
+                where[v.pid] = len(every)  # type: ignore[index]
+                every.append(v)
     for v in every:
         rows.append(
             {

@@ -198,6 +198,7 @@ def running_text(result: Any) -> str:
     lead = "、".join(leaders) + (" 并列" if len(leaders) > 1 else "")
     return f"实时统计（非最终结果）：目前 {lead} 票数最多（{top}票）"
 
+
 _NOT_LISTED = {"counted", "changed", "superseded", "abstain", "not_a_vote", "after_as_of"}
 
 

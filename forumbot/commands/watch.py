@@ -38,7 +38,7 @@ def deadline_draft(desk: Desk, m: Moment, folder: Path, log: Callable[[str], Non
 def cmd_watch(args: argparse.Namespace) -> int:
     from forumbot.client import BoardClient
     from forumbot.poll import poll
-    from forumbot.watch import Moment, Watcher, run_forever
+    from forumbot.watch import Watcher, run_forever
 
     game, store, desk = open_desk(args)
     client = BoardClient(game.board)

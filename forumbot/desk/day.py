@@ -24,8 +24,8 @@ from engine import (
     GameState,
     OutcomeKind,
     Override,
-    PostAttendanceStatus,
     Phase,
+    PostAttendanceStatus,
     ProxyVote,
     Resolution,
     VotePost,
@@ -351,10 +351,10 @@ class DaySteps(DeskCore):
         if not tids:
             return ()
         if as_of is not None:
-            ok, reasons = day_read_complete(self.store, self.game.board, tids, as_of, tz=self.game.tz)
+            _ok, reasons = day_read_complete(self.store, self.game.board, tids, as_of, tz=self.game.tz)
             return tuple(reasons)
         after = max([day.closes, *(rv.plan.deadline for rv in result.revotes)])
-        ok, reasons = day_read_complete(self.store, self.game.board, tids, after, full=True, tz=self.game.tz)
+        _ok, reasons = day_read_complete(self.store, self.game.board, tids, after, full=True, tz=self.game.tz)
         return tuple(reasons)
 
     def state_before_night(self, n: int) -> GameState | None:
@@ -431,8 +431,8 @@ class DaySteps(DeskCore):
         day = self.game.day(n)
         if self.day_closed(n):
             raise UsageError(
-                f"第{n}日已结算，不能再更正（结算已按原判定改变了局面）：先 `forumbot undo` 撤销第{n}日的结算，"
-                "更正后再 `forumbot close`"
+                f"第{n}日已结算，不能再更正（结算已按原判定改变了局面）："
+                f"先 `forumbot undo` 撤销第{n}日的结算，更正后再 `forumbot close`"
             )
         if as_kind not in OVERRIDE_KINDS:
             raise UsageError(f"--as must be one of {', '.join(OVERRIDE_KINDS)}")

@@ -116,7 +116,8 @@ def test_attendance_counts_the_living_and_lists_the_others_apart(store: Store, m
 
 
 def test_public_reason_drops_doubts_hints_and_corrections() -> None:
-    assert public_reason("写错名字算废票：烧麦 不是存活玩家（是否为 烧卖？）") == "写错名字算废票：烧麦 不是存活玩家"
+    typo = "写错名字算废票：烧麦 不是存活玩家"
+    assert public_reason(f"{typo}（是否为 烧卖？）") == typo
     assert public_reason("无法识别的投票（非标准格式（表达清楚即可），请法官确认）") == "无法识别的投票"
     assert public_reason("法官更正（root：按废票处理）→ 投废票") == "投废票"
     assert public_reason("投票截止（13:00）后发帖，无效") == "投票截止（13:00）后发帖，无效"
@@ -157,7 +158,7 @@ def test_an_override_after_the_close_is_refused(judge: Desk, mock_board: MockBoa
     play_night_one(judge)
     poll_both_snapshots(judge, mock_board)
     judge.close_day(1)
-    with pytest.raises(UsageError, match="已结算.*forumbot undo"):
+    with pytest.raises(UsageError, match=r"已结算.*forumbot undo"):
         judge.override(1, 23, "vote", "烧卖", "烧麦 = 烧卖")
     judge.undo()
     judge.override(1, 23, "vote", "烧卖", "烧麦 = 烧卖")  # after the undo it is accepted

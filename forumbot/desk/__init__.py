@@ -13,8 +13,10 @@ Setup (desk/setup.py)
     draws (or takes) the roles and stores them as the first version of the secret state.
 Night (desk/night.py)
     ``desk.night_submit(n, action, submitted_at) -> bool`` checks one engine action now and stores it
-    (True: it came after the deadline); ``desk.night_entries(n, entries) -> [(what, late)]`` does the
-    same for typed entries (``action_from_fields``, ``read_submissions``);
+    (True: it came after the deadline); ``desk.night_record(n, [(action, at)]) -> [RecordedSubmission]``
+    all or nothing and idempotent, a submission the rules void recorded and reported void;
+    ``desk.night_entries(n, entries)`` the same for typed entries (``action_from_fields``,
+    ``read_submissions``);
     ``desk.night_resolve(n, seed=None) -> Resolution`` resolves night n (version ``night n``);
     ``desk.night_extra_check(n, target, at, result_at=None) -> Resolution`` (R001, AMB-15);
     ``desk.night(n) -> (GameState, Night)``, ``desk.night_deadline(n) -> datetime``.
@@ -44,7 +46,13 @@ from __future__ import annotations
 from forumbot.desk.core import whoami
 from forumbot.desk.day import OVERRIDE_KINDS, DayJudgement, DaySteps
 from forumbot.desk.drafts import case_post_draft, elevator_draft, vote_count_draft
-from forumbot.desk.night import NIGHT_ACTION_KINDS, NightSteps, action_from_fields, read_submissions
+from forumbot.desk.night import (
+    NIGHT_ACTION_KINDS,
+    NightSteps,
+    RecordedSubmission,
+    action_from_fields,
+    read_submissions,
+)
 from forumbot.desk.setup import SetupSteps, role_by_name
 from forumbot.desk.state import describe_state
 from forumbot.desk.undo import UndoSteps
@@ -60,6 +68,7 @@ __all__ = [
     "OVERRIDE_KINDS",
     "DayJudgement",
     "Desk",
+    "RecordedSubmission",
     "action_from_fields",
     "case_post_draft",
     "describe_state",

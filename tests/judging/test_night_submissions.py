@@ -31,7 +31,7 @@ def test_a_file_with_a_bad_entry_records_nothing_and_the_corrected_file_records_
     judge: Desk,
 ) -> None:
     bad = {"kind": "check", "by": "饺子", "target": "烧卖", "at": "2026-06-03 16:55"}  # 饺子 is no police
-    with pytest.raises(IllegalActionError, match="entry 2.*nothing was recorded"):
+    with pytest.raises(IllegalActionError, match=r"entry 2.*nothing was recorded"):
         judge.night_entries(1, [KILL, bad])
     assert stored(judge) == []
     first = judge.night_entries(1, [KILL, CHECK])

@@ -17,11 +17,14 @@ from typing import Any
 
 from engine import (
     ACTION_KINDS,
+    JUDGE,
     ActionKind,
     Arrow,
+    Audience,
+    AudienceKind,
+    Event,
     EventKind,
     GameState,
-    GroupId,
     IllegalActionError,
     Kill,
     KillHostages,
@@ -39,8 +42,6 @@ from engine import (
     resolve_night,
     submit,
 )
-from engine.actions import slot_of
-from engine.events import JUDGE, event, to_group, to_player
 from forumbot.config import parse_local_time
 from forumbot.desk.core import DeskCore
 from forumbot.errors import ConfigError, UsageError
@@ -105,6 +106,14 @@ class RecordedSubmission:
     void_rule: str | None = None  # recorded, and the rules judge it void at resolution (rule id)
     void_reason: str = ""
     replaces: str = ""  # Chinese: the earlier submission of the same slot it replaces (or cannot)
+
+
+def slot_of(action: NightAction) -> tuple[str, ...]:
+    """The engine's slot of a submission (one kill, one check, one protection per guardian...): a
+    later submission in the same slot replaces the earlier one."""
+    if isinstance(action, Protect):
+        return (action.kind.value, action.guardian)
+    return (action.kind.value,)
 
 
 def _describe(data: Mapping[str, Any]) -> str:
@@ -274,16 +283,19 @@ class NightSteps(DeskCore):
         police's check): they learn the change was refused and what was kept."""
         out = []
         for late, kept in self.refused_late_changes(n):
-            if late.kind is ActionKind.KILL:
-                group = GroupId.KILLERS if self.ruleset.family == "r004" else GroupId.BANDITS
-                audience = to_group(group)
-            elif late.kind is ActionKind.CHECK:
-                audience = to_group(GroupId.POLICE)
+            # told to the group whose role submits this kind (匪帮/杀手频道, 警署), else to the submitter
+            groups = {
+                spec.group
+                for p in st.players
+                if late.kind in (spec := self.ruleset.role(p.role)).night_actions and spec.group
+            }
+            by = getattr(late, "by", None) or getattr(late, "guardian", None)
+            if len(groups) == 1:
+                audience = Audience(AudienceKind.GROUP, str(groups.pop()))
             else:
-                by = getattr(late, "by", None) or getattr(late, "guardian", None)
-                audience = to_player(by) if by else JUDGE
+                audience = Audience(AudienceKind.PLAYER, by) if by else JUDGE
             text = (
                 f"第{n}夜的修改提交超过截止时间，修改无效：仍按原提交 {_describe(action_to_dict(kept))} 结算"
             )
-            out.append(event(EventKind.FORFEITED, audience, text, late=True, change_refused=True))
+            out.append(Event(EventKind.FORFEITED, audience, text, {"late": True, "change_refused": True}))
         return out

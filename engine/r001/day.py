@@ -394,7 +394,9 @@ def _gate(e: Entry, inp: DayInput, as_of: datetime | None, proxy_used: dict[str,
         return plain.verdict(VoteStatus.LATE, f"投票截止（{fmt_clock(times.closes_at, tz)}）后发帖，无效")
     if b.kind is BallotKind.NOT_A_VOTE:
         return e.verdict(VoteStatus.NOT_A_VOTE, b.note or "非投票内容")
-    if e.at < times.opens_at:
+    if e.at < times.opens_at and (e.at_latest is None or e.at_latest < times.opens_at):
+        # A time known only as an interval that reaches past the opening is not rejected: it is judged
+        # inside the round and flagged (straddle_note) for the judge to settle from an exact source.
         return e.verdict(
             VoteStatus.BEFORE_OPEN, f"早于本轮案情发布（{fmt_time(times.opens_at, tz)}），不计入本轮"
         )

@@ -46,7 +46,15 @@ def cmd_watch(args: argparse.Namespace) -> int:
     drafts_dir.mkdir(parents=True, exist_ok=True)
 
     def run_poll(full: bool) -> object:
-        report = poll(client, store, game.board, game.watched_tids(), full=full, progress=False)
+        report = poll(
+            client,
+            store,
+            game.board,
+            game.watched_tids(),
+            full=full,
+            progress=False,
+            marker_tids=game.vote_tids(),
+        )
         print(report.summary())
         return report
 

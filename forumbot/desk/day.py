@@ -42,7 +42,7 @@ from forumbot.desk.core import DeskCore
 from forumbot.errors import GameFileError, ReadIncomplete, UsageError
 from forumbot.parsers.votes import vote_posts as to_vote_posts
 from forumbot.store import posts, records
-from forumbot.store.reads import day_read_complete
+from forumbot.store.reads import day_read_complete, read_status
 from forumbot.store.records import OverrideRecord
 
 # What a judge may turn a post into (``forumbot override --as``), and how the engine reads it.
@@ -355,6 +355,16 @@ class DaySteps(DeskCore):
             return tuple(reasons)
         after = max([day.closes, *(rv.plan.deadline for rv in result.revotes)])
         _ok, reasons = day_read_complete(self.store, self.game.board, tids, after, full=True, tz=self.game.tz)
+        if not reasons and day.vote_tid is not None and self.game.board.source in ("api", "touch"):
+            # API v4 strips the edit marker, touch pages give relative times: a verdict needs the vote
+            # thread read from PC pages too (a full poll does it)
+            st = read_status(self.store, self.game.board, day.vote_tid)
+            if "pc" not in (st.full_source or "").split(","):
+                reasons.append(
+                    f"投票帖 {day.vote_tid} 截止后只经{st.full_source}完整读取"
+                    "（API v4 没有「本帖最后由…编辑」标记，触屏版只有相对时间）："
+                    "需再用电脑版页面完整读取一次，请运行 forumbot poll --full"
+                )
         return tuple(reasons)
 
     def state_before_night(self, n: int) -> GameState | None:

@@ -57,3 +57,14 @@ def test_the_void_cutoff_reason_names_the_cutoff_set() -> None:
     )
     assert r.verdict(2).status is VoteStatus.VOID_AFTER_CUTOFF
     assert "截止前20分钟（12:40）" in r.verdict(2).reason
+
+
+def test_a_time_interval_crossing_the_opening_is_judged_inside_and_flagged() -> None:
+    """A touch page's «3 小时前» is an interval; one that reaches past the case post is not rejected as
+    「早于本轮案情发布」 silently: it is judged inside the round and flagged with a Chinese reason."""
+    p = post(1, "A", OPEN - timedelta(minutes=30), vote("B"), at_latest=OPEN + timedelta(minutes=30))
+    v = judge_day(day([p])).verdict(1)
+    assert v.status is VoteStatus.COUNTED and v.needs_review
+    assert "发帖时间不精确，可能跨越开始时间" in v.reason
+    early = post(2, "A", OPEN - timedelta(minutes=90), vote("B"), at_latest=OPEN - timedelta(minutes=30))
+    assert judge_day(day([early])).verdict(2).status is VoteStatus.BEFORE_OPEN

@@ -177,3 +177,32 @@ def test_a_revotes_verdicts_are_listed_with_the_first_votes(judge: Desk) -> None
     rows = verdict_rows(judged, judge.game)
     staged = {row["pid"]: row["stage"] for row in rows if row["stage"]}
     assert staged == {20: 1, 21: 1}
+
+
+def test_on_an_api_board_a_verdict_needs_the_vote_thread_read_from_pc_pages(store: Store) -> None:
+    """API v4 strips the edit marker: a full read through the API alone leaves the day provisional."""
+    from dataclasses import replace
+    from datetime import timedelta
+
+    from forumbot.board import SourceKind
+    from forumbot.store.reads import ThreadRead, record_thread_read
+
+    game = example_game(store.url)
+    game = replace(game, board=replace(game.board, source=SourceKind.API))
+    judge = Desk(game, store, by="test-judge")
+    after = game.day(1).closes + timedelta(minutes=5)
+
+    def read(tid: int, source: str) -> None:
+        record_thread_read(
+            store,
+            game.board,
+            ThreadRead(tid, after, after, True, True, source, "full", 1, 1, 1, 1, 10, "", "", None, None, ""),
+        )
+
+    read(2, "api")
+    read(3, "api")
+    reasons = judge.tally(1).read_reasons
+    assert len(reasons) == 1 and "投票帖 3" in reasons[0] and "电脑版" in reasons[0]
+    read(3, "pc")
+    judge.refresh()
+    assert judge.tally(1).read_reasons == ()

@@ -224,6 +224,7 @@ def cmd_revote(args: argparse.Namespace) -> int:
                 )
         else:
             out.print(f"result: {r.outcome.text or r.outcome.kind.value}")
+        print_provisional(judged)
         out.print("\n[b]Vote count draft (BBCode):[/b]\n")
         print(vote_count_draft(desk, judged))
     return 0

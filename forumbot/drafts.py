@@ -150,7 +150,7 @@ def render_elevator(view: ElevatorView) -> str:
 # --------------------------------------------------------------------------- from engine results
 
 # Words that mark a note for the judges (a doubt, a hint, a correction's reason): never in a public draft.
-_JUDGE_ONLY = ("请法官", "法官确认", "是否为", "法官更正", "（设置）", "按设置")
+_JUDGE_ONLY = ("请法官", "法官确认", "是否为", "法官更正", "（设置）", "按设置", "请核对", "请确认")
 _OVERRIDE_PREFIX = re.compile(r"^法官更正（[^）]*）→\s*")
 
 

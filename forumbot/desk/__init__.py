@@ -23,12 +23,17 @@ Night (desk/night.py)
 Day (desk/day.py)
     ``desk.day(n) -> DayConfig`` the day's times (opening at the real case post);
     ``desk.tally(n, as_of=None) -> DayJudgement`` a verdict for every vote post, the count, revotes;
-    ``desk.attendance(day) -> AttendanceResult | None``, ``desk.discussion_posts(day)``;
-    ``desk.override(n, pid, as_kind, target, why) -> OverrideRecord`` (``as_kind`` in OVERRIDE_KINDS);
+    ``judged.provisional`` / ``judged.read_reasons`` (Chinese) when the day's threads were not read
+    completely after the moment judged (``desk.read_reasons(day, result, as_of)``);
+    ``desk.attendance(day) -> AttendanceResult | None`` (the living only), ``desk.attendance_apart(day,
+    att) -> {"dead", "judges", "spectators": [names]}``, ``desk.living(n)``, ``desk.discussion_posts(day)``;
+    ``desk.override(n, pid, as_kind, target, why, waive_edit=False) -> OverrideRecord`` (``as_kind`` in
+    OVERRIDE_KINDS; refused once ``desk.day_closed(n)``);
     ``desk.proxy_vote(n, player, target, at)``; ``desk.revote(n, called_at) -> DayJudgement``;
     ``desk.day_of_vote_post(pid) -> int``;
     ``desk.preview_close(judged) -> Resolution | None`` (pure) and
-    ``desk.close_day(n) -> Resolution`` (version ``day n``).
+    ``desk.close_day(n, force_why=None) -> Resolution`` (version ``day n``; ReadIncomplete unless the
+    day was read completely after the close, ``force_why`` recorded as a judge's decision).
 Undo and state (desk/undo.py, desk/core.py, desk/state.py)
     ``desk.undo() -> (undone label, current label)`` records an undo naming the version it cancels;
     ``desk.state()``, ``desk.require_state()``, ``desk.history() -> [StateVersion]``,

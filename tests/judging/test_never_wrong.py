@@ -121,6 +121,7 @@ def test_public_reason_drops_doubts_hints_and_corrections() -> None:
     assert public_reason("无法识别的投票（非标准格式（表达清楚即可），请法官确认）") == "无法识别的投票"
     assert public_reason("法官更正（root：按废票处理）→ 投废票") == "投废票"
     assert public_reason("投票截止（13:00）后发帖，无效") == "投票截止（13:00）后发帖，无效"
+    assert public_reason("投 B；发帖时间不精确，可能跨越投票截止 13:00，请核对") == "投 B"
 
 
 def test_no_draft_carries_a_note_for_the_judges(judge: Desk, mock_board: MockBoard) -> None:

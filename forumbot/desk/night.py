@@ -206,6 +206,11 @@ class NightSteps(DeskCore):
         """Check and store typed submissions (see :func:`action_from_fields`), all or nothing (see
         :meth:`night_record`). A missing ``at`` means now; ``at`` is wall-clock in the game's zone."""
         actions = []
+        with self.store.session() as s:
+            known = {
+                json.dumps(d, ensure_ascii=False, sort_keys=True): at
+                for d, at in records.night_submissions(s, self.gid, n)
+            }
         for i, e in enumerate(entries, 1):
             try:
                 action = action_from_fields(str(e.get("kind")), e)
@@ -217,6 +222,8 @@ class NightSteps(DeskCore):
                 )
             except (UsageError, ConfigError) as exc:
                 raise UsageError(f"entry {i}: {exc} — nothing was recorded") from exc
+            if text is None:  # no time given: the same action already recorded is the same submission
+                at = known.get(json.dumps(action_to_dict(action), ensure_ascii=False, sort_keys=True), at)
             actions.append((action, at))
         return self.night_record(n, actions)
 

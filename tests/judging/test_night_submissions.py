@@ -73,3 +73,10 @@ def test_a_groups_late_change_of_its_kill_is_refused_and_the_group_is_told(judge
     assert res.out == ("锅贴",)
     told = [e for e in res.events if str(e.audience) != "public" and "修改无效" in e.text]
     assert len(told) == 1 and told[0].audience.name == "bandits" and "锅贴" in told[0].text
+
+
+def test_a_file_without_times_run_twice_records_each_entry_once(judge: Desk) -> None:
+    untimed = [{k: v for k, v in e.items() if k != "at"} for e in (KILL, CHECK)]
+    judge.night_entries(1, untimed)
+    again = judge.night_entries(1, untimed)
+    assert [r.duplicate for r in again] == [True, True] and len(stored(judge)) == 2

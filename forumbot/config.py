@@ -110,6 +110,10 @@ class Game:
                     seen.append(tid)
         return seen
 
+    def vote_tids(self) -> list[int]:
+        """The days' vote threads (read again from PC pages at a full poll through the API)."""
+        return list(dict.fromkeys(d.vote_tid for d in self.days if d.vote_tid is not None))
+
     def local(self, when: datetime) -> datetime:
         return when.astimezone(self.tz)
 

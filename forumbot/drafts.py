@@ -59,13 +59,6 @@ class InvalidVote:
 
 
 @dataclass(frozen=True)
-class OverrideNote:
-    floor_label: str
-    why: str
-    by: str
-
-
-@dataclass(frozen=True)
 class RevoteCall:
     candidates: tuple[str, ...]
     participants: tuple[str, ...]
@@ -82,7 +75,6 @@ class VoteCountView:
     abstain: tuple[VoterLink, ...] = ()
     invalid: tuple[InvalidVote, ...] = ()
     not_voted: tuple[str, ...] = ()
-    overrides: tuple[OverrideNote, ...] = ()
     revote: RevoteCall | None = None
     drowning: tuple[str, ...] = ()
     cards: tuple[str, ...] = ()
@@ -120,6 +112,7 @@ class ElevatorView:
     as_of: str
     rows: tuple[ElevatorRow, ...]
     rule: str
+    apart: tuple[str, ...] = ()  # «已出局：X、Y» / «法官：…» / «旁观：…»: posted, counted for nobody
 
 
 def _env() -> Environment:
@@ -155,6 +148,56 @@ def render_elevator(view: ElevatorView) -> str:
 
 
 # --------------------------------------------------------------------------- from engine results
+
+# Words that mark a note for the judges (a doubt, a hint, a correction's reason): never in a public draft.
+_JUDGE_ONLY = ("请法官", "法官确认", "是否为", "法官更正", "（设置）", "按设置", "请核对", "请确认")
+_OVERRIDE_PREFIX = re.compile(r"^法官更正（[^）]*）→\s*")
+
+
+def _bracket_groups(text: str) -> list[tuple[int, int]]:
+    """The outermost （…） / (…) groups of ``text`` as (start, end) spans, nesting respected."""
+    spans: list[tuple[int, int]] = []
+    depth = 0
+    start = 0
+    for i, ch in enumerate(text):
+        if ch in "（(":
+            if depth == 0:
+                start = i
+            depth += 1
+        elif ch in "）)" and depth:
+            depth -= 1
+            if depth == 0:
+                spans.append((start, i + 1))
+    return spans
+
+
+def public_reason(reason: str) -> str:
+    """A verdict's reason as the rules publish it: the judges' doubts, hints and the reasons of their
+    corrections removed (they stay in the judge's table and JSON).
+
+    >>> public_reason("粽子 不是存活玩家（是否为 烧卖？）")
+    '粽子 不是存活玩家'
+    >>> public_reason("投票无效；帖子状态异常（deleted），请法官确认")
+    '投票无效'
+    """
+    text = _OVERRIDE_PREFIX.sub("", reason)
+    for a, b in reversed(_bracket_groups(text)):
+        if any(w in text[a:b] for w in _JUDGE_ONLY):
+            text = text[:a] + text[b:]
+    parts = [p for p in re.split(r"[；;]", text) if p.strip() and not any(w in p for w in _JUDGE_ONLY)]
+    return "；".join(p.strip() for p in parts)
+
+
+def running_text(result: Any) -> str:
+    """A running count's line (``tally --at``): who leads so far, never who is executed."""
+    tally = result.final_tally
+    if not tally:
+        return "实时统计：目前无有效票"
+    top = tally[0].count
+    leaders = [line.target for line in tally if line.count == top]
+    lead = "、".join(leaders) + (" 并列" if len(leaders) > 1 else "")
+    return f"实时统计（非最终结果）：目前 {lead} 票数最多（{top}票）"
+
 
 _NOT_LISTED = {"counted", "changed", "superseded", "abstain", "not_a_vote", "after_as_of"}
 
@@ -205,16 +248,15 @@ def vote_count_view(
     for v in result.verdicts:
         if v.status.value in _NOT_LISTED or v.stage or v.author in judges:
             continue
-        invalid.append(InvalidVote(v.author, link(v.pid), floor_label(v.floor, v.pid or 0), v.reason))
-    overrides = tuple(
-        OverrideNote(floor_label(v.floor, v.pid or 0), v.override.why, v.override.by)
-        for v in result.verdicts
-        if v.override is not None
-    )
+        invalid.append(
+            InvalidVote(v.author, link(v.pid), floor_label(v.floor, v.pid or 0), public_reason(v.reason))
+        )
     outcome = result.outcome
     revote = None
     drowning: tuple[str, ...] = ()
-    if outcome.kind is OutcomeKind.REVOTE and outcome.plan is not None:
+    if result.provisional and result.as_of is not None:
+        text = running_text(result)
+    elif outcome.kind is OutcomeKind.REVOTE and outcome.plan is not None:
         plan = outcome.plan
         text = plan.call_text(tz)
         revote = RevoteCall(plan.candidates, plan.participants, local_text(plan.deadline, tz))
@@ -248,7 +290,6 @@ def vote_count_view(
         abstain=tuple(abstain),
         invalid=tuple(invalid),
         not_voted=tuple(result.no_vote),
-        overrides=overrides,
         revote=revote,
         drowning=drowning,
         cards=cards,
@@ -267,6 +308,7 @@ def elevator_view(
     floors: dict[int, int | None],
     as_of: str,
     rule: str,
+    apart: dict[str, list[str]] | None = None,
 ) -> ElevatorView:
     """电梯: each player's posts of the round in floor order, the ones that do not count marked."""
     per: dict[str, list[ElevatorPost]] = {name: [] for name in roster}
@@ -282,4 +324,8 @@ def elevator_view(
         ElevatorRow(name, sum(1 for p in posts if p.valid), len(posts), tuple(posts))
         for name, posts in per.items()
     )
-    return ElevatorView(game_name, day, as_of, rows, rule)
+    labels = {"dead": "已出局", "judges": "法官", "spectators": "旁观"}
+    listed = tuple(
+        f"{labels[k]}：{'、'.join(names)}" for k, names in (apart or {}).items() if names and k in labels
+    )
+    return ElevatorView(game_name, day, as_of, rows, rule, listed)

@@ -62,6 +62,11 @@ class UsageError(ForumbotError):
     """A command was used wrongly (unknown pid, day not configured, ...)."""
 
 
+class ReadIncomplete(UsageError):
+    """A final step (closing a day) asked of a day whose threads were not read completely after the
+    deadline: the message names each thread, its last complete read and what to run (issue 8)."""
+
+
 class StoreError(ForumbotError):
     """The store cannot be opened, migrated or written."""
 

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
-from forumbot.board import BoardConfig
+from forumbot.board import BoardConfig, SourceKind
 from forumbot.client import BoardClient
 from forumbot.errors import BoardError, ThreadNotFound
 from forumbot.parsers.records import ForumThread, ThreadPage
@@ -233,6 +233,7 @@ def poll(
     full: bool = False,
     progress: ProgressHook | bool | None = None,
     retry_login: bool = False,
+    marker_tids: Iterable[int] = (),
 ) -> PollReport:
     """Poll ``watched_tids`` on ``board`` (default: the client's board) into ``store``.
 
@@ -242,6 +243,13 @@ def poll(
     store (:mod:`forumbot.store.reads`), complete or not, and the poll's process is recorded while it
     runs. Logins go through the store's record of failures (:mod:`forumbot.store.logins`):
     ``retry_login`` is the judge's explicit retry after a failure.
+
+    ``marker_tids`` (the game's vote threads): on a full poll through the mobile API, these threads are
+    read once more from PC pages. API v4 strips the 「本帖最后由 … 编辑」 marker, so a vote edited before
+    forumbot's first read would be counted from the API and voided from PC pages; the PC read puts the
+    marker into the store (the same content is no new revision) so every source gives one verdict.
+    PC pages rather than API v1/v2 (which keep the marker): v1/v2 lack the floor numbers the drafts
+    link to, and PC pages are the view the players themselves read.
     """
     cfg = board if isinstance(board, BoardConfig) else client.config
     key = board if isinstance(board, str) else cfg.key
@@ -264,6 +272,8 @@ def poll(
     process_id = reads.start_poll_process(store, key, at=report.started_at, full=full, tids=tids)
     try:
         _poll(client, store, cfg, key, tids, full, report, hook, process_id)
+        if full:
+            _reread_for_markers(client, store, key, [int(t) for t in marker_tids], report, hook, process_id)
     finally:
         done = report.finished_at is not None
         reads.finish_poll_process(store, process_id, at=now(), ok=report.ok and done)
@@ -398,6 +408,55 @@ def _poll(
         errors=len(report.errors),
         notes=report.notes,
     )
+
+
+class _MarkerReread(BoardError):
+    what = "vote thread read again from PC pages"
+
+
+def _reread_for_markers(
+    client: BoardClient,
+    store: Store,
+    key: str,
+    tids: list[int],
+    report: PollReport,
+    hook: ProgressHook | None,
+    process_id: int,
+) -> None:
+    """After a full poll through API v4 or touch pages: read ``tids`` again from PC pages, for the edit
+    markers v4 strips and for the times touch pages give only relatively («3 小时前»), so that a post
+    whose interval crosses the opening, the void cutoff or the close is settled from an exact source."""
+    source = client.current_source()
+    if not tids or source not in ("api", "touch"):
+        return
+    saved, config = client.api_disabled, client.config
+    if source == "api":
+        client.api_disabled = _MarkerReread(client.config.url, "", "API v4 strips the edit marker")
+    else:
+        client.config = replace(config, source=SourceKind.PC)
+    req0 = client.requests_made
+    try:
+        for tid in dict.fromkeys(tids):
+            outcome = _read_thread(
+                client,
+                store,
+                key,
+                tid,
+                1,
+                "exact view",
+                True,
+                None,
+                report,
+                client.utcnow,
+                hook,
+                process_id,
+            )
+            if not outcome.complete:
+                report.threads[tid] = outcome  # the vote thread is not known completely without it
+            report.notes.append(f"thread {tid}: read again from PC pages (edit markers, exact times)")
+    finally:
+        client.api_disabled, client.config = saved, config
+        report.requests += client.requests_made - req0
 
 
 def _log_error(

@@ -67,7 +67,7 @@ def due(all_moments: list[Moment], state: WatchState, now: datetime) -> list[Mom
 class Watcher:
     game: Game
     run_poll: Callable[[bool], object]  # full: bool -> a poll report
-    on_deadline: Callable[[Moment], None]
+    on_deadline: Callable[[Moment], bool | None]  # False: not done (the read was incomplete), retry
     clock: Callable[[], datetime] = lambda: datetime.now(UTC)
     state: WatchState = field(default_factory=WatchState)
     log: Callable[[str], None] = print
@@ -76,13 +76,16 @@ class Watcher:
         now = self.clock()
         todo = due(moments(self.game), self.state, now)
         if todo:
+            local = now.astimezone(self.game.tz)  # the board's zone, as every judge reads the times
             self.log(
-                f"{now:%Y-%m-%d %H:%M} UTC: deadline reached ({', '.join(m.kind for m in todo)}): full read"
+                f"{local:%Y-%m-%d %H:%M} ({self.game.timezone}): deadline reached "
+                f"({', '.join(m.kind for m in todo)}): full read"
             )
             self.run_poll(True)
             for m in todo:
-                self.on_deadline(m)
-                self.state.handled.add(m)
+                # A deadline whose read was incomplete stays due: the next tick reads and judges again.
+                if self.on_deadline(m) is not False:
+                    self.state.handled.add(m)
         else:
             self.run_poll(False)
         return todo

@@ -80,3 +80,21 @@ def test_run_forever_ticks_on_the_schedule():
 
     run_forever(w, 5, scheduler=sched, sleep=lambda _s: None, stop=stop)
     assert ticks == [0, 0]  # once at start, once when the job came due
+
+
+def test_the_watcher_prints_times_in_the_boards_zone_and_retries_an_unfinished_deadline():
+    now = [at("2026-06-04 04:31")]  # 12:31 in Beijing
+    lines: list[str] = []
+    answers = [False, True]  # the first attempt finds the read incomplete
+    w = Watcher(
+        GAME,
+        run_poll=lambda full: None,
+        on_deadline=lambda m: answers.pop(0),
+        clock=lambda: now[0],
+        log=lines.append,
+    )
+    w.tick()
+    assert lines[0].startswith("2026-06-04 12:31 (Asia/Shanghai)") and "UTC" not in lines[0]
+    assert w.state.handled == set()  # still due
+    w.tick()
+    assert [m.kind for m in w.state.handled] == [MomentKind.VOID_CUTOFF]

@@ -388,14 +388,18 @@ def _gate(e: Entry, inp: DayInput, as_of: datetime | None, proxy_used: dict[str,
         )
     if e.override is not None and b.kind is BallotKind.NOT_A_VOTE:
         return e.verdict(VoteStatus.OVERRIDDEN, "此帖不计")
+    # The time before the format: whatever a post after the close says, it is simply late.
+    if e.at >= times.closes_at:
+        plain = replace(e, ballot=replace(b, needs_review=False))  # no doubt about its format matters
+        return plain.verdict(VoteStatus.LATE, f"投票截止（{fmt_clock(times.closes_at, tz)}）后发帖，无效")
     if b.kind is BallotKind.NOT_A_VOTE:
         return e.verdict(VoteStatus.NOT_A_VOTE, b.note or "非投票内容")
-    if e.at < times.opens_at:
+    if e.at < times.opens_at and (e.at_latest is None or e.at_latest < times.opens_at):
+        # A time known only as an interval that reaches past the opening is not rejected: it is judged
+        # inside the round and flagged (straddle_note) for the judge to settle from an exact source.
         return e.verdict(
             VoteStatus.BEFORE_OPEN, f"早于本轮案情发布（{fmt_time(times.opens_at, tz)}），不计入本轮"
         )
-    if e.at >= times.closes_at:
-        return e.verdict(VoteStatus.LATE, f"投票截止（{fmt_clock(times.closes_at, tz)}）后发帖，无效")
     return None
 
 
@@ -425,7 +429,8 @@ def _judge_void(
         if not void_in_time(e.at):
             return e.verdict(
                 VoteStatus.VOID_AFTER_CUTOFF,
-                f"废票有效时间为截止前30分钟（{fmt_clock(times.void_deadline, tz)}）前，此废票无效，"
+                f"废票有效时间为截止前{_minutes(times.closes_at - times.void_deadline)}分钟"
+                f"（{fmt_clock(times.void_deadline, tz)}）前，此废票无效，"
                 f"仍计之前投票 {_label(prev)}",
             )
         verdicts[st.decisive] = replace(
@@ -501,3 +506,8 @@ def _judge_vote(
 
 def _label_e(e: Entry) -> str:
     return f"#{e.floor}" if e.floor is not None else (f"pid {e.pid}" if e.pid is not None else "代投")
+
+
+def _minutes(delta: timedelta) -> int:
+    """Whole minutes of a void cutoff's distance from the close (the game file's setting)."""
+    return round(delta.total_seconds() / 60)

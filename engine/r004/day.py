@@ -243,7 +243,8 @@ def _gate(e: Entry, inp: DayInput, as_of: datetime | None) -> Verdict | None:
         return e.verdict(VoteStatus.NOT_A_PLAYER, "非本局角色，投票无效" if vote_like else "非本局角色发帖")
     if e.author not in inp.alive:
         return e.verdict(VoteStatus.DEAD, "已出局角色不允许在投票帖发言或投票")
-    if e.at < times.opens_at:
+    if e.at < times.opens_at and (e.at_latest is None or e.at_latest < times.opens_at):
+        # an interval reaching past the opening: judged inside the day and flagged (straddle_note)
         return e.verdict(VoteStatus.BEFORE_OPEN, f"早于本讨论日开始（{fmt_time(times.opens_at, tz)}），不计")
     if e.at >= times.closes_at:
         return e.verdict(VoteStatus.LATE, f"关门（{fmt_clock(times.closes_at, tz)}）后发帖，无效")

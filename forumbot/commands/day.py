@@ -19,8 +19,24 @@ from forumbot.errors import UsageError
 
 
 def verdict_rows(judged: DayJudgement, game: Game) -> list[dict[str, Any]]:
+    """Every verdict of the day for the judge, one per post: a post made for a revote shows the
+    revote's verdict (``stage`` 1, 2...) rather than «late» from the first vote; posts only the
+    revote's window saw are added."""
+    from engine import VoteStatus
+
     rows = []
-    for v in judged.result.verdicts:
+    every = list(judged.result.verdicts)
+    where = {v.pid: i for i, v in enumerate(every) if v.pid is not None}
+    for rv in judged.result.revotes:
+        for v in rv.verdicts:
+            if v.status is VoteStatus.BEFORE_OPEN:
+                continue  # an earlier post: its own stage's verdict stays
+            if v.pid is not None and v.pid in where:
+                every[where[v.pid]] = v
+            else:
+                where[v.pid] = len(every)  # type: ignore[index]
+                every.append(v)
+    for v in every:
         rows.append(
             {
                 "pid": v.pid,
@@ -31,7 +47,7 @@ def verdict_rows(judged: DayJudgement, game: Game) -> list[dict[str, Any]]:
                 "target": v.target,
                 "abstain": v.abstain,
                 "reason": v.reason,
-                "needs_review": v.needs_review,
+                "needs_review": v.needs_review and v.author not in game.judges,  # no ⚑ on the judges' posts
                 "suggestion": v.suggestion,
                 "stage": v.stage,
                 "proxy": v.proxy,
@@ -44,9 +60,19 @@ def verdict_rows(judged: DayJudgement, game: Game) -> list[dict[str, Any]]:
 def tally_json(judged: DayJudgement, game: Game, draft: str) -> dict[str, Any]:
     """The day's count for tools (``tally --json``): the tally, the outcome, every verdict, the draft."""
     r = judged.result
+    outcome: dict[str, Any] = {
+        "kind": r.outcome.kind.value,
+        "out": list(r.outcome.out),
+        "text": r.outcome.text,
+        "reason": r.outcome.reason,
+    }
+    if judged.running:  # a running count names who leads, never who is executed
+        outcome = {"kind": "running", "out": [], "text": drafts.running_text(r), "reason": ""}
     return {
         "day": judged.day.day,
-        "provisional": r.provisional,
+        "provisional": judged.provisional,
+        "provisional_reasons": list(judged.provisional_reasons),
+        "read_complete": not judged.read_reasons,
         "as_of": r.as_of.isoformat() if r.as_of else None,
         "tally": [
             {
@@ -58,12 +84,7 @@ def tally_json(judged: DayJudgement, game: Game, draft: str) -> dict[str, Any]:
             }
             for t in r.final_tally
         ],
-        "outcome": {
-            "kind": r.outcome.kind.value,
-            "out": list(r.outcome.out),
-            "text": r.outcome.text,
-            "reason": r.outcome.reason,
-        },
+        "outcome": outcome,
         "no_vote": list(r.no_vote),
         "strikes": dict(r.strikes_after),
         "drowned": [{"player": d.player, "rule": d.rule.value, "stage": d.stage} for d in r.drowned],
@@ -97,8 +118,23 @@ def print_tally(judged: DayJudgement, game: Game, draft: str) -> None:
     out.print(t)
     for p in r.problems:
         out.print(f"[yellow]problem:[/yellow] {p}")
+    print_provisional(judged)
     out.print("\n[b]Vote count draft (BBCode):[/b]\n")
     print(draft)
+
+
+def print_provisional(judged: DayJudgement) -> None:
+    """The warning above a draft that is not a final verdict (issue 8: never confidently wrong)."""
+    if not judged.read_reasons:
+        return
+    out = console()
+    out.print("[bold red]⚠ 非最终结果：本日主题未在截止后完整读取，以下草稿不可作为结论发布[/bold red]")
+    for why in judged.read_reasons:
+        out.print(f"[red]  - {why}[/red]")
+
+
+# The exit code of a tally that is not a final verdict because the day was not read completely.
+EXIT_PROVISIONAL = 5
 
 
 def cmd_tally(args: argparse.Namespace) -> int:
@@ -111,7 +147,7 @@ def cmd_tally(args: argparse.Namespace) -> int:
             print(json.dumps(tally_json(judged, game, draft), ensure_ascii=False, indent=1))
         else:
             print_tally(judged, game, draft)
-    return 0
+    return EXIT_PROVISIONAL if judged.read_reasons else 0
 
 
 def cmd_attendance(args: argparse.Namespace) -> int:
@@ -122,6 +158,7 @@ def cmd_attendance(args: argparse.Namespace) -> int:
         if att is None:
             raise UsageError(f"day {args.day} has no discussion thread in the game file (discussion = TID)")
         floors = {p.pid: p.floor for p in desk.discussion_posts(day)}
+        apart = desk.attendance_apart(day, att)  # the dead, the judges, spectators: counted for nobody
         if args.json:
             print(
                 json.dumps(
@@ -129,6 +166,7 @@ def cmd_attendance(args: argparse.Namespace) -> int:
                         "day": args.day,
                         "counts": dict(att.counts),
                         "deficient": sorted(att.deficient()),
+                        "apart": apart,
                         "posts": [
                             {
                                 "pid": p.pid,
@@ -152,6 +190,10 @@ def cmd_attendance(args: argparse.Namespace) -> int:
             t.add_row(name, str(n), "不足" if n < att.min_posts else "")
         out.print(f"[b]day {args.day} attendance[/b] (valid discussion posts, minimum {att.min_posts})")
         out.print(t)
+        labels = {"dead": "已出局", "judges": "法官", "spectators": "旁观"}
+        for key, names in apart.items():
+            if names:
+                out.print(f"不计（{labels[key]}）：{'、'.join(names)}")
         if args.elevator:
             out.print("\n[b]Elevator draft (BBCode):[/b]\n")
             print(elevator_draft(desk, day, att, floors, datetime.now(UTC)))
@@ -182,6 +224,7 @@ def cmd_revote(args: argparse.Namespace) -> int:
                 )
         else:
             out.print(f"result: {r.outcome.text or r.outcome.kind.value}")
+        print_provisional(judged)
         out.print("\n[b]Vote count draft (BBCode):[/b]\n")
         print(vote_count_draft(desk, judged))
     return 0
@@ -191,7 +234,7 @@ def cmd_override(args: argparse.Namespace) -> int:
     _game, store, desk = open_desk(args)
     with store:
         day = args.day if args.day is not None else desk.day_of_vote_post(args.pid)
-        rec = desk.override(day, args.pid, args.as_kind, args.target, args.why)
+        rec = desk.override(day, args.pid, args.as_kind, args.target, args.why, waive_edit=args.waive_edit)
         console().print(
             f"override recorded: day {rec.day} pid {rec.pid} → {rec.as_kind}"
             + (f" {rec.target}" if rec.target else "")
@@ -213,8 +256,13 @@ def cmd_close(args: argparse.Namespace) -> int:
     with store:
         judged = desk.tally(args.day)
         draft = vote_count_draft(desk, judged)
-        res = desk.close_day(args.day)
+        if args.force and not (args.why or "").strip():
+            raise UsageError("--force needs --why (the decision is recorded with who and why)")
+        res = desk.close_day(args.day, force_why=args.why if args.force else None)
         out = console()
+        if judged.read_reasons:
+            out.print(f"[yellow]closed with --force by {desk.by}: {args.why}[/yellow]")
+            print_provisional(judged)
         out.print(f"[b]Day {args.day} closed.[/b] Out: {'、'.join(res.out) or '(nobody)'}")
         print_events(res.events, out)
         if res.state.phase is Phase.OVER:
@@ -255,6 +303,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     p.add_argument("--target")
     p.add_argument("--why", required=True)
+    p.add_argument(
+        "--waive-edit",
+        dest="waive_edit",
+        action="store_true",
+        help="the post's edit does not void it (recorded as the judge's decision)",
+    )
     p.set_defaults(func=cmd_override)
 
     p = sub.add_parser("proxy", help="record a proxy vote (代投) entered by the judge")
@@ -266,4 +320,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
     p = sub.add_parser("close", help="apply the day's result to the game: execution, drownings, win check")
     p.add_argument("--day", type=int, required=True)
+    p.add_argument(
+        "--force", action="store_true", help="close although the day was not read completely after the close"
+    )
+    p.add_argument("--why", help="with --force: the judges' reason (recorded with who and when)")
     p.set_defaults(func=cmd_close)

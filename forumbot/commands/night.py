@@ -32,9 +32,16 @@ def cmd_night_submit(args: argparse.Namespace) -> int:
                 }
                 | {"kind": args.kind}
             ]
-        for what, late in desk.night_entries(args.night, entries):
-            note = " [b](late: after the deadline)[/b]" if late else ""
-            console().print(f"night {args.night}: recorded {what}" + note)
+        for rec in desk.night_entries(args.night, entries):
+            note = " [b](late: after the deadline)[/b]" if rec.late else ""
+            done = "already recorded, unchanged" if rec.duplicate else "recorded"
+            console().print(f"night {args.night}: {done} {rec.what}" + note)
+            if rec.void_rule:
+                console().print(
+                    f"  [yellow]按规则无效（{rec.void_rule}），已记录为已提交：{rec.void_reason}[/yellow]"
+                )
+            if rec.replaces:
+                console().print(f"  [yellow]⚑ {rec.replaces}[/yellow]")
     return 0
 
 

@@ -181,7 +181,10 @@ def cmd_poll(args: argparse.Namespace) -> int:
         raise UsageError("no thread to poll: pass --thread TID or list the days' threads in the game file")
     tz = board.tz
     with open_store(_store_url(args, game)) as store, BoardClient(board) as client:
-        report = poll(client, store, board, tids, full=args.full, retry_login=args.retry_login)
+        votes = [t for t in game.vote_tids() if t in tids] if game is not None else []
+        report = poll(
+            client, store, board, tids, full=args.full, retry_login=args.retry_login, marker_tids=votes
+        )
         if game is not None:  # remember which thread is which day's vote/discussion
             for d in game.days:
                 for kind, tid in (("vote", d.vote_tid), ("discussion", d.discussion_tid)):

@@ -3,16 +3,42 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from forumbot.commands.common import open_desk
-from forumbot.desk import vote_count_draft
+from forumbot.desk import Desk, vote_count_draft
+
+if TYPE_CHECKING:
+    from forumbot.watch import Moment
+
+
+def deadline_draft(desk: Desk, m: Moment, folder: Path, log: Callable[[str], None] = print) -> bool:
+    """At deadline ``m``: judge the day and write its vote-count draft to ``folder``.
+
+    A draft is written only when the day's threads were read completely after the deadline (issue 8:
+    never a final draft from an incomplete read). Otherwise nothing is written, the reasons are
+    logged, and False tells the watcher to try again at its next tick.
+    """
+    desk.refresh()
+    # Before the close (a void or change cutoff) the draft is the running count at that moment.
+    judged = desk.tally(m.day) if m.kind.value == "close" else desk.tally(m.day, as_of=m.deadline)
+    if judged.read_reasons:
+        log(f"day {m.day} {m.kind.value}: 读取不完整，未写草稿，下次轮询再试：")
+        for why in judged.read_reasons:
+            log(f"  - {why}")
+        return False
+    path = folder / f"day{m.day}-{m.kind.value}.bbcode"
+    path.write_text(vote_count_draft(desk, judged), "utf-8")
+    log(f"day {m.day} {m.kind.value}: draft written to {path}")
+    return True
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
     from forumbot.client import BoardClient
     from forumbot.poll import poll
-    from forumbot.watch import Moment, Watcher, run_forever
+    from forumbot.watch import Watcher, run_forever
 
     game, store, desk = open_desk(args)
     client = BoardClient(game.board)
@@ -20,16 +46,20 @@ def cmd_watch(args: argparse.Namespace) -> int:
     drafts_dir.mkdir(parents=True, exist_ok=True)
 
     def run_poll(full: bool) -> object:
-        report = poll(client, store, game.board, game.watched_tids(), full=full, progress=False)
+        report = poll(
+            client,
+            store,
+            game.board,
+            game.watched_tids(),
+            full=full,
+            progress=False,
+            marker_tids=game.vote_tids(),
+        )
         print(report.summary())
         return report
 
-    def on_deadline(m: Moment) -> None:
-        desk.refresh()
-        judged = desk.tally(m.day)
-        path = drafts_dir / f"day{m.day}-{m.kind.value}.bbcode"
-        path.write_text(vote_count_draft(desk, judged), "utf-8")
-        print(f"day {m.day} {m.kind.value}: draft written to {path}")
+    def on_deadline(m: Moment) -> bool:
+        return deadline_draft(desk, m, drafts_dir)
 
     watcher = Watcher(game, run_poll, on_deadline)
     try:

@@ -13,20 +13,27 @@ Setup (desk/setup.py)
     draws (or takes) the roles and stores them as the first version of the secret state.
 Night (desk/night.py)
     ``desk.night_submit(n, action, submitted_at) -> bool`` checks one engine action now and stores it
-    (True: it came after the deadline); ``desk.night_entries(n, entries) -> [(what, late)]`` does the
-    same for typed entries (``action_from_fields``, ``read_submissions``);
+    (True: it came after the deadline); ``desk.night_record(n, [(action, at)]) -> [RecordedSubmission]``
+    all or nothing and idempotent, a submission the rules void recorded and reported void;
+    ``desk.night_entries(n, entries)`` the same for typed entries (``action_from_fields``,
+    ``read_submissions``);
     ``desk.night_resolve(n, seed=None) -> Resolution`` resolves night n (version ``night n``);
     ``desk.night_extra_check(n, target, at, result_at=None) -> Resolution`` (R001, AMB-15);
     ``desk.night(n) -> (GameState, Night)``, ``desk.night_deadline(n) -> datetime``.
 Day (desk/day.py)
     ``desk.day(n) -> DayConfig`` the day's times (opening at the real case post);
     ``desk.tally(n, as_of=None) -> DayJudgement`` a verdict for every vote post, the count, revotes;
-    ``desk.attendance(day) -> AttendanceResult | None``, ``desk.discussion_posts(day)``;
-    ``desk.override(n, pid, as_kind, target, why) -> OverrideRecord`` (``as_kind`` in OVERRIDE_KINDS);
+    ``judged.provisional`` / ``judged.read_reasons`` (Chinese) when the day's threads were not read
+    completely after the moment judged (``desk.read_reasons(day, result, as_of)``);
+    ``desk.attendance(day) -> AttendanceResult | None`` (the living only), ``desk.attendance_apart(day,
+    att) -> {"dead", "judges", "spectators": [names]}``, ``desk.living(n)``, ``desk.discussion_posts(day)``;
+    ``desk.override(n, pid, as_kind, target, why, waive_edit=False) -> OverrideRecord`` (``as_kind`` in
+    OVERRIDE_KINDS; refused once ``desk.day_closed(n)``);
     ``desk.proxy_vote(n, player, target, at)``; ``desk.revote(n, called_at) -> DayJudgement``;
     ``desk.day_of_vote_post(pid) -> int``;
     ``desk.preview_close(judged) -> Resolution | None`` (pure) and
-    ``desk.close_day(n) -> Resolution`` (version ``day n``).
+    ``desk.close_day(n, force_why=None) -> Resolution`` (version ``day n``; ReadIncomplete unless the
+    day was read completely after the close, ``force_why`` recorded as a judge's decision).
 Undo and state (desk/undo.py, desk/core.py, desk/state.py)
     ``desk.undo() -> (undone label, current label)`` records an undo naming the version it cancels;
     ``desk.state()``, ``desk.require_state()``, ``desk.history() -> [StateVersion]``,
@@ -44,7 +51,13 @@ from __future__ import annotations
 from forumbot.desk.core import whoami
 from forumbot.desk.day import OVERRIDE_KINDS, DayJudgement, DaySteps
 from forumbot.desk.drafts import case_post_draft, elevator_draft, vote_count_draft
-from forumbot.desk.night import NIGHT_ACTION_KINDS, NightSteps, action_from_fields, read_submissions
+from forumbot.desk.night import (
+    NIGHT_ACTION_KINDS,
+    NightSteps,
+    RecordedSubmission,
+    action_from_fields,
+    read_submissions,
+)
 from forumbot.desk.setup import SetupSteps, role_by_name
 from forumbot.desk.state import describe_state
 from forumbot.desk.undo import UndoSteps
@@ -60,6 +73,7 @@ __all__ = [
     "OVERRIDE_KINDS",
     "DayJudgement",
     "Desk",
+    "RecordedSubmission",
     "action_from_fields",
     "case_post_draft",
     "describe_state",

@@ -25,6 +25,7 @@ from engine import (
     OutcomeKind,
     Override,
     Phase,
+    PostAttendanceStatus,
     ProxyVote,
     Resolution,
     VotePost,
@@ -38,9 +39,10 @@ from engine import (
 )
 from forumbot.config import DayConfig
 from forumbot.desk.core import DeskCore
-from forumbot.errors import GameFileError, UsageError
+from forumbot.errors import GameFileError, ReadIncomplete, UsageError
 from forumbot.parsers.votes import vote_posts as to_vote_posts
 from forumbot.store import posts, records
+from forumbot.store.reads import day_read_complete, read_status
 from forumbot.store.records import OverrideRecord
 
 # What a judge may turn a post into (``forumbot override --as``), and how the engine reads it.
@@ -61,6 +63,28 @@ class DayJudgement:
     result: DayResult
     attendance: AttendanceResult | None
     state: GameState | None  # the secret state the day started from (None: no setup stored)
+    # Why the store cannot vouch for this judgement (issue 8, "judge only what was read"): one Chinese
+    # reason per thread of the day that was not read completely after the moment judged (the close,
+    # the last revote's deadline, or the ``--at`` moment). Empty: every thread was.
+    read_reasons: tuple[str, ...] = ()
+
+    @property
+    def running(self) -> bool:
+        """A running count (``tally --at``): never a verdict."""
+        return self.result.as_of is not None
+
+    @property
+    def provisional(self) -> bool:
+        """Not a final verdict: a running count, or a day whose threads were not read completely."""
+        return self.result.provisional or bool(self.read_reasons)
+
+    @property
+    def provisional_reasons(self) -> tuple[str, ...]:
+        """Why the judgement is not final, in Chinese (the judge's table and JSON)."""
+        out = list(self.read_reasons)
+        if self.running and self.result.as_of is not None:
+            out.insert(0, "这是截至某一时刻的实时统计，不是最终结果")
+        return tuple(out)
 
 
 class DaySteps(DeskCore):
@@ -122,17 +146,63 @@ class DaySteps(DeskCore):
             ) from exc
 
     def attendance(self, day: DayConfig) -> AttendanceResult | None:
-        """Valid discussion posts per player (None when the day has no discussion thread)."""
+        """Valid discussion posts per living player (None when the day has no discussion thread).
+
+        Only the living are counted (a dead player's post counts for nobody); the dead, the judges and
+        the spectators who posted get a verdict saying which they are (:meth:`attendance_apart`).
+        """
         if day.discussion_tid is None:
             return None
         window = round_window(day.closes, previous_close=None, case_post_at=day.discussion_opens)
-        return count_valid_posts(
-            self.discussion_posts(day), self.game.roster, window, self.attendance_rules()
+        living = self.living(day.day)
+        result = count_valid_posts(
+            self.discussion_posts(day),
+            [p for p in self.game.roster if p in living],
+            window,
+            self.attendance_rules(),
         )
+        judges = set(self.game.judges)
+        posts = []
+        for pa in result.posts:
+            if pa.status is PostAttendanceStatus.NOT_A_PLAYER:
+                if pa.author in judges:
+                    pa = replace(pa, reason="法官，不计")
+                elif pa.author in self.game.roster:
+                    pa = replace(pa, reason="已出局，不计")
+                else:
+                    pa = replace(pa, reason="旁观者（非本局玩家），不计")
+            posts.append(pa)
+        return replace(result, posts=tuple(posts))
+
+    def attendance_apart(self, day: DayConfig, attendance: AttendanceResult) -> dict[str, list[str]]:
+        """Who posted in the discussion thread without being counted: the dead, the judges, spectators."""
+        living = self.living(day.day)
+        apart: dict[str, list[str]] = {"dead": [], "judges": [], "spectators": []}
+        for pa in attendance.posts:
+            if pa.author in living:
+                continue
+            if pa.author in self.game.judges:
+                key = "judges"
+            elif pa.author in self.game.roster:
+                key = "dead"
+            else:
+                key = "spectators"
+            if pa.author not in apart[key]:
+                apart[key].append(pa.author)
+        return apart
+
+    def living(self, n: int) -> frozenset[str]:
+        """Who is alive during day ``n``: from the secret state the day began with, else the game file."""
+        state = self.day_start_state(n)
+        if state is not None:
+            return frozenset(state.living())
+        dead = {name for d in self.game.days if d.day <= n for name in d.dead}
+        return frozenset(self.game.roster) - self._eliminated_before(n) - dead
 
     def overrides(self, day: int) -> tuple[Override, ...]:
         with self.store.session() as s:
             rows = records.overrides_for(s, self.gid, day)
+            waived = {d.pid for d in records.decisions_for(s, self.gid, "edit_waived", day)}
         return tuple(
             Override(
                 pid=o.pid,
@@ -142,7 +212,7 @@ class DaySteps(DeskCore):
                 at=o.at,
                 target=o.target,
                 abstain=o.as_kind == "abstain" or o.target == "弃权",
-                not_edited=o.as_kind in ("vote", "abstain", "change") and "edit" in o.why.lower(),
+                not_edited=o.as_kind in ("vote", "abstain", "change") and o.pid in waived,
             )
             for o in rows
         )
@@ -196,13 +266,11 @@ class DaySteps(DeskCore):
     ) -> tuple[DayInput, AttendanceResult | None]:
         """The engine's input for day ``n``: the posts, the times, and what carries over from day n-1."""
         prev = self.tally(n - 1).result if n > 1 and any(d.day == n - 1 for d in self.game.days) else None
+        alive = self.living(n)
         if state is not None:
-            alive = frozenset(state.living())
             before = self.state_before_night(n)
             new_victim = before is None or len(alive) < len(before.living())
         else:
-            dead = {name for d in self.game.days if d.day <= n for name in d.dead}
-            alive = frozenset(self.game.roster) - self._eliminated_before(n) - dead
             new_victim = bool(day.dead) or n == 1
         attendance = self.attendance(day)
         pair = None
@@ -267,10 +335,37 @@ class DaySteps(DeskCore):
         result = judge_day(inp, as_of=as_of)
         if as_of is None:
             result = self._called_revotes(n, result, inp)
-        judged = DayJudgement(day, result, attendance, state)
+        judged = DayJudgement(day, result, attendance, state, self.read_reasons(day, result, as_of))
         if as_of is None:
             self._days[n] = judged
         return judged
+
+    def read_reasons(self, day: DayConfig, result: DayResult, as_of: datetime | None) -> tuple[str, ...]:
+        """Why the day's threads cannot vouch for this judgement (empty when they can).
+
+        A final verdict needs every thread of the day read completely from page 1 by a read that
+        started after the close (or after the deadline of the last revote judged): an edit or a
+        deletion on any page changes verdicts. A running count needs a complete read after its moment.
+        """
+        tids = [t for t in (day.vote_tid, day.discussion_tid) if t is not None]
+        if not tids:
+            return ()
+        if as_of is not None:
+            _ok, reasons = day_read_complete(self.store, self.game.board, tids, as_of, tz=self.game.tz)
+            return tuple(reasons)
+        after = max([day.closes, *(rv.plan.deadline for rv in result.revotes)])
+        _ok, reasons = day_read_complete(self.store, self.game.board, tids, after, full=True, tz=self.game.tz)
+        if not reasons and day.vote_tid is not None and self.game.board.source in ("api", "touch"):
+            # API v4 strips the edit marker, touch pages give relative times: a verdict needs the vote
+            # thread read from PC pages too (a full poll does it)
+            st = read_status(self.store, self.game.board, day.vote_tid)
+            if "pc" not in (st.full_source or "").split(","):
+                reasons.append(
+                    f"投票帖 {day.vote_tid} 截止后只经{st.full_source}完整读取"
+                    "（API v4 没有「本帖最后由…编辑」标记，触屏版只有相对时间）："
+                    "需再用电脑版页面完整读取一次，请运行 forumbot poll --full"
+                )
+        return tuple(reasons)
 
     def state_before_night(self, n: int) -> GameState | None:
         """The state night ``n`` started from (night 1: the setup)."""
@@ -321,10 +416,34 @@ class DaySteps(DeskCore):
             "run `forumbot poll` first, or check the pid"
         )
 
-    def override(self, n: int, pid: int, as_kind: str, target: str | None, why: str) -> OverrideRecord:
+    def day_closed(self, n: int) -> bool:
+        """True once day ``n``'s close is stored (a live version ``day N``)."""
+        return any(v.label == f"day {n}" for v in self.live_history())
+
+    def override(
+        self,
+        n: int,
+        pid: int,
+        as_kind: str,
+        target: str | None,
+        why: str,
+        *,
+        waive_edit: bool = False,
+    ) -> OverrideRecord:
         """A judge's correction of one post's verdict (logged with who and why; every later tally applies
-        it). ``as_kind`` is one of OVERRIDE_KINDS."""
+        it). ``as_kind`` is one of OVERRIDE_KINDS. ``waive_edit``: the post's edit does not void it
+        (an explicit decision, whatever language ``why`` is written in).
+
+        Refused once the day is closed: the close applied the old verdicts to the secret state, so a
+        correction now would change the count without changing the game. Undo the close first
+        (``forumbot undo``), override, then close again.
+        """
         day = self.game.day(n)
+        if self.day_closed(n):
+            raise UsageError(
+                f"第{n}日已结算，不能再更正（结算已按原判定改变了局面）："
+                f"先 `forumbot undo` 撤销第{n}日的结算，更正后再 `forumbot close`"
+            )
         if as_kind not in OVERRIDE_KINDS:
             raise UsageError(f"--as must be one of {', '.join(OVERRIDE_KINDS)}")
         if as_kind in ("vote", "change") and not target:
@@ -341,6 +460,8 @@ class DaySteps(DeskCore):
             raise UsageError("an override needs --why (it is shown in every later tally)")
         with self.store.session() as s:
             rec = records.add_override(s, self.gid, n, pid, as_kind, target, why, self.by)
+            if waive_edit:
+                records.add_decision(s, self.gid, "edit_waived", why, self.by, day=n, pid=pid)
             s.commit()
         self._days.clear()
         return rec
@@ -373,10 +494,34 @@ class DaySteps(DeskCore):
         day = judged.day
         return apply_day(st, judged.result, sent_off=day.sent_off, red_cards=day.red_cards)
 
-    def close_day(self, n: int) -> Resolution:
-        """Apply day ``n``'s result to the secret state and store it as version ``day N``."""
+    def close_day(self, n: int, *, force_why: str | None = None) -> Resolution:
+        """Apply day ``n``'s result to the secret state and store it as version ``day N``.
+
+        Refused while the day's threads were not read completely after the close (ReadIncomplete,
+        naming each thread and what to run): a close is final. ``force_why`` is the judge's decision
+        to close anyway (e.g. the board is gone for good and the judges counted by hand); it is
+        stored with who, when, why and the reasons it overrode.
+        """
         judged = self.tally(n)
         r = judged.result
+        if judged.read_reasons:
+            if force_why is None or not force_why.strip():
+                raise ReadIncomplete(
+                    f"第{n}日的主题未在截止后完整读取，不能结算：\n  "
+                    + "\n  ".join(judged.read_reasons)
+                    + "\n（确需结算时：forumbot close --day N --force --why 理由；决定会记录在案）"
+                )
+            with self.store.session() as s:
+                records.add_decision(
+                    s,
+                    self.gid,
+                    "close_forced",
+                    force_why,
+                    self.by,
+                    day=n,
+                    detail={"read_reasons": list(judged.read_reasons)},
+                )
+                s.commit()
         if r.outcome.kind is OutcomeKind.REVOTE:
             raise UsageError(
                 f"day {n} waits for revote #{r.outcome.plan.number if r.outcome.plan else '?'}: "

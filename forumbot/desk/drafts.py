@@ -47,7 +47,7 @@ def case_post_draft(desk: Desk, n: int, events: tuple[Event, ...]) -> str:
 def vote_count_draft(desk: Desk, judged: DayJudgement) -> str:
     """The vote count with every voter linked to his floor and, once final, what the close does."""
     game = desk.game
-    preview = desk.preview_close(judged) if not judged.result.provisional else None
+    preview = desk.preview_close(judged) if not judged.provisional else None
     lines: tuple[str, ...] = ()
     notices: tuple[str, ...] = ()
     if preview is not None:
@@ -76,15 +76,17 @@ def elevator_draft(
 ) -> str:
     """The elevator (电梯): each player's valid discussion posts, linked, as of ``now``."""
     game = desk.game
+    living = desk.living(day.day)
     view = drafts.elevator_view(
         game_name=game.name,
         day=day.day,
         board_url=game.board.url,
         tid=day.discussion_tid or 0,
-        roster=game.roster,
+        roster=tuple(p for p in game.roster if p in living),  # the living only (issue 8)
         attendance=attendance,
         floors=floors,
         as_of=drafts.local_text(now, game.tz),
         rule="顶、+1、纯表情、纯引用等不计",
+        apart=desk.attendance_apart(day, attendance),
     )
     return drafts.render_elevator(view)

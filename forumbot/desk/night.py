@@ -7,17 +7,25 @@ only turns what a judge types (CLI flags, a TOML ``[[submissions]]`` entry) into
 
 from __future__ import annotations
 
+import json
 import tomllib
 from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from engine import (
     ACTION_KINDS,
+    JUDGE,
     ActionKind,
     Arrow,
+    Audience,
+    AudienceKind,
+    Event,
+    EventKind,
     GameState,
+    IllegalActionError,
     Kill,
     KillHostages,
     Night,
@@ -25,6 +33,7 @@ from engine import (
     Phase,
     Protect,
     Resolution,
+    Submission,
     action_from_dict,
     action_to_dict,
     check_action,
@@ -81,6 +90,37 @@ def read_submissions(path: Path) -> list[dict[str, Any]]:
     return entries
 
 
+# Rules under which the engine's resolution judges a submission void (recorded, then void and, per the
+# flags, consumed) rather than impossible to submit: AMB-08 a possession of the kill's own victim,
+# AMB-10 a possession of a dead player, a bandit or the ghost himself.
+VOID_AT_RESOLUTION = frozenset({"AMB-08", "AMB-10"})
+
+
+@dataclass(frozen=True)
+class RecordedSubmission:
+    """What ``night submit`` did with one entry: recorded (or already there), late, void, replacing."""
+
+    what: str
+    late: bool
+    duplicate: bool = False  # the same action at the same time was already recorded: nothing written
+    void_rule: str | None = None  # recorded, and the rules judge it void at resolution (rule id)
+    void_reason: str = ""
+    replaces: str = ""  # Chinese: the earlier submission of the same slot it replaces (or cannot)
+
+
+def slot_of(action: NightAction) -> tuple[str, ...]:
+    """The engine's slot of a submission (one kill, one check, one protection per guardian...): a
+    later submission in the same slot replaces the earlier one."""
+    if isinstance(action, Protect):
+        return (action.kind.value, action.guardian)
+    return (action.kind.value,)
+
+
+def _describe(data: Mapping[str, Any]) -> str:
+    parts = [f"{k}={v}" for k, v in sorted(data.items()) if v not in (None, "", ()) and k != "kind"]
+    return f"{data.get('kind')}（{'，'.join(parts)}）"
+
+
 class NightSteps(DeskCore):
     def night_deadline(self, n: int) -> datetime:
         """Night ``n``'s submissions are due at the deadline that follows day ``n - 1`` (night 1: the
@@ -93,31 +133,99 @@ class NightSteps(DeskCore):
             )
         return self.game.night1_deadline
 
+    def _void_rule(self, st: GameState, action: NightAction) -> tuple[str | None, str]:
+        """(None, "") when the action may be submitted; (rule, why) when the rules void it at
+        resolution. Raises IllegalActionError when it cannot be submitted at all."""
+        try:
+            check_action(st, action)
+        except IllegalActionError as exc:
+            if exc.rule in VOID_AT_RESOLUTION:
+                return exc.rule, str(exc)
+            raise
+        return None, ""
+
     def night_submit(self, n: int, action: NightAction, submitted_at: datetime) -> bool:
         """Check the action against the state now and store it. Returns whether it came late."""
+        return self.night_record(n, [(action, submitted_at)])[0].late
+
+    def night_record(self, n: int, actions: list[tuple[NightAction, datetime]]) -> list[RecordedSubmission]:
+        """Record night ``n``'s submissions, all or nothing, once.
+
+        Every action is checked first; one that cannot be submitted (IllegalActionError, with its
+        rule) stops the whole batch before anything is written. One the rules void at resolution
+        (AMB-08, AMB-10) is recorded as submitted and reported void with its rule. An action already
+        recorded with the same time is not written again, so running a corrected file twice records
+        nothing twice. A submission after the deadline is recorded as late. A later submission for a
+        slot that already holds one (a second police check, a changed kill) is said so.
+        """
         st = self.require_state()
         if st.phase is not Phase.NIGHT or st.round != n:
             raise UsageError(f"the game is at {st.phase.value} {st.round}, not night {n}")
-        check_action(st, action)
+        deadline = self.night_deadline(n)
+        checked = []
+        for i, (action, at) in enumerate(actions, 1):
+            try:
+                rule, why = self._void_rule(st, action)
+            except IllegalActionError as exc:
+                where = f"entry {i} ({action.kind.value})" if len(actions) > 1 else action.kind.value
+                raise IllegalActionError(f"{where}: {exc} — nothing was recorded", rule=exc.rule) from exc
+            checked.append((action, at, rule, why))
+        out: list[RecordedSubmission] = []
         with self.store.session() as s:
-            records.add_night_submission(s, self.gid, n, action_to_dict(action), submitted_at, self.by)
+            stored = [(d, at) for d, at in records.night_submissions(s, self.gid, n)]
+            for action, at, rule, why in checked:
+                data = action_to_dict(action)
+                key = json.dumps(data, ensure_ascii=False, sort_keys=True)
+                actor = getattr(action, "by", None) or getattr(action, "guardian", None) or "-"
+                what = f"{action.kind.value} by {actor}"
+                late = at > deadline
+                if any(
+                    json.dumps(d, ensure_ascii=False, sort_keys=True) == key and t == at for d, t in stored
+                ):
+                    out.append(
+                        RecordedSubmission(what, late, duplicate=True, void_rule=rule, void_reason=why)
+                    )
+                    continue
+                replaces = ""
+                slot = slot_of(action)
+                earlier = [(d, t) for d, t in stored if slot_of(action_from_dict(d)) == slot]
+                if earlier:
+                    d0, t0 = earlier[-1]
+                    when = t0.astimezone(self.game.tz).strftime("%m-%d %H:%M")
+                    if late and not t0 > deadline:
+                        replaces = f"超时的修改不生效：仍按 {when} 的提交 {_describe(d0)} 结算"
+                    else:
+                        replaces = f"取代 {when} 的提交 {_describe(d0)}，请法官确认"
+                records.add_night_submission(s, self.gid, n, data, at, self.by)
+                stored.append((data, at))
+                out.append(RecordedSubmission(what, late, False, rule, why, replaces))
             s.commit()
-        return submitted_at > self.night_deadline(n)
+        return out
 
-    def night_entries(self, n: int, entries: list[dict[str, Any]]) -> list[tuple[str, bool]]:
-        """Check and store each typed submission (see :func:`action_from_fields`); (what, late) for
-        each. A missing ``at`` means now; ``at`` is wall-clock in the game's time zone."""
-        done = []
-        for e in entries:
-            action = action_from_fields(str(e.get("kind")), e)
-            text = e.get("at")
-            at = (
-                datetime.now(UTC)
-                if text is None
-                else parse_local_time(text, self.game.tz, "night submission at")
-            )
-            done.append((f"{e.get('kind')} by {e.get('by') or '-'}", self.night_submit(n, action, at)))
-        return done
+    def night_entries(self, n: int, entries: list[dict[str, Any]]) -> list[RecordedSubmission]:
+        """Check and store typed submissions (see :func:`action_from_fields`), all or nothing (see
+        :meth:`night_record`). A missing ``at`` means now; ``at`` is wall-clock in the game's zone."""
+        actions = []
+        with self.store.session() as s:
+            known = {
+                json.dumps(d, ensure_ascii=False, sort_keys=True): at
+                for d, at in records.night_submissions(s, self.gid, n)
+            }
+        for i, e in enumerate(entries, 1):
+            try:
+                action = action_from_fields(str(e.get("kind")), e)
+                text = e.get("at")
+                at = (
+                    datetime.now(UTC)
+                    if text is None
+                    else parse_local_time(text, self.game.tz, "night submission at")
+                )
+            except (UsageError, ConfigError) as exc:
+                raise UsageError(f"entry {i}: {exc} — nothing was recorded") from exc
+            if text is None:  # no time given: the same action already recorded is the same submission
+                at = known.get(json.dumps(action_to_dict(action), ensure_ascii=False, sort_keys=True), at)
+            actions.append((action, at))
+        return self.night_record(n, actions)
 
     def night(self, n: int) -> tuple[GameState, Night]:
         """The current state and night ``n``'s stored submissions, as the engine holds them."""
@@ -127,8 +235,29 @@ class NightSteps(DeskCore):
             subs = records.night_submissions(s, self.gid, n)
         deadline = self.night_deadline(n)
         for data, at in subs:
-            night = submit(st, night, action_from_dict(data), late=at > deadline)
+            action = action_from_dict(data)
+            if self._void_rule(st, action)[0] is not None:
+                # recorded as submitted; the resolution judges it void (and consumed, per the flags)
+                night = night.with_submission(Submission(action, at > deadline))
+            else:
+                night = submit(st, night, action, late=at > deadline)
         return st, night
+
+    def refused_late_changes(self, n: int) -> list[tuple[NightAction, NightAction]]:
+        """(late change, on-time submission kept) for each slot whose late change the rules ignore."""
+        with self.store.session() as s:
+            subs = records.night_submissions(s, self.gid, n)
+        deadline = self.night_deadline(n)
+        kept: dict[tuple[str, ...], NightAction] = {}
+        out = []
+        for data, at in subs:
+            action = action_from_dict(data)
+            slot = slot_of(action)
+            if at > deadline and slot in kept:
+                out.append((action, kept[slot]))
+            elif at <= deadline:
+                kept[slot] = action
+        return out
 
     def night_extra_check(
         self, n: int, target: str, at: datetime, *, result_at: datetime | None = None
@@ -151,6 +280,29 @@ class NightSteps(DeskCore):
         if st.phase is not Phase.NIGHT or st.round != n:
             raise UsageError(f"the game is at {st.phase.value} {st.round}, not night {n}")
         res = resolve_night(st, night, seed=seed)
+        res = replace(res, events=(*res.events, *self._late_change_notices(st, n)))
         self.save_state(f"night {n}", res.state)
         self._days.clear()
         return res
+
+    def _late_change_notices(self, st: GameState, n: int) -> list[Any]:
+        """A private notice to whoever submitted a late change the rules ignored (a group's kill, the
+        police's check): they learn the change was refused and what was kept."""
+        out = []
+        for late, kept in self.refused_late_changes(n):
+            # told to the group whose role submits this kind (匪帮/杀手频道, 警署), else to the submitter
+            groups = {
+                spec.group
+                for p in st.players
+                if late.kind in (spec := self.ruleset.role(p.role)).night_actions and spec.group
+            }
+            by = getattr(late, "by", None) or getattr(late, "guardian", None)
+            if len(groups) == 1:
+                audience = Audience(AudienceKind.GROUP, str(groups.pop()))
+            else:
+                audience = Audience(AudienceKind.PLAYER, by) if by else JUDGE
+            text = (
+                f"第{n}夜的修改提交超过截止时间，修改无效：仍按原提交 {_describe(action_to_dict(kept))} 结算"
+            )
+            out.append(Event(EventKind.FORFEITED, audience, text, {"late": True, "change_refused": True}))
+        return out

@@ -167,7 +167,7 @@ def name_matcher(players: Collection[str]) -> NameMatcher:
 # --- R001 -------------------------------------------------------------------------------------------------
 
 _R001_KEYWORD = re.compile(
-    r"(?P<kw>改票|投票|票投|投给|(?i:vote)|投)(?P<label>对象|目标|给)?[ ]*(?P<colon>:)?[ ]*"
+    r"(?P<kw>改票|再?投一票|投票|票投|投给|(?i:vote)|投)(?P<label>对象|目标|给)?[ ]*(?P<colon>:)?[ ]*"
 )
 _NOT_A_STATEMENT = re.compile(
     r"^(?:截止|帖|时间|结果|格式|规则|情况|率|数|统计|阶段|期间|环节|前|后|的|吗|了|呢|\?)"
@@ -298,7 +298,7 @@ def _statements(t: str, names: _Names) -> list[_Statement]:
             colon = m.group("colon") is not None or m.group("label") is not None
             rest = line[m.end() :]
             kind = BallotKind.CHANGE if kw == "改票" else BallotKind.VOTE
-            if kw in ("投票", "改票") or kw.lower() == "vote":
+            if kw in ("投票", "改票") or kw.endswith("投一票") or kw.lower() == "vote":
                 if not colon and _NOT_A_STATEMENT.match(rest):
                     continue
                 st = _parse_target(rest, names, kind, canonical=True, line=i) if colon else None

@@ -319,6 +319,23 @@ class MomentRow(SQLModel, table=True):
     updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
 
 
+class JudgeDecisionRow(SQLModel, table=True):
+    """A judge's decision that is not a post's verdict (issue 8): a day closed although its threads were
+    not read completely after the close (``close_forced``), an edit a judge waives for one post
+    (``edit_waived``, whatever language the reason is in), a night submission's note. Who, when, why."""
+
+    __tablename__ = "judge_decisions"
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    kind: str = Field(max_length=32)
+    day: int = 0
+    pid: int | None = None
+    why: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
+    detail_json: str = Field(default="{}", sa_column=Column(Text, nullable=False, default="{}"))
+    by: str = ""
+    at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
 # The board's tables (what `forumbot stats` counts) and the judges' tables of a game.
 TABLE_NAMES: tuple[str, ...] = (
     "boards",
@@ -338,6 +355,7 @@ GAME_TABLE_NAMES = (
     "proxy_votes",
     "revotes",
     "runner_moments",
+    "judge_decisions",
 )
 
 

@@ -21,6 +21,7 @@ from forumbot.errors import UsageError
 from forumbot.store.models import (
     GameRow,
     GameStateRow,
+    JudgeDecisionRow,
     NightSubmissionRow,
     OverrideRow,
     ProxyVoteRow,
@@ -245,3 +246,52 @@ def revotes_for(session: Session, gid: int, day: int) -> list[tuple[int, dict[st
         .order_by(col(RevoteRow.number))
     )
     return [(r.number, json.loads(r.plan_json), _utc(r.called_at)) for r in rows]
+
+
+@dataclass(frozen=True)
+class JudgeDecision:
+    """A judge's decision beside the verdicts (a forced close, a waived edit): who, when, why."""
+
+    kind: str
+    day: int
+    pid: int | None
+    why: str
+    by: str
+    at: datetime  # UTC
+    detail: dict[str, Any]
+
+
+def add_decision(
+    session: Session,
+    gid: int,
+    kind: str,
+    why: str,
+    by: str,
+    *,
+    day: int = 0,
+    pid: int | None = None,
+    detail: dict[str, Any] | None = None,
+) -> JudgeDecision:
+    row = JudgeDecisionRow(
+        game_id=gid,
+        kind=kind,
+        day=day,
+        pid=pid,
+        why=why,
+        by=by,
+        detail_json=json.dumps(detail or {}, ensure_ascii=False, sort_keys=True),
+    )
+    session.add(row)
+    session.flush()
+    return JudgeDecision(kind, day, pid, why, by, _utc(row.at), detail or {})
+
+
+def decisions_for(session: Session, gid: int, kind: str, day: int | None = None) -> list[JudgeDecision]:
+    """The judges' decisions of one kind (of one day), oldest first."""
+    q = select(JudgeDecisionRow).where(JudgeDecisionRow.game_id == gid, JudgeDecisionRow.kind == kind)
+    if day is not None:
+        q = q.where(JudgeDecisionRow.day == day)
+    return [
+        JudgeDecision(r.kind, r.day, r.pid, r.why, r.by, _utc(r.at), json.loads(r.detail_json))
+        for r in session.exec(q.order_by(col(JudgeDecisionRow.id)))
+    ]

@@ -78,11 +78,11 @@ class FakeThread:
         return max(p.at for p in self.visible())
 
 
-def render_body(p: FakePost, by_pid: dict[int, FakePost], tid: int) -> str:
+def render_body(p: FakePost, by_pid: dict[int, FakePost], tid: int, *, marker: bool = True) -> str:
     if p.state in PLACEHOLDERS:
         return f'<div class="locked">{PLACEHOLDERS[p.state]}</div>'
     out: list[str] = []
-    if p.edited_by and p.edited_at:
+    if marker and p.edited_by and p.edited_at:
         out.append(
             f'<i class="pstatus"> 本帖最后由 {p.edited_by} 于 {ymd(p.edited_at, False)} 编辑 </i><br />\n<br />\n'
         )
@@ -226,6 +226,7 @@ class FakeBoard:
         self.next_pid = 1
         self.now = T0 + timedelta(hours=2)
         self.api: str = "json"  # json | closed | error503 | redirect
+        self.api_strips_edit_marker = False  # as the real API v4 does (the captures show it)
         self.requests: list[str] = []
         self.fail_next: list[Callable[[], Any]] = []  # raise/return overrides for the next requests
 
@@ -346,7 +347,7 @@ class FakeBoard:
                     "authorid": str(p.uid),
                     "dateline": ymd(p.at, False),
                     "dbdateline": str(int(p.at.timestamp())),
-                    "message": render_body(p, by_pid, tid),
+                    "message": render_body(p, by_pid, tid, marker=not self.api_strips_edit_marker),
                     "number": str(i),
                     "position": str(i),
                 }

@@ -39,10 +39,11 @@ def test_a_judges_day_from_setup_to_close(game_file: Path, mock_board: MockBoard
     assert night["out"] == ["锅贴"] and "死者：锅贴" in night["case_post"]
 
     mock_board.use("s2")
-    assert run(game_file, "poll") == 0
+    assert run(game_file, "poll", "--full") == 0  # a verdict needs every page read after the close
     capsys.readouterr()
     assert run(game_file, "tally", "--day", "1", "--json") == 0
     tally = out_json(capsys)
+    assert tally["provisional"] is False and tally["provisional_reasons"] == []
     assert [(t["target"], t["count"]) for t in tally["tally"]] == [("烧卖", 3), ("饺子", 2)]
     assert tally["outcome"]["kind"] == "execute"
     assert {v["pid"]: v["status"] for v in tally["verdicts"]}[39] == "late"

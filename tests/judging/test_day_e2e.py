@@ -127,9 +127,10 @@ def test_the_case_post_shows_the_dead_and_the_kill_text_but_no_identity(judge: D
     assert "烧卖：杀手" in private  # the police's check goes to the police group only
 
 
-def test_an_override_changes_the_count_and_is_shown_with_who_and_why(
+def test_an_override_changes_the_count_and_its_reason_stays_with_the_judges(
     judge: Desk, mock_board: MockBoard
 ) -> None:
+    """Issue 8: an override's reason is the judges' note (their table and JSON), not the public post."""
     play_night_one(judge)
     poll_both_snapshots(judge, mock_board)
     judge.override(1, 23, "vote", "烧卖", "typo accepted by the judges: 烧麦 = 烧卖")
@@ -137,7 +138,9 @@ def test_an_override_changes_the_count_and_is_shown_with_who_and_why(
     assert dict(r.counts)["烧卖"] == 4
     v = next(v for v in r.verdicts if v.pid == 23)
     assert v.override is not None and v.override.by == "test-judge"
-    assert "typo accepted" in vote_count_draft(judge, judge.tally(1))
+    assert "typo accepted" in v.reason
+    draft = vote_count_draft(judge, judge.tally(1))
+    assert "typo accepted" not in draft and "法官更正" not in draft and "test-judge" not in draft
 
 
 def test_an_override_of_a_pid_not_in_the_round_is_refused(judge: Desk, mock_board: MockBoard) -> None:
@@ -206,7 +209,8 @@ def test_day_two_carries_strikes_and_attendance_and_drowns_the_absent(
     assert night.out == ("包子",)
     assert "饺子" not in case_post_draft(judge, 2, night.events)  # the possession stays secret
     mock_board.use("s3")
-    assert poll(client, store, judge.game.board, judge.game.watched_tids(), progress=False).ok
+    # a final verdict needs every page read after the close: the read after day 2's close is full
+    assert poll(client, store, judge.game.board, judge.game.watched_tids(), full=True, progress=False).ok
 
     # day 2 gives no `opens`: the case post (the discussion thread's opening post) opens the vote
     assert judge.day(2).opens == parse_local_time("2026-06-04 17:20:05", judge.game.tz, "opens")

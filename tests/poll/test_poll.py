@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
+from datetime import timedelta
 
 import pytest
 import requests
@@ -379,3 +380,25 @@ def test_a_page_cut_off_during_a_full_poll_marks_nothing_deleted(
     again = run(client, store, [3], full=True)
     assert again.ok and again.state_changes == [] and again.threads[3].complete
     assert not any(p.deleted for p in thread_posts(store, BOARD, 3))
+
+
+def test_a_full_poll_through_api_v4_reads_the_vote_threads_again_from_pc_pages(
+    fake_board: FakeBoard, make_client: Callable[..., BoardClient], store: Store
+) -> None:
+    """Issue 8: API v4 strips 「本帖最后由 … 编辑」; a vote edited before forumbot's first read would be
+    counted from the API and voided from PC pages. The PC re-read puts the marker in the store."""
+    from forumbot.store.reads import read_status
+
+    fake_board.add_thread(2, 12)
+    fake_board.api_strips_edit_marker = True
+    pid = fake_board.threads[2].posts[3].pid
+    fake_board.now += timedelta(minutes=5)
+    fake_board.edit(pid, "投票：饺子")  # edited before forumbot ever read it
+    api = make_client(source=SourceKind.API, api_ppp=50)
+    report = poll(api, store, api.config, [2], full=True, progress=False)
+    assert not was_edited(store, BOARD, pid)  # without the re-read: no trace of the edit
+    report = poll(api, store, api.config, [2], full=True, progress=False, marker_tids=[2])
+    assert report.ok and any("PC pages" in n for n in report.notes)
+    assert was_edited(store, BOARD, pid)
+    assert read_status(store, BOARD, 2).full_source == "pc"
+    assert api.current_source() == "api"  # the API stays the source for everything else

@@ -1,0 +1,126 @@
+"""Issue 8, "never confidently wrong": the example game (data/examples/meishi) with the board down at
+the day's deadline. While the board is down nothing final happens (no final draft, no state change,
+a clear message); once the board is back, the day is judged exactly as with no fault."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+import responses
+
+from forumbot.client import BoardClient
+from forumbot.commands.watch import deadline_draft
+from forumbot.demoboard import DemoBoard
+from forumbot.desk import Desk, read_submissions, vote_count_draft
+from forumbot.errors import ForumbotError, ReadIncomplete
+from forumbot.poll import poll
+from forumbot.store import Store, open_store
+from forumbot.watch import Watcher
+from tests.judging.conftest import BOARD_URL, EXAMPLE, example_game, example_roles
+
+
+class FlakyBoard:
+    """The example's saved pages behind responses, with a switch that takes the board down (503)."""
+
+    def __init__(self) -> None:
+        self.board = DemoBoard(EXAMPLE / "board")
+        self.down = False
+
+    def reply(self, request: Any) -> tuple[int, dict[str, str], bytes]:
+        if self.down:
+            return 503, {"Content-Type": "text/html"}, b"<html><body>503 Service Unavailable</body></html>"
+        status, body = self.board.answer(request.url[len(BOARD_URL) - 1 :])
+        return status, {"Content-Type": "text/html; charset=utf-8"}, body
+
+
+@contextmanager
+def flaky_board() -> Iterator[FlakyBoard]:
+    fb = FlakyBoard()
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        mock.add_callback(responses.GET, re.compile(re.escape(BOARD_URL) + ".*"), callback=fb.reply)
+        yield fb
+
+
+def utc(text: str) -> datetime:
+    return datetime.fromisoformat(text).replace(tzinfo=UTC)
+
+
+def judge_at_deadlines(store: Store, drafts: Path, *, fault: bool) -> tuple[Desk, list[str]]:
+    """Play night 1 and day 1 on the watcher's timetable; ``fault``: the board is down at 13:01."""
+    desk = Desk(example_game(store.url), store, by="test-judge")
+    desk.setup(roles=example_roles())
+    desk.night_entries(1, read_submissions(EXAMPLE / "night1.toml"))
+    desk.night_resolve(1)
+    now = [utc("2026-06-04 03:00")]  # 11:00 in Beijing
+    log: list[str] = []
+    with flaky_board() as fb:
+        client = BoardClient(desk.game.board, sleep=lambda _s: None, now=lambda: now[0])
+
+        def run_poll(full: bool) -> object:
+            try:
+                tids = desk.game.watched_tids()
+                return poll(client, store, desk.game.board, tids, full=full, progress=False)
+            except ForumbotError as exc:
+                log.append(str(exc))
+                return None
+
+        watcher = Watcher(
+            desk.game,
+            run_poll,
+            lambda m: deadline_draft(desk, m, drafts, log.append),
+            clock=lambda: now[0],
+            log=log.append,
+        )
+        fb.board.use("s1")
+        watcher.tick()  # 11:00: an incremental read
+        fb.board.use("s2")
+        now[0] = utc("2026-06-04 05:01")  # 13:01: the void cutoff and the close are due
+        fb.down = fault
+        watcher.tick()
+        if fault:
+            assert list(drafts.iterdir()) == []  # no draft from an incomplete read
+            assert any("读取不完整，未写草稿" in line for line in log)
+            judged = desk.tally(1)
+            assert judged.provisional and judged.read_reasons
+            assert all("poll --full" in why for why in judged.read_reasons)
+            with pytest.raises(ReadIncomplete, match="不能结算"):
+                desk.close_day(1)
+            assert desk.require_state().phase.value == "day"  # no state change
+            assert [v.label for v in desk.live_history()][-1] == "night 1"
+            fb.down = False
+            now[0] = utc("2026-06-04 05:06")  # 13:06: the board is back
+            watcher.tick()  # the deadlines stayed due: full read, then the drafts
+    return desk, log
+
+
+def test_the_board_down_at_the_close_gives_no_verdict_then_the_same_one(tmp_path: Path, store: Store) -> None:
+    faulty_drafts = tmp_path / "faulty"
+    faulty_drafts.mkdir()
+    desk, _log = judge_at_deadlines(store, faulty_drafts, fault=True)
+    with open_store(tmp_path / "reference.db") as ref_store:
+        ref_drafts = tmp_path / "reference"
+        ref_drafts.mkdir()
+        ref, _ = judge_at_deadlines(ref_store, ref_drafts, fault=False)
+        want = ref.tally(1)
+        got = desk.tally(1)
+        assert not got.provisional and not want.provisional
+        assert got.result.final_tally == want.result.final_tally
+        assert dict(got.result.strikes_after) == dict(want.result.strikes_after)
+        assert [(v.pid, v.status) for v in got.result.verdicts] == [
+            (v.pid, v.status) for v in want.result.verdicts
+        ]
+        names = ["day1-close.bbcode", "day1-void_cutoff.bbcode"]
+        assert sorted(p.name for p in faulty_drafts.iterdir()) == names
+        for name in names:
+            assert (faulty_drafts / name).read_text("utf-8") == (ref_drafts / name).read_text("utf-8")
+        assert "烧卖 被处决，身份：杀手" in (faulty_drafts / "day1-close.bbcode").read_text("utf-8")
+        running = (faulty_drafts / "day1-void_cutoff.bbcode").read_text("utf-8")
+        assert "被处决" not in running and "实时统计" in running
+        assert vote_count_draft(desk, got) == vote_count_draft(ref, want)
+        assert desk.close_day(1).out == ref.close_day(1).out == ("烧卖",)

@@ -257,7 +257,8 @@ def count_statements(store: Store, action: Callable[[], object]) -> int:
         action()
     finally:
         event.remove(store.engine, "before_cursor_execute", listener)
-    return len([s for s in seen if s.strip().upper() not in ("BEGIN", "BEGIN IMMEDIATE", "COMMIT", "ROLLBACK")])
+    control = ("BEGIN", "BEGIN IMMEDIATE", "COMMIT", "ROLLBACK")  # a file SQLite begins IMMEDIATE
+    return len([s for s in seen if s.strip().upper() not in control])
 
 
 def ten_posts(start: int) -> ThreadPage:

@@ -82,6 +82,7 @@ class DaySteps(DeskCore):
             self.game.roster,
             require_reason_label=self.day_flags.r004_require_reason_label,
             allow_text_before_format=self.day_flags.r004_allow_text_before_format,
+            void_is_vote_attempt=self.day_flags.r004_void_post_is_vote_attempt,
             edited_pids=edited,
         )
 

@@ -554,8 +554,8 @@ def read_ballot(
     as written; whether it is a living player is the day engine's business. ``require_reason_label`` is
     DayFlags.r004_require_reason_label (AMB-75), ``allow_text_before_format``
     DayFlags.r004_allow_text_before_format, ``void_is_vote_attempt`` DayFlags.r004_void_post_is_vote_attempt
-    (AMB-72: an R004 post saying 废票 is no vote by default). Never raises on any text; an unknown grammar raises
-    ValueError.
+    (AMB-72: an R004 post saying 废票 is no vote by default). Never raises on any text; an unknown grammar
+    raises ValueError.
     """
     if grammar not in ("r001", "r004"):
         raise ValueError(f"unknown vote grammar {grammar!r} (expected 'r001' or 'r004')")

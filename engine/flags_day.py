@@ -167,8 +167,8 @@ class DayFlags:
         False,
         "AMB-72",
         "R004 has no void vote (废票). Default: a post saying 废票 is not a vote at all (like chat), so "
-        "it is no floor a later change can correct. True: it is read as an invalid vote attempt (格式错误), which "
-        "a later change replying to that floor may correct.",
+        "it is no floor a later change can correct. True: it is read as an invalid vote attempt "
+        "(格式错误), which a later change replying to that floor may correct.",
     )
     r004_red_card_consumes_lastword_slot: bool = _flag(
         True,

@@ -30,6 +30,12 @@ steps ``resolve_execution``, ``resolve_drowning``, ``send_off``, ``resolve_red_c
 ``day_decisions(result)``; ``pass_authority``, ``concede``, ``surrender``, ``end_game``; the counters
 ``add_strike``, ``record_proxy_vote``, ``add_yellow_card``; ``double_kill_pair(s)``.
 
+**Last words** (遗言) — ``last_words_windows(state, due)`` → :class:`LastWordsWindow` (who, where,
+until when, what waits: R001's executed officer, AMB-31; R004's first L roles out, AMB-77);
+``held_until(windows, posted, at, ready_at=…)`` → :class:`HeldRelease` (when the check result and case
+post, or R004's day-start post, go out; who forfeited); ``publishable_last_words`` /
+``last_words_text_problem`` (R004: no Discuz! code).
+
 **Outcome** — ``state.outcome`` (:class:`Outcome`: termination, winner) and ``evaluate_outcome(state)``.
 
 **Serialising** — ``state_to_dict`` / ``state_from_dict``, ``action_to_dict`` / ``action_from_dict``,
@@ -159,6 +165,14 @@ from engine.judgement import (
     resolve_revote,
     start_counters,
 )
+from engine.lastwords import (
+    HeldRelease,
+    LastWordsStatus,
+    LastWordsWindow,
+    held_until,
+    last_words_text_problem,
+    publishable_last_words,
+)
 from engine.night import (
     check_action,
     is_legal,
@@ -193,6 +207,7 @@ from engine.ruleset import (
     all_rulesets,
     evaluate_outcome,
     get_ruleset,
+    last_words_windows,
     register,
     rules_of,
     unregister,
@@ -246,11 +261,14 @@ __all__ = [
     "GameState",
     "GroupId",
     "Heal",
+    "HeldRelease",
     "Hug",
     "IllegalActionError",
     "Kidnap",
     "Kill",
     "KillHostages",
+    "LastWordsStatus",
+    "LastWordsWindow",
     "Night",
     "NightAction",
     "NightFlags",
@@ -319,9 +337,12 @@ __all__ = [
     "fold_punctuation",
     "frozen_map",
     "get_ruleset",
+    "held_until",
     "is_legal",
     "judge_day",
     "judge_discussion_post",
+    "last_words_text_problem",
+    "last_words_windows",
     "legal_targets",
     "meaningful_text",
     "new_game",
@@ -331,6 +352,7 @@ __all__ = [
     "parse_presets",
     "pass_authority",
     "plan_revote",
+    "publishable_last_words",
     "random_day",
     "random_night",
     "record_proxy_vote",

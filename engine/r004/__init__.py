@@ -19,6 +19,7 @@ from engine.eliminations import resolve_red_cards
 from engine.errors import IllegalActionError
 from engine.events import JUDGE, Event, EventKind, Resolution, event
 from engine.flags_night import NightFlags
+from engine.lastwords import LastWordsWindow, slot_windows
 from engine.outcome import Outcome
 from engine.r004 import apply, day, night, outcome, play
 from engine.roles import ROLE_TABLES, GroupId, RoleId, WinSide
@@ -152,6 +153,9 @@ class R004(RuleSet):
         return apply.surrender_group(state)
 
     # ---- outcome ----
+    def last_words_windows(self, state: GameState, due: datetime) -> tuple[LastWordsWindow, ...]:
+        return slot_windows(state, due)
+
     def win_check(self, table: Table) -> Outcome | None:
         return outcome.r004_outcome(table)
 

@@ -36,6 +36,11 @@ until when, what waits: R001's executed officer, AMB-31; R004's first L roles ou
 post, or R004's day-start post, go out; who forfeited); ``publishable_last_words`` /
 ``last_words_text_problem`` (R004: no Discuz! code).
 
+**Delay and acceleration** (R004 延时/加速申请, AMB-82, AMB-85) — ``judge_applications(
+ApplicationsInput(posts, living, roster, opens, close, auto_accelerated_at=…, flags=…))`` →
+:class:`ApplicationsResult` (the day's close after them, the accelerated state's start, when a delay
+ended it, a verdict with a Chinese reason for every :class:`ApplicationPost`).
+
 **Outcome** — ``state.outcome`` (:class:`Outcome`: termination, winner) and ``evaluate_outcome(state)``.
 
 **Serialising** — ``state_to_dict`` / ``state_from_dict``, ``action_to_dict`` / ``action_from_dict``,
@@ -189,6 +194,14 @@ from engine.presets import Composition, PresetTable, parse_presets
 # The rule-set families register themselves on import (after the core above).
 from engine.r001 import R000G1, R000G2, R000GP, R001  # registers R001 and the R000 variants on import
 from engine.r004 import R004  # registers R004 on import
+from engine.r004.applications import (
+    ApplicationKind,
+    ApplicationPost,
+    ApplicationsInput,
+    ApplicationsResult,
+    ApplicationVerdict,
+    judge_applications,
+)
 from engine.roles import (
     GROUP_ZH,
     ROLE_TABLES,
@@ -229,6 +242,11 @@ __all__ = [
     "ROLE_TABLES",
     "ActionKind",
     "ActionKindSpec",
+    "ApplicationKind",
+    "ApplicationPost",
+    "ApplicationVerdict",
+    "ApplicationsInput",
+    "ApplicationsResult",
     "Arrow",
     "Assassinate",
     "AttendanceResult",
@@ -339,6 +357,7 @@ __all__ = [
     "get_ruleset",
     "held_until",
     "is_legal",
+    "judge_applications",
     "judge_day",
     "judge_discussion_post",
     "last_words_text_problem",

@@ -27,6 +27,12 @@ Day (desk/day.py)
     ``desk.day_of_vote_post(pid) -> int``;
     ``desk.preview_close(judged) -> Resolution | None`` (pure) and
     ``desk.close_day(n) -> Resolution`` (version ``day n``).
+Last words and applications (desk/lastwords.py, desk/applications.py)
+    ``desk.last_words(n, at, received=None) -> LastWordsReport``: who owes last words after day n, when
+    they were posted (R001: read from [讨论]; R004: ``received`` by the director) and when the held check
+    result / case post (R004: day-start post) go out; ``desk.applications(day) -> ApplicationsResult |
+    None``: R004's 延时/加速 applications from ``[[days]] process``, which ``desk.day(n)`` applies to the
+    close and the accelerated state unless the game file gives them.
 Undo and state (desk/undo.py, desk/core.py, desk/state.py)
     ``desk.undo() -> (undone label, current label)`` records an undo naming the version it cancels;
     ``desk.state()``, ``desk.require_state()``, ``desk.history() -> [StateVersion]``,
@@ -44,13 +50,14 @@ from __future__ import annotations
 from forumbot.desk.core import whoami
 from forumbot.desk.day import OVERRIDE_KINDS, DayJudgement, DaySteps
 from forumbot.desk.drafts import case_post_draft, elevator_draft, vote_count_draft
+from forumbot.desk.lastwords import LastWordsReport, LastWordsSteps
 from forumbot.desk.night import NIGHT_ACTION_KINDS, NightSteps, action_from_fields, read_submissions
 from forumbot.desk.setup import SetupSteps, role_by_name
 from forumbot.desk.state import describe_state
 from forumbot.desk.undo import UndoSteps
 
 
-class Desk(SetupSteps, NightSteps, DaySteps, UndoSteps):
+class Desk(SetupSteps, NightSteps, DaySteps, LastWordsSteps, UndoSteps):
     """One game's desk. Open with a loaded game file and an open store; every method is one unit of work
     (it reads the store, asks the engine, and stores what it decided)."""
 
@@ -60,6 +67,7 @@ __all__ = [
     "OVERRIDE_KINDS",
     "DayJudgement",
     "Desk",
+    "LastWordsReport",
     "action_from_fields",
     "case_post_draft",
     "describe_state",

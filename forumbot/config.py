@@ -66,6 +66,7 @@ class DayConfig:
     discussion_opens: datetime  # attendance window start (previous close, or the case post on day 1)
     accelerated: bool = False
     accelerated_at: datetime | None = None  # R004: accelerated from this moment on (declared mid-day)
+    accelerated_until: datetime | None = None  # R004: a granted delay ended the accelerated state then
     proxy_votes: tuple[ProxyVoteEntry, ...] = ()
     dead: tuple[str, ...] = ()  # out before this day's vote (the night's dead), when no roles are stored
     sent_off: tuple[str, ...] = ()  # R001 §四.10 / AMB-33: the judges send these off at this day's close

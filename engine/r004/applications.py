@@ -68,6 +68,7 @@ class ApplicationPost:
     at: datetime
     kind: ApplicationKind
     note: str = ""  # the reader's remark (e.g. why it is unclear)
+    at_latest: datetime | None = None  # the page shows the time only to an interval (touch «3 小时前»)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,8 +101,9 @@ class ApplicationsInput:
 @dataclass(frozen=True, slots=True)
 class ApplicationsResult:
     """What the applications decided. ``close``: the day's end after them; ``accelerated_at``: the
-    moment the accelerated state began if it still holds at the close (None otherwise);
-    ``acceleration_ended_at``: when a granted delay ended it."""
+    moment the (last) accelerated state began (None: never accelerated); ``acceleration_ended_at``: when
+    a granted delay ended it (None: accelerated until the close). ``accelerated_at ≤ t <
+    acceleration_ended_at`` is the span in which no change is allowed (DayTimes.accelerated_until)."""
 
     close: datetime
     accelerated_at: datetime | None
@@ -137,15 +139,16 @@ def judge_applications(inp: ApplicationsInput) -> ApplicationsResult:
     acc_granted: datetime | None = None
     delay_granted: datetime | None = None
     acc_ended: datetime | None = None
+    last_start: datetime | None = None  # the last accelerated span's start, kept after a delay ends it
     applicants: dict[ApplicationKind, list[str]] = {ApplicationKind.DELAY: [], ApplicationKind.ACCELERATE: []}
     verdicts: list[ApplicationVerdict] = []
     auto = inp.auto_accelerated_at
 
     def start_auto(before: datetime | None) -> None:
-        nonlocal auto, accelerated_at
+        nonlocal auto, accelerated_at, last_start
         if auto is not None and (before is None or auto <= before):
             if accelerated_at is None and (delay_granted is None or auto > delay_granted):
-                accelerated_at = auto
+                accelerated_at = last_start = auto
             auto = None
 
     for p in sorted(inp.posts, key=lambda x: (x.at, x.pid)):
@@ -208,6 +211,9 @@ def judge_applications(inp: ApplicationsInput) -> ApplicationsResult:
         if p.author in names:
             out(False, f"重复申请{what}，每人只计一次")
             continue
+        if p.at_latest is not None and p.at_latest >= deadline:
+            out(False, f"发帖时间不精确（可能晚于截止 {_clock(deadline, tz)}），暂不计，请法官确认", True)
+            continue
         names.append(p.author)
         if len(names) < needed:
             out(True, f"{what}申请有效（{len(names)}/{needed} 人）")
@@ -219,18 +225,19 @@ def judge_applications(inp: ApplicationsInput) -> ApplicationsResult:
                 acc_ended, accelerated_at = p.at, None
             out(True, f"{what}申请有效：{len(names)}/{needed} 人，延时成功，讨论日延至 {_clock(close, tz)}")
         else:
-            acc_granted = accelerated_at = p.at
+            acc_granted = accelerated_at = last_start = p.at
+            acc_ended = None
             close = close - shorten
             out(
                 True,
                 f"{what}申请有效：{len(names)}/{needed} 人，加速成功，讨论日提前至 {_clock(close, tz)} 结束",
             )
     start_auto(None)
-    if accelerated_at is not None and accelerated_at >= close:
-        accelerated_at = None
+    if last_start is not None and last_start >= close:
+        last_start = acc_ended = None
     return ApplicationsResult(
         close=close,
-        accelerated_at=accelerated_at,
+        accelerated_at=last_start,
         acceleration_granted_at=acc_granted,
         delay_granted_at=delay_granted,
         acceleration_ended_at=acc_ended,

@@ -73,4 +73,5 @@ class ApplicationSteps(DeskCore):
         if "accelerated" not in day.given:
             changes["accelerated"] = False
             changes["accelerated_at"] = result.accelerated_at
+            changes["accelerated_until"] = result.acceleration_ended_at
         return replace(day, **changes) if changes else day  # type: ignore[arg-type]

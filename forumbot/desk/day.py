@@ -231,6 +231,7 @@ class DaySteps(ApplicationSteps):
                 change_cutoff=day.change_cutoff,
                 accelerated=day.accelerated,
                 accelerated_at=day.accelerated_at,
+                accelerated_until=day.accelerated_until,
             ),
             discussion_counts=dict(attendance.counts) if attendance else None,
             previous_round_deficient=prev.discussion_deficient if prev else frozenset(),

@@ -51,7 +51,9 @@ class LastWordsSteps(DeskCore):
             windows = last_words_windows(state, nxt.opens)
             given = dict(received or {})
             unknown = sorted(set(given) - {w.player for w in windows})
-            refused = tuple(f"{name} 没有遗言权利（或不在本日出局名单中），其遗言不予公示" for name in unknown)
+            refused = tuple(
+                f"{name} 没有遗言权利（或不在本日出局名单中），其遗言不予公示" for name in unknown
+            )
             return LastWordsReport(n, at, windows, given, {}, held_until(windows, given, at), refused)
         windows = last_words_windows(state, day.night_deadline)
         found: dict[str, datetime] = {}

@@ -80,5 +80,6 @@ def application_posts(posts: Iterable[Post], judges: Iterable[str] = ()) -> tupl
         kind, note = read_application(p.text)
         if p.state is not PostState.NORMAL and kind is not ApplicationKind.NONE:
             kind, note = ApplicationKind.UNCLEAR, f"帖子状态异常（{p.state.value}），请法官确认"
-        out.append(ApplicationPost(p.pid, p.author, p.posted_at, kind, note))
+        latest = p.posted_until if p.posted_until != p.posted_at else None
+        out.append(ApplicationPost(p.pid, p.author, p.posted_at, kind, note, at_latest=latest))
     return tuple(out)

@@ -109,13 +109,13 @@ def test_a_successful_delay_ends_the_accelerated_state() -> None:
     """“延迟成功时，不再视为‘执行加速’状态。” Accelerated at 10:03 (end 6/11 21:00); a delay at 12:03."""
     r = judge([*four(A, at(11, 10)), *four(D, at(11, 12), ("Eva", "Flo", "Gia", "Hal"))])
     assert r.acceleration_granted_at == at(11, 10, 3) and r.acceleration_ended_at == at(11, 12, 3)
-    assert r.accelerated_at is None and r.close == at(12, 21)
+    assert r.accelerated_at == at(11, 10, 3) and r.close == at(12, 21)  # accelerated 10:03 until 12:03
 
 
 def test_the_directors_automatic_acceleration_is_an_input_a_delay_ends_too() -> None:
     assert judge([], auto=at(11, 9)).accelerated_at == at(11, 9)
     r = judge(four(D, at(11, 12)), auto=at(11, 9))
-    assert r.accelerated_at is None and r.acceleration_ended_at == at(11, 12, 3)
+    assert r.accelerated_at == at(11, 9) and r.acceleration_ended_at == at(11, 12, 3)
     assert "已于" in judge([("Ada", at(11, 10), A)], auto=at(11, 9)).verdict(1).reason
 
 
@@ -164,3 +164,24 @@ def test_what_a_delay_lengthens_is_a_flag() -> None:
 def test_chat_and_unclear_posts_are_judged_with_a_reason() -> None:
     r = judge([("Ada", at(12, 9), ApplicationKind.NONE), ("Bob", at(12, 9), ApplicationKind.UNCLEAR)])
     assert r.verdict(1).reason == "非申请内容" and r.verdict(2).needs_review
+
+
+def test_a_time_known_only_to_an_interval_across_the_closing_is_left_to_the_judges() -> None:
+    """A touch page's «3 小时前» may fall either side of 18:00: not counted silently, flagged."""
+    from dataclasses import replace
+
+    posts = [*four(D, at(12, 17))[:3]]
+    base = judge([*posts, ("Dee", at(12, 17, 30), D)])
+    assert base.delay_granted_at is not None
+    inp = ApplicationsInput(
+        posts=(
+            *(ApplicationPost(i + 1, w, t, k) for i, (w, t, k) in enumerate(posts)),
+            replace(ApplicationPost(4, "Dee", at(12, 17, 30), D), at_latest=at(12, 18, 29)),
+        ),
+        living=LIVING,
+        roster=ROSTER,
+        opens=OPENS,
+        close=CLOSE,
+    )
+    r = judge_applications(inp)
+    assert r.delay_granted_at is None and r.verdict(4).needs_review and "不精确" in r.verdict(4).reason

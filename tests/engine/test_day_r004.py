@@ -112,6 +112,21 @@ def test_a_change_before_acceleration_started_is_valid() -> None:
     assert r.verdict(4).status is VoteStatus.CHANGE_WHILE_ACCELERATED
 
 
+def test_a_granted_delay_ends_the_accelerated_state() -> None:
+    """“延迟成功时，不再视为‘执行加速’状态”: accelerated 6/11 11:15 until a delay at 12:00."""
+    posts = [
+        post(1, "Ada", at(11, 10), vote("Bob")),
+        post(2, "Ada", at(11, 11, 30), change("Cam"), (1,)),
+        post(3, "Bob", at(11, 10), vote("Ada")),
+        post(4, "Bob", at(11, 12, 30), change("Cam"), (3,)),
+    ]
+    times = DayTimes(OPEN, CLOSE, accelerated_at=at(11, 11, 15), accelerated_until=at(11, 12))
+    r = judge_day(day(posts, times=times))
+    assert r.verdict(2).status is VoteStatus.CHANGE_WHILE_ACCELERATED
+    assert r.verdict(4).status is VoteStatus.CHANGED
+    assert {c.player for c in r.cards} >= {"Cam"}  # no longer accelerated at the close: cards again
+
+
 def test_a_change_must_quote_the_original_vote_floor() -> None:
     posts = [
         post(1, "Ada", at(11, 10), vote("Bob")),

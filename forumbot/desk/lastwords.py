@@ -72,6 +72,8 @@ class LastWordsSteps(DeskCore):
                 continue
             first = mine[0]
             found[w.player], pids[w.player] = first.posted_at, first.pid
+            if first.posted_at <= w.due < first.posted_until:
+                notes.append(f"{w.player} 的遗言发帖时间不精确（可能晚于截止），按最早时间计，请法官确认")
             if len(first.revisions) > 1:
                 notes.append(
                     f"{w.player} 的遗言（pid {first.pid}）发布后被编辑过（遗言不得编辑），请法官确认"

@@ -81,6 +81,11 @@ class RuleSet:
     win_check_timing: ClassVar[str] = "per_elimination"
     reveals_executed_identity: ClassVar[bool] = False  # R001: “X 被处决，身份：…”; R004 none (AMB-64)
     case_post_title: ClassVar[str] = "第{n}夜结果"  # the title of the post after night n (.format(n=…))
+    # R004: living roles apply for a delay or acceleration in the process thread (judge_applications)
+    has_applications: ClassVar[bool] = False
+    # what the deadline of last words is (engine.last_words_windows' ``due``): "night_deadline" (R001: the
+    # next night's deadline) or "next_day_opens" (R004: before the next discussion day starts)
+    last_words_due: ClassVar[str] = "night_deadline"
 
     def __repr__(self) -> str:
         return f"<RuleSet {self.id}>"

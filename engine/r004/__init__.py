@@ -42,6 +42,8 @@ class R004(RuleSet):
     description = "Multi-role rule set (12 roles), presets for 18–35 players."
     # two calendar days (one more with a weekend), closing 21:00; nights end 2 h after the close (AMB-85)
     case_post_title = "第{n}讨论日"  # the day-start post (AMB-88)
+    has_applications = True  # 延时/加速申请 in the process thread
+    last_words_due = "next_day_opens"  # 遗言: before the next discussion day starts
     timetable = TimetableDefaults(vote_close="21:00", day_length=2, weekend_extra_day=True, night_hours=2)
 
     # ---- setup ----

@@ -25,7 +25,7 @@ from forumbot.store import posts
 class ApplicationSteps(DeskCore):
     def applications(self, day: DayConfig) -> ApplicationsResult | None:
         """The day's applications judged (None: not R004, or no process thread in the game file)."""
-        if self.ruleset.family != "r004" or day.process_tid is None:
+        if not self.ruleset.has_applications or day.process_tid is None:
             return None
         stored = posts.thread_posts(self.store, self.game.board, day.process_tid)
         found = application_posts([p.to_post() for p in stored], judges=self.game.judges)

@@ -41,7 +41,7 @@ class LastWordsSteps(DeskCore):
         """Last words owed after day ``n`` closed, as things stand at ``at`` (see the module doc)."""
         state = self._state_for_last_words(n)
         day = self.game.day(n)
-        if self.ruleset.family == "r004":
+        if self.ruleset.last_words_due == "next_day_opens":
             nxt = next((d for d in self.game.days if d.day == n + 1), None)
             if nxt is None:
                 raise UsageError(
@@ -86,7 +86,9 @@ class LastWordsSteps(DeskCore):
 
     def _state_for_last_words(self, n: int) -> GameState:
         """R001: the state after day n closed. R004: after night n+1 if resolved, else after day n."""
-        after_night = self.state_labelled(f"night {n + 1}") if self.ruleset.family == "r004" else None
+        after_night = (
+            self.state_labelled(f"night {n + 1}") if self.ruleset.last_words_due == "next_day_opens" else None
+        )
         state = after_night or self.state_labelled(f"day {n}")
         if state is None:
             raise UsageError(f"day {n} is not closed yet: run `forumbot close --day {n}` first")

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, tzinfo
 from enum import StrEnum
 
 from engine.flags_night import NightFlags
@@ -125,8 +125,9 @@ class HeldRelease:
 
     ``released_at``: the moment the hold is lifted — when the last of the awaited words was posted, or the
     deadline for those never posted (at the latest ``ready_at``, when the items themselves were ready,
-    e.g. the night's submissions); None while some words are still awaited at ``at``. ``forfeited``:
-    who lost his words; ``reason``: the judge's line (Chinese).
+    e.g. the night's submissions); None while some words are still awaited at ``at`` (``pending``).
+    Nothing to wait for and no ``ready_at``: released at ``at``. ``forfeited``: who lost his words;
+    ``reason``: the judge's line (Chinese).
     """
 
     holds: tuple[str, ...]
@@ -134,6 +135,12 @@ class HeldRelease:
     released_at: datetime | None
     forfeited: tuple[str, ...]
     reason: str
+    pending: tuple[str, ...] = ()
+
+    @property
+    def held(self) -> bool:
+        """Whether the items must still wait at the moment asked."""
+        return self.released_at is None
 
 
 def held_until(
@@ -142,11 +149,12 @@ def held_until(
     at: datetime,
     *,
     ready_at: datetime | None = None,
+    display_tz: tzinfo | None = None,
 ) -> HeldRelease:
     """Whether the items the windows hold may go out at ``at``, and from when.
 
     ``posted``: player → when his words were posted (absent: not yet / never). No window: nothing is
-    held (released at ``ready_at``, or at once).
+    held (released at ``ready_at``, or at ``at``). ``display_tz``: the board's zone for the reason's times.
     """
     holds = tuple(dict.fromkeys(h for w in windows for h in w.holds))
     waits = tuple(w.player for w in windows)
@@ -166,16 +174,14 @@ def held_until(
             pending.append(w.player)
     if pending:
         due = min(w.due for w in windows if w.player in pending)
-        return HeldRelease(
-            holds,
-            waits,
-            None,
-            tuple(forfeited),
-            f"等待 {'、'.join(pending)} 的遗言（最迟至截止 {due:%m-%d %H:%M}）",
-        )
+        local = due.astimezone(display_tz) if display_tz is not None else due
+        why = f"等待 {'、'.join(pending)} 的遗言（最迟至截止 {local.month}/{local.day} {local:%H:%M}）"
+        return HeldRelease(holds, waits, None, tuple(forfeited), why, tuple(pending))
     lifted = max(lifts) if lifts else None
     if ready_at is not None:
         lifted = ready_at if lifted is None else max(lifted, ready_at)
+    if lifted is None:
+        lifted = at  # nothing to wait for
     reason = (
         "无需等待遗言"
         if not windows

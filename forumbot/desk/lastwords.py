@@ -54,7 +54,9 @@ class LastWordsSteps(DeskCore):
             refused = tuple(
                 f"{name} 没有遗言权利（或不在本日出局名单中），其遗言不予公示" for name in unknown
             )
-            return LastWordsReport(n, at, windows, given, {}, held_until(windows, given, at), refused)
+            return LastWordsReport(
+                n, at, windows, given, {}, held_until(windows, given, at, display_tz=self.game.tz), refused
+            )
         windows = last_words_windows(state, day.night_deadline)
         found: dict[str, datetime] = {}
         pids: dict[str, int] = {}
@@ -82,7 +84,9 @@ class LastWordsSteps(DeskCore):
                 notes.append(
                     f"{w.player} 在遗言之后又发了 {len(mine) - 1} 帖（只有一次发言机会），请法官确认"
                 )
-        return LastWordsReport(n, at, windows, found, pids, held_until(windows, found, at), tuple(notes))
+        return LastWordsReport(
+            n, at, windows, found, pids, held_until(windows, found, at, display_tz=self.game.tz), tuple(notes)
+        )
 
     def _state_for_last_words(self, n: int) -> GameState:
         """R001: the state after day n closed. R004: after night n+1 if resolved, else after day n."""

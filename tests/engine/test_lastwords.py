@@ -64,8 +64,9 @@ def test_an_executed_police_officer_may_post_once_in_the_discussion_until_the_ne
 
 def test_the_check_result_and_the_case_post_wait_while_he_has_not_posted() -> None:
     windows = last_words_windows(r001_after_executing("Pam"), NIGHT2_DEADLINE)
-    held = held_until(windows, {}, at(5, 14))
-    assert held.released_at is None and held.waits_for == ("Pam",) and "等待 Pam 的遗言" in held.reason
+    held = held_until(windows, {}, at(5, 14), display_tz=SH)
+    assert held.held and held.released_at is None and held.pending == ("Pam",)
+    assert held.waits_for == ("Pam",) and "等待 Pam 的遗言（最迟至截止 6/5 17:00）" in held.reason
 
 
 def test_posted_at_15_00_releases_them_at_15_00() -> None:
@@ -101,6 +102,7 @@ def test_an_executed_civilian_leaves_no_last_words_and_nothing_waits() -> None:
     assert windows == ()
     held = held_until(windows, {}, at(5, 12), ready_at=at(5, 12))
     assert held.released_at == at(5, 12) and held.holds == ()
+    assert not held_until(windows, {}, at(5, 12)).held  # nothing waits
 
 
 def test_once_the_night_is_resolved_no_officer_is_waited_for() -> None:

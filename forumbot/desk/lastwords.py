@@ -38,9 +38,11 @@ class LastWordsSteps(DeskCore):
     def last_words(
         self, n: int, at: datetime, *, received: Mapping[str, datetime] | None = None
     ) -> LastWordsReport:
-        """Last words owed after day ``n`` closed, as things stand at ``at`` (see the module doc)."""
+        """Last words owed after day ``n`` closed, as things stand at ``at`` (see the module doc).
+
+        R004: the roles out at day ``n``'s close and in night ``n + 1`` (``n = 0``: night 1), whose words
+        are due when discussion day ``n + 1`` opens."""
         state = self._state_for_last_words(n)
-        day = self.game.day(n)
         if self.ruleset.last_words_due == "next_day_opens":
             nxt = next((d for d in self.game.days if d.day == n + 1), None)
             if nxt is None:
@@ -57,6 +59,7 @@ class LastWordsSteps(DeskCore):
             return LastWordsReport(
                 n, at, windows, given, {}, held_until(windows, given, at, display_tz=self.game.tz), refused
             )
+        day = self.game.day(n)
         windows = last_words_windows(state, day.night_deadline)
         found: dict[str, datetime] = {}
         pids: dict[str, int] = {}
@@ -95,5 +98,7 @@ class LastWordsSteps(DeskCore):
         )
         state = after_night or self.state_labelled(f"day {n}")
         if state is None:
+            if n == 0:
+                raise UsageError("night 1 is not resolved yet: run `forumbot night resolve --night 1` first")
             raise UsageError(f"day {n} is not closed yet: run `forumbot close --day {n}` first")
         return state

@@ -150,3 +150,45 @@ def test_the_process_thread_is_watched(store: Store) -> None:
     assert 9 in judge.game.watched_tids()
     judge2 = Desk(replace(judge.game, days=(replace(judge.game.days[0], process_tid=None),)), store)
     assert judge2.applications(judge2.game.day(1)) is None
+
+
+# ---- the command line ------------------------------------------------------------------------------
+
+
+def test_the_applications_and_last_words_commands(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    import tomli_w
+
+    from forumbot.cli import main
+    from forumbot.store import open_store
+
+    data = tomllib.loads((EXAMPLE_R004 / "game.toml").read_text("utf-8"))
+    data["board"]["url"] = BOARD_URL
+    data["game"]["store"] = "game.db"
+    day2 = {"day": 2, "discussion": 12, "vote": 13, "opens": "2026-06-11 09:00"}
+    data["days"] = [data["days"][0] | {"process": 9}, day2]
+    game_file = tmp_path / "forumbot.toml"
+    game_file.write_text(tomli_w.dumps(data), "utf-8")
+    with open_store(str(tmp_path / "game.db")) as store:
+        judge = Desk(game_from_dict(data | {"game": data["game"] | {"store": store.url}}), store, by="t")
+        judge.setup(roles=tomllib.loads((EXAMPLE_R004 / "roles.toml").read_text("utf-8"))["roles"])
+        judge.night_entries(1, read_submissions(EXAMPLE_R004 / "night1.toml"))
+        judge.night_resolve(1)
+        apply(store, judge, "延时", LIVING_AFTER_NIGHT1, "2026-06-10 10:00")
+    assert main(["--game", str(game_file), "applications", "--day", "1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["close"] == "2026-06-11T21:00:00+08:00" and out["needed"] == 9
+    assert [p["counted"] for p in out["posts"]] == [True] * 9 and "延时成功" in out["posts"][-1]["reason"]
+    # day 1 is not closed: nothing to say yet about its last words
+    assert main(["--game", str(game_file), "lastwords", "--day", "1", "--json"]) == 1
+    assert "close --day 1" in capsys.readouterr().err
+    # 豆花, out on night 1 (the first role out: a slot), owes words due when day 1 opens (09:00)
+    args = ["--game", str(game_file), "lastwords", "--day", "0", "--at", "2026-06-09 08:00", "--json"]
+    assert main([*args, "--received", "豆花=2026-06-09 07:30"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [(w["player"], w["where"], w["due"]) for w in out["windows"]] == [
+        ("豆花", "director", "2026-06-09T09:00:00+08:00")
+    ]
+    assert out["held"]["holds"] == ["day_start"] and out["held"]["released_at"] == "2026-06-09T07:30:00+08:00"
+    assert main(args) == 0 and json.loads(capsys.readouterr().out)["held"]["pending"] == ["豆花"]

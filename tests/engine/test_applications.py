@@ -7,10 +7,12 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine import (
     ApplicationKind,
@@ -185,3 +187,28 @@ def test_a_time_known_only_to_an_interval_across_the_closing_is_left_to_the_judg
     )
     r = judge_applications(inp)
     assert r.delay_granted_at is None and r.verdict(4).needs_review and "不精确" in r.verdict(4).reason
+
+
+KINDS = list(ApplicationKind)
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from((*ROSTER, "路人")), st.integers(0, 48 * 60), st.sampled_from(KINDS)),
+        max_size=40,
+    )
+)
+def test_every_post_gets_a_verdict_and_a_grant_needs_half_the_living(
+    raw: list[tuple[str, int, ApplicationKind]],
+) -> None:
+    posts = [(who, OPENS + timedelta(minutes=m), kind) for who, m, kind in raw]
+    r = judge(posts)
+    assert len(r.verdicts) == len(posts) and all(v.reason for v in r.verdicts)
+    day = timedelta(days=1)
+    assert r.close in (CLOSE, CLOSE - day, CLOSE + day, CLOSE - day + day)
+    for granted, kind in ((r.delay_granted_at, D), (r.acceleration_granted_at, A)):
+        if granted is not None:
+            counted = {v.author for v in r.verdicts if v.kind is kind and v.counted and v.at <= granted}
+            assert counted <= LIVING and len(counted) >= r.needed
+    if r.acceleration_ended_at is not None:
+        assert r.delay_granted_at == r.acceleration_ended_at

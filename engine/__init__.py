@@ -30,6 +30,17 @@ steps ``resolve_execution``, ``resolve_drowning``, ``send_off``, ``resolve_red_c
 ``day_decisions(result)``; ``pass_authority``, ``concede``, ``surrender``, ``end_game``; the counters
 ``add_strike``, ``record_proxy_vote``, ``add_yellow_card``; ``double_kill_pair(s)``.
 
+**Last words** (遗言) — ``last_words_windows(state, due)`` → :class:`LastWordsWindow` (who, where,
+until when, what waits: R001's executed officer, AMB-31; R004's first L roles out, AMB-77);
+``held_until(windows, posted, at, ready_at=…)`` → :class:`HeldRelease` (when the check result and case
+post, or R004's day-start post, go out; who forfeited); ``publishable_last_words`` /
+``last_words_text_problem`` (R004: no Discuz! code).
+
+**Delay and acceleration** (R004 延时/加速申请, AMB-82, AMB-85) — ``judge_applications(
+ApplicationsInput(posts, living, roster, opens, close, auto_accelerated_at=…, flags=…))`` →
+:class:`ApplicationsResult` (the day's close after them, the accelerated state's start, when a delay
+ended it, a verdict with a Chinese reason for every :class:`ApplicationPost`).
+
 **Outcome** — ``state.outcome`` (:class:`Outcome`: termination, winner) and ``evaluate_outcome(state)``.
 
 **Serialising** — ``state_to_dict`` / ``state_from_dict``, ``action_to_dict`` / ``action_from_dict``,
@@ -159,6 +170,14 @@ from engine.judgement import (
     resolve_revote,
     start_counters,
 )
+from engine.lastwords import (
+    HeldRelease,
+    LastWordsStatus,
+    LastWordsWindow,
+    held_until,
+    last_words_text_problem,
+    publishable_last_words,
+)
 from engine.night import (
     check_action,
     is_legal,
@@ -175,6 +194,14 @@ from engine.presets import Composition, PresetTable, parse_presets
 # The rule-set families register themselves on import (after the core above).
 from engine.r001 import R000G1, R000G2, R000GP, R001  # registers R001 and the R000 variants on import
 from engine.r004 import R004  # registers R004 on import
+from engine.r004.applications import (
+    ApplicationKind,
+    ApplicationPost,
+    ApplicationsInput,
+    ApplicationsResult,
+    ApplicationVerdict,
+    judge_applications,
+)
 from engine.roles import (
     GROUP_ZH,
     ROLE_TABLES,
@@ -193,6 +220,7 @@ from engine.ruleset import (
     all_rulesets,
     evaluate_outcome,
     get_ruleset,
+    last_words_windows,
     register,
     rules_of,
     unregister,
@@ -214,6 +242,11 @@ __all__ = [
     "ROLE_TABLES",
     "ActionKind",
     "ActionKindSpec",
+    "ApplicationKind",
+    "ApplicationPost",
+    "ApplicationVerdict",
+    "ApplicationsInput",
+    "ApplicationsResult",
     "Arrow",
     "Assassinate",
     "AttendanceResult",
@@ -246,11 +279,14 @@ __all__ = [
     "GameState",
     "GroupId",
     "Heal",
+    "HeldRelease",
     "Hug",
     "IllegalActionError",
     "Kidnap",
     "Kill",
     "KillHostages",
+    "LastWordsStatus",
+    "LastWordsWindow",
     "Night",
     "NightAction",
     "NightFlags",
@@ -319,9 +355,13 @@ __all__ = [
     "fold_punctuation",
     "frozen_map",
     "get_ruleset",
+    "held_until",
     "is_legal",
+    "judge_applications",
     "judge_day",
     "judge_discussion_post",
+    "last_words_text_problem",
+    "last_words_windows",
     "legal_targets",
     "meaningful_text",
     "new_game",
@@ -331,6 +371,7 @@ __all__ = [
     "parse_presets",
     "pass_authority",
     "plan_revote",
+    "publishable_last_words",
     "random_day",
     "random_night",
     "record_proxy_vote",

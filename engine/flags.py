@@ -60,7 +60,8 @@ OTHER_READINGS: tuple[FlagRow, ...] = (
         "until posted or the next night deadline",
         "AMB-31",
         "The check result and the case post wait for an executed officer's last words, at most until the "
-        "next night's deadline ([[days]] night_deadline); the engine emits the judge's note.",
+        "next night's deadline ([[days]] night_deadline): engine.last_words_windows / held_until; the "
+        "desk reads his first post in [讨论] after the close (desk.last_words).",
     ),
     FlagRow(
         "(game file) R004 sizes 24–35",
@@ -74,8 +75,10 @@ OTHER_READINGS: tuple[FlagRow, ...] = (
         "config",
         "declared by the judges",
         "AMB-82",
-        '[[days]] accelerated = true | "moment" and close = "...": what it shortens and when it '
-        "starts are the judges' input.",
+        '[[days]] accelerated = true | "moment" and close = "..." (the director\'s own acceleration and '
+        "close win); otherwise the process thread's applications ([[days]] process = TID) decide "
+        "(engine.judge_applications; flags r004_acceleration_shortens_days, r004_delay_extends_days, "
+        "r004_application_withdrawal).",
     ),
     FlagRow(
         "(game file) R004 closing time",

@@ -163,6 +163,30 @@ class DayFlags:
             "'invalid_yellow': a yellow card if never corrected; 'valid': edits ignored.",
         },
     )
+    r004_void_post_is_vote_attempt: bool = _flag(
+        False,
+        "AMB-72",
+        "R004 has no void vote (废票). Default: a post saying 废票 is not a vote at all (like chat), so "
+        "it is no floor a later change can correct. True: it is read as an invalid vote attempt "
+        "(格式错误), which a later change replying to that floor may correct.",
+    )
+    r004_application_withdrawal: str = _flag(
+        "explicit",
+        "AMB-82 (new reading: withdrawing a 延时/加速 application)",
+        "'explicit': a post such as 取消延时 / 撤回加速申请 before the application succeeded takes the "
+        "applicant off the count. 'none': an application cannot be withdrawn (such posts count nothing).",
+    )
+    r004_acceleration_shortens_days: int = _flag(
+        1,
+        "AMB-82",
+        "What acceleration shortens: the discussion day ends this many calendar days earlier (same clock "
+        "time); acceleration applications close 3 h before that earlier end.",
+    )
+    r004_delay_extends_days: int = _flag(
+        1,
+        "AMB-82 (new reading: what a delay lengthens)",
+        "A granted delay moves the day's current end (accelerated or not) this many calendar days later.",
+    )
     r004_red_card_consumes_lastword_slot: bool = _flag(
         True,
         "AMB-77",
@@ -181,6 +205,11 @@ class DayFlags:
             raise ValueError(f"r004_yellow_to_red must be ≥ 1 or None, got {self.r004_yellow_to_red}")
         if self.r004_min_posts_per_day is not None and self.r004_min_posts_per_day < 0:
             raise ValueError(f"r004_min_posts_per_day must be ≥ 0 or None, got {self.r004_min_posts_per_day}")
+        if self.r004_application_withdrawal not in ("explicit", "none"):
+            got = self.r004_application_withdrawal
+            raise ValueError(f"r004_application_withdrawal must be 'explicit' or 'none', got {got!r}")
+        if self.r004_acceleration_shortens_days < 1 or self.r004_delay_extends_days < 1:
+            raise ValueError("r004_acceleration_shortens_days and r004_delay_extends_days must be ≥ 1")
         if not isinstance(self.r004_edited_vote, EditedVotePolicy):
             object.__setattr__(self, "r004_edited_vote", EditedVotePolicy(self.r004_edited_vote))
 

@@ -277,6 +277,13 @@ class NightFlags:
         "AMB-77",
         "A red-carded role uses up one of the L last-words slots (but gets no words).",
     )
+    r004_last_words_with_code: str = _flag(
+        "refused",
+        "AMB-77 (new reading: 遗言中禁止使用Discuz!代码)",
+        "Last words containing Discuz! code: refused as they are (the role is told and may resubmit "
+        "before the deadline, else they are forfeited), or published with the code stripped.",
+        ("refused", "stripped"),
+    )
     r004_preset21_missing_role: str = _flag(
         "mayor",
         "AMB-78",

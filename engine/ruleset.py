@@ -35,6 +35,7 @@ from engine.errors import IllegalActionError, UnknownRuleSetError
 from engine.events import Event, Resolution
 from engine.flags_day import DayFlags
 from engine.flags_night import NightFlags
+from engine.lastwords import LastWordsWindow
 from engine.outcome import Outcome
 from engine.roles import ROLE_TABLES, RoleId, RoleSpec, role_id
 from engine.state import GameState, Player
@@ -80,6 +81,11 @@ class RuleSet:
     win_check_timing: ClassVar[str] = "per_elimination"
     reveals_executed_identity: ClassVar[bool] = False  # R001: “X 被处决，身份：…”; R004 none (AMB-64)
     case_post_title: ClassVar[str] = "第{n}夜结果"  # the title of the post after night n (.format(n=…))
+    # R004: living roles apply for a delay or acceleration in the process thread (judge_applications)
+    has_applications: ClassVar[bool] = False
+    # what the deadline of last words is (engine.last_words_windows' ``due``): "night_deadline" (R001: the
+    # next night's deadline) or "next_day_opens" (R004: before the next discussion day starts)
+    last_words_due: ClassVar[str] = "night_deadline"
 
     def __repr__(self) -> str:
         return f"<RuleSet {self.id}>"
@@ -222,6 +228,10 @@ class RuleSet:
         """(guardian, protégé) pairs whose protection of round ``day`` works now (AMB-40); none here."""
         return ()
 
+    def last_words_windows(self, state: GameState, due: datetime) -> tuple[LastWordsWindow, ...]:
+        """Who may leave last words now and until ``due`` (engine.lastwords); none by default."""
+        return ()
+
     # ---- outcome -------------------------------------------------------------------------------------
 
     def win_check(self, table: Table) -> Outcome | None:
@@ -310,3 +320,17 @@ def evaluate_outcome(state: Table) -> Outcome | None:
     game be over now?" (e.g. at setup, C-111).
     """
     return rules_of(state).win_check(state)
+
+
+def last_words_windows(state: GameState, due: datetime) -> tuple[LastWordsWindow, ...]:
+    """Who may leave last words now, where and until ``due`` (see engine/lastwords.py).
+
+    ``due`` is the rule set's deadline from the caller's timetable: R001 the next night's deadline (the
+    night ``state.round`` whose results wait, AMB-31); R004 the start of the next discussion day.
+    R001 reads ``state.police_last_words`` (set when a police officer is executed, cleared when the next
+    night is resolved): call it with the state between the day's close and the night's resolution.
+    R004 reads the roles with a slot among those out since the last day-start post: in the night phase
+    the day's eliminations (the night may add more), in the day phase those out between the last two
+    day starts.
+    """
+    return rules_of(state).last_words_windows(state, due)

@@ -113,6 +113,7 @@ class GameState:
     lastwords: tuple[str, ...] = ()  # roles that got a last-words slot
     yellow_cards: Mapping[str, int] = field(default_factory=lambda: EMPTY)
     since_day_start: tuple[str, ...] = ()  # R004: eliminations since the last day-start post
+    day_start_out: tuple[str, ...] = ()  # R004: out between the last two day starts (遗言 due)
     _index: Mapping[str, int] = field(default_factory=lambda: EMPTY, init=False, repr=False, compare=False)
     _by_role: Mapping[RoleId, tuple[str, ...]] = field(
         default_factory=dict, init=False, repr=False, compare=False
@@ -255,6 +256,7 @@ _TUPLE_FIELDS = (
     "kidnapped",
     "lastwords",
     "since_day_start",
+    "day_start_out",
     "discussion_deficient",
 )
 

@@ -66,11 +66,14 @@ class DayConfig:
     discussion_opens: datetime  # attendance window start (previous close, or the case post on day 1)
     accelerated: bool = False
     accelerated_at: datetime | None = None  # R004: accelerated from this moment on (declared mid-day)
+    accelerated_until: datetime | None = None  # R004: a granted delay ended the accelerated state then
     proxy_votes: tuple[ProxyVoteEntry, ...] = ()
     dead: tuple[str, ...] = ()  # out before this day's vote (the night's dead), when no roles are stored
     sent_off: tuple[str, ...] = ()  # R001 §四.10 / AMB-33: the judges send these off at this day's close
     red_cards: tuple[str, ...] = ()  # R004: red cards the judges give at this day's end (after the vote)
     opens_given: bool = True  # False: ``opens`` is the timetable's estimate; the case post's own time wins
+    process_tid: int | None = None  # R004: the day's process thread (进程帖): delay/acceleration applications
+    given: frozenset[str] = frozenset()  # the keys the game file gave for this day (what it says wins)
 
 
 @dataclass(frozen=True)
@@ -105,7 +108,7 @@ class Game:
     def watched_tids(self) -> list[int]:
         seen: list[int] = []
         for d in self.days:
-            for tid in (d.discussion_tid, d.vote_tid):
+            for tid in (d.discussion_tid, d.vote_tid, d.process_tid):
                 if tid is not None and tid not in seen:
                     seen.append(tid)
         return seen
@@ -414,6 +417,13 @@ def _day(
     red_cards = _names(d, "red_cards", where, roster)
     vote_tid = d.get("vote", d.get("vote_tid"))
     disc_tid = d.get("discussion", d.get("discussion_tid"))
+    process_tid = d.get("process", d.get("process_tid"))
+    if process_tid is not None and (isinstance(process_tid, bool) or not isinstance(process_tid, int)):
+        raise GameFileError(
+            f"process = {process_tid!r} is not a thread id",
+            field=f"{where}.process",
+            fix="process = TID of [进程]",
+        )
     if vote_tid is None:
         raise GameFileError("no vote thread for this day", field=f"{where}.vote", fix="vote = TID of [投票]")
     return DayConfig(
@@ -433,6 +443,8 @@ def _day(
         sent_off=sent_off,
         red_cards=red_cards,
         opens_given="opens" in d,
+        process_tid=process_tid,
+        given=frozenset(str(k) for k in d),
     )
 
 

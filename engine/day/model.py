@@ -131,9 +131,17 @@ class DayTimes:
     change_cutoff: datetime | None = None
     accelerated: bool = False
     accelerated_at: datetime | None = None  # acceleration started mid-day: changes barred from then on
+    accelerated_until: datetime | None = None  # R004: a granted delay ended the accelerated state then
 
     def __post_init__(self) -> None:
-        for name in ("opens_at", "closes_at", "void_cutoff", "change_cutoff", "accelerated_at"):
+        for name in (
+            "opens_at",
+            "closes_at",
+            "void_cutoff",
+            "change_cutoff",
+            "accelerated_at",
+            "accelerated_until",
+        ):
             _aware(getattr(self, name), f"DayTimes.{name}")
         if self.closes_at <= self.opens_at:
             raise ValueError(f"DayTimes: closes_at {self.closes_at} is not after opens_at {self.opens_at}")
@@ -149,6 +157,9 @@ class DayTimes:
         )
 
     def accelerated_by(self, t: datetime) -> bool:
+        """Whether the day is accelerated at ``t`` (“延迟成功时，不再视为‘执行加速’状态”)."""
+        if self.accelerated_until is not None and t >= self.accelerated_until:
+            return False
         if self.accelerated_at is not None:
             return t >= self.accelerated_at
         return self.accelerated

@@ -28,6 +28,7 @@ from engine.errors import IllegalActionError
 from engine.events import Resolution
 from engine.flags_day import DayFlags
 from engine.flags_night import NightFlags
+from engine.lastwords import LastWordsWindow, police_officer_window
 from engine.outcome import Outcome
 from engine.r001 import apply, day, night, outcome, play, revote
 from engine.r001.guardians import GUARDIAN_ROLES
@@ -167,6 +168,9 @@ class R001(RuleSet):
         return apply.double_kill_pairs(state, day_)
 
     # ---- outcome ----
+    def last_words_windows(self, state: GameState, due: datetime) -> tuple[LastWordsWindow, ...]:
+        return police_officer_window(state, due)
+
     def win_check(self, table: Table) -> Outcome | None:
         return outcome.r001_outcome(table)
 

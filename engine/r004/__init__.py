@@ -19,6 +19,7 @@ from engine.eliminations import resolve_red_cards
 from engine.errors import IllegalActionError
 from engine.events import JUDGE, Event, EventKind, Resolution, event
 from engine.flags_night import NightFlags
+from engine.lastwords import LastWordsWindow, slot_windows
 from engine.outcome import Outcome
 from engine.r004 import apply, day, night, outcome, play
 from engine.roles import ROLE_TABLES, GroupId, RoleId, WinSide
@@ -41,6 +42,8 @@ class R004(RuleSet):
     description = "Multi-role rule set (12 roles), presets for 18–35 players."
     # two calendar days (one more with a weekend), closing 21:00; nights end 2 h after the close (AMB-85)
     case_post_title = "第{n}讨论日"  # the day-start post (AMB-88)
+    has_applications = True  # 延时/加速申请 in the process thread
+    last_words_due = "next_day_opens"  # 遗言: before the next discussion day starts
     timetable = TimetableDefaults(vote_close="21:00", day_length=2, weekend_extra_day=True, night_hours=2)
 
     # ---- setup ----
@@ -152,6 +155,9 @@ class R004(RuleSet):
         return apply.surrender_group(state)
 
     # ---- outcome ----
+    def last_words_windows(self, state: GameState, due: datetime) -> tuple[LastWordsWindow, ...]:
+        return slot_windows(state, due)
+
     def win_check(self, table: Table) -> Outcome | None:
         return outcome.r004_outcome(table)
 

@@ -373,7 +373,7 @@ def resolve(state: GameState, night: Night, seed: int | None) -> Resolution:
     _feedback_judge_notes(t)
     _day_start_post(t)
     w = t.w
-    w.set(since_day_start=())
+    w.set(since_day_start=(), day_start_out=(*t.state.since_day_start, *t.eliminated))
     if t.outcome is not None:
         w.end(t.outcome)
         st = w.freeze()

@@ -34,6 +34,12 @@ Day (desk/day.py)
     ``desk.preview_close(judged) -> Resolution | None`` (pure) and
     ``desk.close_day(n, force_why=None) -> Resolution`` (version ``day n``; ReadIncomplete unless the
     day was read completely after the close, ``force_why`` recorded as a judge's decision).
+Last words and applications (desk/lastwords.py, desk/applications.py)
+    ``desk.last_words(n, at, received=None) -> LastWordsReport``: who owes last words after day n, when
+    they were posted (R001: read from [讨论]; R004: ``received`` by the director) and when the held check
+    result / case post (R004: day-start post) go out; ``desk.applications(day) -> ApplicationsResult |
+    None``: R004's 延时/加速 applications from ``[[days]] process``, which ``desk.day(n)`` applies to the
+    close and the accelerated state unless the game file gives them.
 Undo and state (desk/undo.py, desk/core.py, desk/state.py)
     ``desk.undo() -> (undone label, current label)`` records an undo naming the version it cancels;
     ``desk.state()``, ``desk.require_state()``, ``desk.history() -> [StateVersion]``,
@@ -51,6 +57,7 @@ from __future__ import annotations
 from forumbot.desk.core import whoami
 from forumbot.desk.day import OVERRIDE_KINDS, DayJudgement, DaySteps
 from forumbot.desk.drafts import case_post_draft, elevator_draft, vote_count_draft
+from forumbot.desk.lastwords import LastWordsReport, LastWordsSteps
 from forumbot.desk.night import (
     NIGHT_ACTION_KINDS,
     NightSteps,
@@ -63,7 +70,7 @@ from forumbot.desk.state import describe_state
 from forumbot.desk.undo import UndoSteps
 
 
-class Desk(SetupSteps, NightSteps, DaySteps, UndoSteps):
+class Desk(SetupSteps, NightSteps, DaySteps, LastWordsSteps, UndoSteps):
     """One game's desk. Open with a loaded game file and an open store; every method is one unit of work
     (it reads the store, asks the engine, and stores what it decided)."""
 
@@ -73,6 +80,7 @@ __all__ = [
     "OVERRIDE_KINDS",
     "DayJudgement",
     "Desk",
+    "LastWordsReport",
     "RecordedSubmission",
     "action_from_fields",
     "case_post_draft",

@@ -38,7 +38,7 @@ from engine import (
     round_window,
 )
 from forumbot.config import DayConfig
-from forumbot.desk.core import DeskCore
+from forumbot.desk.applications import ApplicationSteps
 from forumbot.errors import GameFileError, ReadIncomplete, UsageError
 from forumbot.parsers.votes import vote_posts as to_vote_posts
 from forumbot.store import posts, records
@@ -87,7 +87,7 @@ class DayJudgement:
         return tuple(out)
 
 
-class DaySteps(DeskCore):
+class DaySteps(ApplicationSteps):
     # ------------------------------------------------------------------ posts → engine inputs
 
     def _thread_posts(self, tid: int | None) -> list[posts.StoredPost]:
@@ -106,6 +106,7 @@ class DaySteps(DeskCore):
             self.game.roster,
             require_reason_label=self.day_flags.r004_require_reason_label,
             allow_text_before_format=self.day_flags.r004_allow_text_before_format,
+            void_is_vote_attempt=self.day_flags.r004_void_post_is_vote_attempt,
             edited_pids=edited,
         )
 
@@ -246,19 +247,25 @@ class DaySteps(DeskCore):
         """Day ``n`` with the case post's real time as the opening, when the game file only estimated it.
 
         The case post opens the vote window (AMB-24). When a day has a discussion thread of its own
-        and the file gives no ``opens``, the thread's opening post is the case post.
+        and the file gives no ``opens``, the thread's opening post is the case post. R004: the process
+        thread's delay/acceleration applications set the close and the accelerated state where the
+        file is silent (desk/applications.py).
         """
         day = self.game.day(n)
         if day.opens_given or day.discussion_tid is None:
-            return day
+            return self.with_applications(day)
         if sum(1 for d in self.game.days if d.discussion_tid == day.discussion_tid) > 1:
-            return day  # one thread for several days: its first post opens day 1 only
+            return self.with_applications(day)  # one thread for several days: its first post opens day 1 only
         first = next((p for p in self._thread_posts(day.discussion_tid) if p.first), None)
         if first is None or not first.posted_at < day.closes:
-            return day
+            return self.with_applications(day)
         opens = first.posted_at
-        return replace(
-            day, opens=opens, discussion_opens=opens if n == self.game.days[0].day else day.discussion_opens
+        return self.with_applications(
+            replace(
+                day,
+                opens=opens,
+                discussion_opens=opens if n == self.game.days[0].day else day.discussion_opens,
+            )
         )
 
     def _day_input(
@@ -292,6 +299,7 @@ class DaySteps(DeskCore):
                 change_cutoff=day.change_cutoff,
                 accelerated=day.accelerated,
                 accelerated_at=day.accelerated_at,
+                accelerated_until=day.accelerated_until,
             ),
             discussion_counts=dict(attendance.counts) if attendance else None,
             previous_round_deficient=prev.discussion_deficient if prev else frozenset(),

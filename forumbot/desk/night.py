@@ -43,7 +43,7 @@ from engine import (
     submit,
 )
 from forumbot.config import parse_local_time
-from forumbot.desk.core import DeskCore
+from forumbot.desk.applications import ApplicationSteps
 from forumbot.errors import ConfigError, UsageError
 from forumbot.store import records
 
@@ -121,12 +121,12 @@ def _describe(data: Mapping[str, Any]) -> str:
     return f"{data.get('kind')}（{'，'.join(parts)}）"
 
 
-class NightSteps(DeskCore):
+class NightSteps(ApplicationSteps):
     def night_deadline(self, n: int) -> datetime:
         """Night ``n``'s submissions are due at the deadline that follows day ``n - 1`` (night 1: the
-        timetable's first night)."""
+        timetable's first night). R004: a granted delay or acceleration moves it with the close."""
         if n > 1:
-            return self.game.day(n - 1).night_deadline
+            return self.with_applications(self.game.day(n - 1)).night_deadline
         if self.game.night1_deadline is None:
             raise ConfigError(
                 "no deadline for night 1", field="timetable.first_night", fix='first_night = "2026-06-03"'

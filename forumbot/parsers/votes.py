@@ -440,7 +440,9 @@ def _r004_target(raw: str, names: _Names) -> tuple[str | None, bool, bool, tuple
     return t, False, False, tuple(inside)
 
 
-def _read_r004(t: str, names: _Names, require_reason_label: bool, allow_text_before: bool) -> Ballot:
+def _read_r004(
+    t: str, names: _Names, require_reason_label: bool, allow_text_before: bool, void_is_attempt: bool = False
+) -> Ballot:
     if not t:
         return Ballot(BallotKind.NOT_A_VOTE, note="空帖（或只有引用）")
     kinds = {m.group(1) for m in _R004_LABEL.finditer(t)}
@@ -450,6 +452,11 @@ def _read_r004(t: str, names: _Names, require_reason_label: bool, allow_text_bef
         )
     if not kinds:
         loose = _read_r001(t, names)
+        if loose.kind is BallotKind.VOID and not void_is_attempt:
+            # R004 knows no 废票: such a post casts nothing, so it is no floor a change could correct (AMB-72)
+            return Ballot(
+                BallotKind.NOT_A_VOTE, note="R004 没有废票：此帖不是投票（不算投票，也不能被改票更正）"
+            )
         if loose.kind in (BallotKind.VOTE, BallotKind.CHANGE, BallotKind.VOID, BallotKind.UNREADABLE):
             what = "弃权须写在“投票对象”中" if loose.abstain else "须按“投票对象：…”“投票理由：…”格式"
             if loose.kind is BallotKind.VOID:
@@ -539,14 +546,16 @@ def read_ballot(
     *,
     require_reason_label: bool = True,
     allow_text_before_format: bool = True,
+    void_is_vote_attempt: bool = False,
 ) -> Ballot:
     """Read one post's text (quotes already stripped; stripped again defensively) under ``grammar``.
 
     ``players`` are the names to recognise (the roster, or the living players). The target is returned
     as written; whether it is a living player is the day engine's business. ``require_reason_label`` is
     DayFlags.r004_require_reason_label (AMB-75), ``allow_text_before_format``
-    DayFlags.r004_allow_text_before_format. Never raises on any text; an unknown grammar raises
-    ValueError.
+    DayFlags.r004_allow_text_before_format, ``void_is_vote_attempt`` DayFlags.r004_void_post_is_vote_attempt
+    (AMB-72: an R004 post saying 废票 is no vote by default). Never raises on any text; an unknown grammar
+    raises ValueError.
     """
     if grammar not in ("r001", "r004"):
         raise ValueError(f"unknown vote grammar {grammar!r} (expected 'r001' or 'r004')")
@@ -556,7 +565,7 @@ def read_ballot(
     t = normalize_vote_text(text)
     if grammar == "r001":
         return _read_r001(t, names)
-    return _read_r004(t, names, require_reason_label, allow_text_before_format)
+    return _read_r004(t, names, require_reason_label, allow_text_before_format, void_is_vote_attempt)
 
 
 def vote_posts(
@@ -566,6 +575,7 @@ def vote_posts(
     *,
     require_reason_label: bool = True,
     allow_text_before_format: bool = True,
+    void_is_vote_attempt: bool = False,
     edited_pids: Collection[int] = (),
 ) -> tuple[VotePost, ...]:
     """Stored vote-thread posts → the day engine's :class:`~engine.day.VotePost` values, in pid order.
@@ -589,6 +599,7 @@ def vote_posts(
             players,
             require_reason_label=require_reason_label,
             allow_text_before_format=allow_text_before_format,
+            void_is_vote_attempt=void_is_vote_attempt,
         )
         if p.state is not PostState.NORMAL:
             ballot = replace(ballot, needs_review=True, note=f"帖子状态异常（{p.state.value}），请法官确认")

@@ -71,6 +71,7 @@ def _ballot(raw: dict[str, Any], procedure: str, roster: list[str], flags: DayFl
         roster,
         require_reason_label=flags.r004_require_reason_label,
         allow_text_before_format=flags.r004_allow_text_before_format,
+        void_is_vote_attempt=flags.r004_void_post_is_vote_attempt,
     )
 
 

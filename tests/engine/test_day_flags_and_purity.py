@@ -75,6 +75,9 @@ def test_day_flag_defaults_are_the_proposals() -> None:
     assert f.r004_require_reason_label is True
     assert f.r004_edited_vote is EditedVotePolicy.INVALID_NO_PENALTY
     assert f.self_vote_allowed is True and f.name_fold_width_case is False
+    assert f.r004_void_post_is_vote_attempt is False  # R004 has no 废票 (AMB-72)
+    assert f.r004_application_withdrawal == "explicit"
+    assert f.r004_acceleration_shortens_days == 1 and f.r004_delay_extends_days == 1  # AMB-82
 
 
 def test_day_flags_validate_their_values() -> None:
@@ -85,3 +88,10 @@ def test_day_flags_validate_their_values() -> None:
     assert DayFlags(r004_edited_vote="valid").r004_edited_vote is EditedVotePolicy.VALID  # type: ignore[arg-type]
     with pytest.raises(ValueError):
         DayFlags(r004_edited_vote="whatever")  # type: ignore[arg-type]
+
+
+def test_application_flags_validate_their_values() -> None:
+    with pytest.raises(ValueError, match="r004_application_withdrawal"):
+        DayFlags(r004_application_withdrawal="sometimes")
+    with pytest.raises(ValueError, match="must be ≥ 1"):
+        DayFlags(r004_delay_extends_days=0)

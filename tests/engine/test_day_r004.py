@@ -112,6 +112,21 @@ def test_a_change_before_acceleration_started_is_valid() -> None:
     assert r.verdict(4).status is VoteStatus.CHANGE_WHILE_ACCELERATED
 
 
+def test_a_granted_delay_ends_the_accelerated_state() -> None:
+    """“延迟成功时，不再视为‘执行加速’状态”: accelerated 6/11 11:15 until a delay at 12:00."""
+    posts = [
+        post(1, "Ada", at(11, 10), vote("Bob")),
+        post(2, "Ada", at(11, 11, 30), change("Cam"), (1,)),
+        post(3, "Bob", at(11, 10), vote("Ada")),
+        post(4, "Bob", at(11, 12, 30), change("Cam"), (3,)),
+    ]
+    times = DayTimes(OPEN, CLOSE, accelerated_at=at(11, 11, 15), accelerated_until=at(11, 12))
+    r = judge_day(day(posts, times=times))
+    assert r.verdict(2).status is VoteStatus.CHANGE_WHILE_ACCELERATED
+    assert r.verdict(4).status is VoteStatus.CHANGED
+    assert {c.player for c in r.cards} >= {"Cam"}  # no longer accelerated at the close: cards again
+
+
 def test_a_change_must_quote_the_original_vote_floor() -> None:
     posts = [
         post(1, "Ada", at(11, 10), vote("Bob")),
@@ -288,3 +303,31 @@ def test_as_of_before_closing_gives_no_cards_yet() -> None:
     r = judge_day(day(everyone(holder_vote=None)), as_of=at(11, 23))
     assert r.provisional and r.cards == ()
     assert r.player("My").status is PlayerStatus.NOT_YET
+
+
+# --- 废票 (R004 has none) -----------------------------------------------------------------------------
+
+
+def _read(
+    pid: int, author: str, when: datetime, text: str, quotes: tuple[int, ...], attempt: bool
+) -> VotePost:
+    from forumbot.parsers.votes import read_ballot
+
+    return post(pid, author, when, read_ballot(text, "r004", ROLES, void_is_vote_attempt=attempt), quotes)
+
+
+@pytest.mark.parametrize("attempt", [False, True])
+def test_a_post_saying_void_is_no_vote_so_a_change_quoting_it_corrects_nothing(attempt: bool) -> None:
+    """R004 has no 废票. Default (AMB-72): «废票» casts nothing, so a change replying to that floor replies to
+    no vote. Alternative (r004_void_post_is_vote_attempt): it is an invalid vote the change corrects."""
+    posts = [
+        _read(1, "Ada", at(11, 10), "废票", (), attempt),
+        _read(2, "Ada", at(11, 11), "改票对象：Cam\n改票理由：想好了", (1,), attempt),
+    ]
+    r = judge_day(day(posts, flags=DayFlags(r004_void_post_is_vote_attempt=attempt)))
+    if attempt:
+        assert r.verdict(1).status is VoteStatus.UNREADABLE
+        assert r.verdict(2).status is VoteStatus.CHANGED and r.counts == {"Cam": 1}
+    else:
+        assert r.verdict(1).status is VoteStatus.NOT_A_VOTE
+        assert r.verdict(2).status is not VoteStatus.CHANGED and r.counts == {}

@@ -504,3 +504,19 @@ def test_every_flag_alternative_is_exercised() -> None:
 
 def test_snipe_kind_names_are_stable() -> None:
     assert Snipe.kind.value == "snipe" and KillHostages.kind.value == "kill_hostages"
+
+
+@alternative("r004_last_words_with_code")
+def test_last_words_with_discuz_code_refused_or_stripped() -> None:
+    """遗言中禁止使用Discuz!代码: refused as they are (default, resubmit before the deadline) or stripped."""
+    from datetime import UTC, datetime
+
+    from engine import last_words_windows, new_game, publishable_last_words
+
+    roles = {"K1": "killer", "P1": "police", "c1": "civilian", "c2": "civilian", "c3": "civilian"}
+    for mode, want in (("refused", None), ("stripped", "c2是杀手")):
+        st = new_game("R004", roles, flags=replace(NightFlags(), r004_last_words_with_code=mode))
+        st = resolve_night(st, _night(st, Kill("c1"))).state
+        (w,) = last_words_windows(st, datetime(2026, 6, 12, 1, tzinfo=UTC))
+        text, note = publishable_last_words(w, "[color=red]c2是杀手[/color]", st.flags)
+        assert text == want and "Discuz!代码" in note

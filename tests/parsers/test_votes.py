@@ -190,7 +190,7 @@ R004_TABLE: list[tuple[str, BallotKind, str | None, str]] = [
     ("投票:Bob", U, "Bob", ""),
     ("我投Bob", U, "Bob", "r"),
     ("弃权", U, None, "a"),
-    ("废票", U, None, ""),
+    ("废票", N, None, ""),  # R004 has no void vote: not a vote at all (AMB-72)
     ("投票对象：\n投票理由：x", U, None, ""),
     ("投票对象 Bob 投票理由 x", U, None, "r"),
     ("投票对象：Bob 投票理由 x", U, "Bob", ""),
@@ -218,6 +218,14 @@ def test_r004_reading(text: str, kind: BallotKind, target: str | None, flags: st
     assert b.needs_review is ("r" in flags), b
     if kind is U:
         assert b.note.startswith(("格式错误", "同一帖")), b
+
+
+def test_r004_void_post_is_no_vote_or_an_invalid_attempt_by_the_flag() -> None:
+    """R004 knows no 废票. Default: «废票» casts nothing; the alternative reads it as an invalid vote."""
+    assert read_ballot("废票", "r004", B13).kind is N
+    assert read_ballot("我废票", "r004", B13).kind is N
+    attempt = read_ballot("废票", "r004", B13, void_is_vote_attempt=True)
+    assert attempt.kind is U and "没有废票" in attempt.note
 
 
 def test_r004_reason_label_may_be_optional_by_flag() -> None:

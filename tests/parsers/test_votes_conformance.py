@@ -55,7 +55,7 @@ def text(key: str) -> str:
         ("spectator_vote", (BallotKind.VOTE, "包子"), (BallotKind.UNREADABLE, "包子")),
         ("zongzi_spaces", (BallotKind.VOTE, "包子"), (BallotKind.VOTE, "包子")),
         ("jiaozi_change", (BallotKind.CHANGE, "包子"), (BallotKind.CHANGE, "包子")),
-        ("tangyuan_void", (BallotKind.VOID, None), (BallotKind.UNREADABLE, None)),
+        ("tangyuan_void", (BallotKind.VOID, None), (BallotKind.NOT_A_VOTE, None)),  # R004: no 废票 (AMB-72)
         ("jianbing_long", (BallotKind.VOTE, "包子"), (BallotKind.VOTE, "包子")),
         ("guotie_vote", (BallotKind.VOTE, "饺子"), (BallotKind.VOTE, "饺子")),
         ("baozi_quote_other", (BallotKind.NOT_A_VOTE, None), (BallotKind.NOT_A_VOTE, None)),

@@ -1,0 +1,148 @@
+"""``forumbot lastwords`` and ``forumbot applications``: the last words owed after a day (and what waits
+for them), and R004's delay/acceleration applications of a day with a verdict for each post."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from datetime import datetime
+from typing import Any
+
+from rich.table import Table
+
+from forumbot.commands.common import console, local_time, open_desk
+from forumbot.config import Game
+from forumbot.errors import UsageError
+
+
+def _t(game: Game, t: datetime | None) -> str | None:
+    return t.astimezone(game.tz).isoformat() if t is not None else None
+
+
+def cmd_lastwords(args: argparse.Namespace) -> int:
+    game, store, desk = open_desk(args)
+    with store:
+        at = local_time(game, args.at, "--at")
+        received: dict[str, datetime] = {}
+        for item in args.received or []:
+            name, sep, when = item.partition("=")
+            if not sep or not name.strip():
+                raise UsageError(f"--received {item!r}: write NAME=TIME, e.g. 豆花='2026-06-10 22:30'")
+            received[name.strip()] = local_time(game, when.strip(), "--received")
+        report = desk.last_words(args.day, at, received=received)
+        held = report.held
+        data: dict[str, Any] = {
+            "day": report.day,
+            "at": _t(game, at),
+            "windows": [
+                {
+                    "player": w.player,
+                    "where": w.where,
+                    "due": _t(game, w.due),
+                    "holds": list(w.holds),
+                    "status": w.status(at, report.posted.get(w.player)).value,
+                    "posted_at": _t(game, report.posted.get(w.player)),
+                    "pid": report.pids.get(w.player),
+                    "reason": w.reason_zh(at, report.posted.get(w.player)),
+                }
+                for w in report.windows
+            ],
+            "held": {
+                "holds": list(held.holds),
+                "released_at": _t(game, held.released_at),
+                "pending": list(held.pending),
+                "forfeited": list(held.forfeited),
+                "reason": held.reason,
+            },
+            "notes": list(report.notes),
+        }
+        if args.json:
+            print(json.dumps(data, ensure_ascii=False, indent=1))
+            return 0
+        out = console()
+        t = Table("player", "where", "due", "status", "reason")
+        for row in data["windows"]:
+            t.add_row(row["player"], row["where"], row["due"] or "", row["status"], row["reason"])
+        out.print(f"[b]day {args.day} last words[/b] (as of {data['at']})")
+        out.print(t)
+        release = data["held"]["released_at"] or "still held"
+        out.print(f"{', '.join(held.holds) or 'nothing'}: {release} — {held.reason}")
+        for note in report.notes:
+            out.print(f"⚑ {note}")
+    return 0
+
+
+def cmd_applications(args: argparse.Namespace) -> int:
+    game, store, desk = open_desk(args)
+    with store:
+        day = game.day(args.day)
+        result = desk.applications(day)
+        if result is None:
+            raise UsageError(
+                f"day {args.day} has no process thread to read: R004 only, with [[days]] process = TID"
+            )
+        data: dict[str, Any] = {
+            "day": args.day,
+            "needed": result.needed,
+            "close": _t(game, result.close),
+            "accelerated_at": _t(game, result.accelerated_at),
+            "acceleration_granted_at": _t(game, result.acceleration_granted_at),
+            "acceleration_ended_at": _t(game, result.acceleration_ended_at),
+            "delay_granted_at": _t(game, result.delay_granted_at),
+            "delay_applicants": list(result.delay_applicants),
+            "acceleration_applicants": list(result.acceleration_applicants),
+            "game_file_wins": sorted({"close", "accelerated"} & day.given),
+            "posts": [
+                {
+                    "pid": v.pid,
+                    "author": v.author,
+                    "at": _t(game, v.at),
+                    "kind": v.kind.value,
+                    "counted": v.counted,
+                    "review": v.needs_review,
+                    "reason": v.reason,
+                }
+                for v in result.verdicts
+            ],
+        }
+        if args.json:
+            print(json.dumps(data, ensure_ascii=False, indent=1))
+            return 0
+        out = console()
+        t = Table("pid", "author", "time", "kind", "counted", "reason")
+        for v in data["posts"]:
+            flag = "⚑ " if v["review"] else ""
+            t.add_row(
+                str(v["pid"]),
+                v["author"],
+                v["at"] or "",
+                v["kind"],
+                "yes" if v["counted"] else "",
+                flag + v["reason"],
+            )
+        out.print(f"[b]day {args.day} 延时/加速申请[/b] (needed: {result.needed})")
+        out.print(t)
+        out.print(
+            f"close: {data['close']}; accelerated: {data['accelerated_at'] or '-'}"
+            f" until {data['acceleration_ended_at'] or 'the close'}"
+        )
+        if data["game_file_wins"]:
+            out.print(
+                f"the game file gives {', '.join(data['game_file_wins'])}: it wins over the applications"
+            )
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("lastwords", help="last words (遗言) owed after a day, and what waits for them")
+    p.add_argument("--day", type=int, required=True)
+    p.add_argument("--at", help="as of this board-zone time (default: now)")
+    p.add_argument(
+        "--received", action="append", metavar="NAME=TIME", help="R004: words the director received"
+    )
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_lastwords)
+    p = sub.add_parser("applications", help="R004: the day's 延时/加速 applications (process thread)")
+    p.add_argument("--day", type=int, required=True)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_applications)

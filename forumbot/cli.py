@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "forumbot.commands.reader",
     "forumbot.commands.judging",
     "forumbot.commands.demo",
+    "forumbot.commands.serve",
 )
 
 

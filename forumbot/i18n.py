@@ -118,7 +118,7 @@ def used_msgids(paths: list[Path]) -> dict[str, list[str]]:
     from jinja2.ext import babel_extract
 
     found: dict[str, list[str]] = {}
-    keywords = {"_": None, "gettext": None, "ngettext": (1, 2)}
+    keywords = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2)}
     for path in paths:
         with path.open("rb") as f:
             if path.suffix == ".py":
@@ -126,8 +126,7 @@ def used_msgids(paths: list[Path]) -> dict[str, list[str]]:
             else:
                 items = babel_extract(f, keywords, [], {"extensions": "jinja2.ext.i18n"})
             for lineno, _func, message, _comments in items:
-                msgs = message if isinstance(message, tuple) else (message,)
-                for msg in msgs:
-                    if msg:
-                        found.setdefault(msg, []).append(f"{path.name}:{lineno}")
+                msg = message[0] if isinstance(message, tuple) else message  # a plural: by its singular
+                if msg:
+                    found.setdefault(msg, []).append(f"{path.name}:{lineno}")
     return found

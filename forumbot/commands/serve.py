@@ -14,6 +14,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from forumbot.errors import UsageError
 from forumbot.i18n import _, choose_language, set_language
@@ -134,15 +135,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def serve_app(app: object, host: str, port: int) -> None:
-    """Serve until interrupted (waitress: a small production WSGI server, threads, no reloader)."""
+def make_server(app: Any, host: str, port: int) -> Any:
+    """A waitress server for the desk (a small production WSGI server: threads, no reloader); port 0
+    picks a free one (``server.effective_port``)."""
     from waitress import create_server
 
-    server = create_server(app, host=host, port=port, threads=4, ident="forumbot-desk")
-    print(
-        _("the judges' desk is open at {url}").format(url=f"http://{host}:{server.effective_port}/"),
-        flush=True,
-    )  # type: ignore[union-attr]
+    return create_server(app, host=host, port=port, threads=4, ident="forumbot-desk")
+
+
+def serve_app(app: Any, host: str, port: int) -> None:
+    """Serve until interrupted, after printing the desk's address."""
+    server = make_server(app, host, port)
+    url = f"http://{host}:{server.effective_port}/"
+    print(_("the judges' desk is open at {url}").format(url=url), flush=True)
     try:
         server.run()
     finally:

@@ -22,7 +22,7 @@ from werkzeug.wrappers import Response
 from engine.errors import EngineError
 from forumbot.config import Game
 from forumbot.errors import ForumbotError
-from forumbot.i18n import DEFAULT_LANGUAGE, translations
+from forumbot.i18n import DEFAULT_LANGUAGE, set_language, translations
 from forumbot.resources import templates_dir
 from forumbot.store import judges as judges_repo
 from forumbot.store.db import Store
@@ -47,6 +47,7 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
         SESSION_COOKIE_NAME="forumbot_desk",
         MAX_CONTENT_LENGTH=64 * 1024,
     )
+    set_language(lang)  # the data adapter's labels and the templates speak the same language
     tr = translations(lang)
     app.jinja_env.add_extension("jinja2.ext.i18n")
     app.jinja_env.install_gettext_callables(tr.gettext, tr.ngettext, newstyle=True)  # type: ignore[attr-defined]

@@ -63,7 +63,7 @@ def _style_tag(name: str, arg: str | None) -> tuple[str, str] | None:
         url = arg.strip().strip("'\"")
         if _URL.match(url):
             return f'<a href="{html.escape(url)}" rel="noopener noreferrer" target="_blank">', "</a>"
-        return '<span class="bb-badurl">', "</span>"
+        return f'<span class="bb-badurl" title="{html.escape(url)}">', "</span>"
     return None
 
 

@@ -21,13 +21,13 @@ from engine.actions import action_from_dict
 from engine.errors import EngineError
 from engine.events import AudienceKind, Event
 from engine.night import new_night, resolve_night, submit
-from engine.roles import ROLE_TABLES
+from engine.roles import CAUSE_ZH, ROLE_TABLES, Cause
 from engine.state import GameState, Phase
 from forumbot import drafts
 from forumbot import gamerecords as gr
 from forumbot.config import Game, game_from_dict
 from forumbot.errors import UsageError
-from forumbot.i18n import _
+from forumbot.i18n import _, current_language
 from forumbot.judge import OVERRIDE_KINDS, DayJudgement, Judge
 from forumbot.store import judges as judges_repo
 from forumbot.store import repo
@@ -140,8 +140,10 @@ def game_overview(game: Game, store: Store, *, now: datetime | None = None) -> G
     if st is not None:
         table = ROLE_TABLES[st.family]
         for p in st.players:
-            out = "" if p.alive else f"{p.cause.value if p.cause else '?'} ({p.out_round})"
-            notes = tuple(n for n, on in (("possessed", p.possessed), ("converted", p.converted)) if on)
+            out = "" if p.alive else _("{cause}, round {n}").format(cause=_cause(p.cause), n=p.out_round)
+            notes = tuple(
+                _(n) for n, on in ((N_("possessed"), p.possessed), (N_("converted"), p.converted)) if on
+            )
             players.append(PlayerLine(p.name, table[p.role].name_zh, p.alive, out, notes))
     else:
         players = [PlayerLine(name, "", True, "") for name in game.roster]
@@ -191,13 +193,31 @@ def game_overview(game: Game, store: Store, *, now: datetime | None = None) -> G
         ruleset=judge.ruleset.id,
         timezone=game.timezone,
         board_url=game.board.url,
-        phase="" if st is None else f"{st.phase.value} {st.round}",
+        phase="" if st is None else phase_text(st),
         outcome="" if st is None or st.outcome is None else str(st.outcome),
         players=tuple(players),
         timeline=tuple(timeline),
         next_deadlines=upcoming,
         last_poll=_local(game, runs[0].finished_at) if runs else "",
         has_state=st is not None,
+    )
+
+
+def phase_text(st: GameState) -> str:
+    """``第3夜`` / ``第2日`` / ``游戏结束`` in the current language."""
+    if st.phase is Phase.NIGHT:
+        return _("night {n}").format(n=st.round)
+    if st.phase is Phase.DAY:
+        return _("day {n}").format(n=st.round)
+    return _("game over")
+
+
+def _cause(cause: Cause | None) -> str:
+    """Why a player is out: the engine's Chinese name, or its code in English."""
+    if cause is None:
+        return "?"
+    return (
+        CAUSE_ZH.get(cause, cause.value) if current_language() == "zh_CN" else cause.value.replace("_", " ")
     )
 
 

@@ -52,9 +52,8 @@ def _ticks(start: datetime, end: datetime, tz: tzinfo, max_ticks: int = 8) -> li
     for hours in (1, 2, 3, 4, 6, 12, 24, 48):
         if span / (hours * 3600) <= max_ticks:
             break
-    local = start.astimezone(tz).replace(minute=0, second=0, microsecond=0)
-    local += timedelta(hours=1)
-    while local.hour % hours if hours < 24 else local.hour:
+    local = start.astimezone(tz).replace(minute=0, second=0, microsecond=0) + timedelta(hours=1)
+    while (local.hour % hours if hours < 24 else local.hour) != 0:  # on the hour grid (midnight for days)
         local += timedelta(hours=1)
     out = []
     while local <= end:
@@ -105,13 +104,13 @@ def timeline_svg(
         parts.append(
             f'<text x="{x(t):.1f}" y="{top + ph + 16}" text-anchor="middle" font-size="11">{label}</text>'
         )
-    for at, label in marks:
+    for i, (at, label) in enumerate(marks):
         parts.append(
             f'<line x1="{x(at):.1f}" x2="{x(at):.1f}" y1="{top}" y2="{top + ph}" stroke="#999" '
             'stroke-dasharray="4 3"/>'
         )
         parts.append(
-            f'<text x="{x(at) - 3:.1f}" y="{top + 12}" text-anchor="end" font-size="10" fill="#666">'
+            f'<text x="{x(at) - 3:.1f}" y="{top + 12 + 12 * i}" text-anchor="end" font-size="10" fill="#666">'
             f"{escape(label)}</text>"
         )
     ordered = sorted(series.items(), key=lambda kv: (-(kv[1][-1][1] if kv[1] else 0), kv[0]))

@@ -80,3 +80,11 @@ def client(desk: Desk) -> FlaskClient:
     c = desk.app.test_client()
     log_in(c)
     return c
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """Keep each phase's report on the test, so a browser fixture knows to save a screenshot."""
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    setattr(item, f"rep_{report.when}", report)

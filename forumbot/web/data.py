@@ -12,16 +12,18 @@ needs them as datetimes.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from engine.actions import action_from_dict
+from engine.actions import ActionKind, action_from_dict
 from engine.errors import EngineError
 from engine.events import AudienceKind, Event
 from engine.night import new_night, resolve_night, submit
-from engine.roles import CAUSE_ZH, ROLE_TABLES, Cause
+from engine.night_r004 import SKILL_ZH
+from engine.roles import CAUSE_ZH, GROUP_ZH, ROLE_TABLES, Cause, GroupId
 from engine.state import GameState, Phase
 from forumbot import drafts
 from forumbot import gamerecords as gr
@@ -77,6 +79,60 @@ OVERRIDE_CHOICES: dict[str, str] = {
     "void": N_("a void (废票)"),
     "ignore": N_("not a vote"),
 }
+
+
+FIELD_LABELS: dict[str, str] = {
+    "target": N_("target"),
+    "victim": N_("victim"),
+    "pledge": N_("pledge"),
+    "possess": N_("possesses"),
+    "text": N_("kill text"),
+    "guardian": N_("guardian"),
+    "first": N_("first"),
+    "second": N_("second"),
+}
+PROTECT_ZH = "守护"
+POST_STATES: dict[str, str] = {
+    "normal": N_("shown normally"),
+    "banned": N_("author banned: content masked"),
+    "blocked": N_("blocked by a moderator"),
+    "author_only": N_("visible to its author only"),
+    "pending": N_("awaiting moderation"),
+    "hidden": N_("partly hidden"),
+    "deleted": N_("deleted (kept in the store)"),
+}
+_VERSION = re.compile(r"^(night|day) (\d+)( extra check)?$")
+_UNDO_OF = re.compile(r"^undo #(\d+) \((.*)\)$")
+_SEED = re.compile(r"^setup \(seed (\d+)\)$")
+
+
+def version_label(label: str) -> str:
+    """A stored state version's label (``night 2``, ``undo #5 (day 2)``, ``setup (seed 7)``) in the
+    current language; an unknown label is shown as stored."""
+    if m := _VERSION.match(label):
+        text = (_("night {n}") if m.group(1) == "night" else _("day {n}")).format(n=m.group(2))
+        return text + (_(": extra check") if m.group(3) else "")
+    if m := _UNDO_OF.match(label):
+        return _("undo of #{id} ({what})").format(id=m.group(1), what=version_label(m.group(2)))
+    if m := _SEED.match(label):
+        return _("roles drawn (seed {seed})").format(seed=m.group(1))
+    if label == "setup (roles given by the judges)":
+        return _("roles given by the judges")
+    return label
+
+
+def _zh() -> bool:
+    return current_language() == "zh_CN"
+
+
+def _action_name(kind: str) -> str:
+    """A night action's name: the rules' Chinese word, or its code in English."""
+    if not _zh():
+        return kind
+    try:
+        return SKILL_ZH.get(ActionKind(kind), PROTECT_ZH if kind == "protect" else kind)
+    except ValueError:
+        return kind
 
 
 def _local(game: Game, when: datetime | None) -> str:
@@ -216,9 +272,7 @@ def _cause(cause: Cause | None) -> str:
     """Why a player is out: the engine's Chinese name, or its code in English."""
     if cause is None:
         return "?"
-    return (
-        CAUSE_ZH.get(cause, cause.value) if current_language() == "zh_CN" else cause.value.replace("_", " ")
-    )
+    return CAUSE_ZH.get(cause, cause.value) if _zh() else cause.value.replace("_", " ")
 
 
 def _status(now: datetime, starts: datetime | None, ends: datetime | None) -> str:
@@ -446,7 +500,7 @@ def post_revisions(game: Game, store: Store, pid: int) -> PostRevisions:
             r.number,
             _local(game, r.first_seen),
             _local(game, r.last_seen),
-            str(r.state),
+            _(POST_STATES.get(str(r.state), str(r.state))),
             r.text,
             f"{r.edit.by} {_local(game, r.edit.at)}".strip() if r.edit else "",
         )
@@ -459,7 +513,7 @@ def post_revisions(game: Game, store: Store, pid: int) -> PostRevisions:
         post.author,
         _local(game, post.posted_at),
         drafts.findpost_url(game.board.url, post.tid, pid),
-        str(post.state),
+        _(POST_STATES.get(str(post.state), str(post.state))),
         revs,
     )
 
@@ -510,7 +564,8 @@ def state_history(game: Game, store: Store) -> tuple[HistoryItem, ...]:
     current = max(live) if live else None
     by = _state_authors(store, judge.gid)
     return tuple(
-        HistoryItem(i, lab, _local(game, at), by.get(i, ""), i in live, i == current) for i, lab, at in rows
+        HistoryItem(i, version_label(lab), _local(game, at), by.get(i, ""), i in live, i == current)
+        for i, lab, at in rows
     )
 
 
@@ -528,7 +583,7 @@ def undo(game: Game, store: Store, who: str) -> tuple[str, str]:
     """Step the secret state back one version; returns (what was undone, what is current now)."""
     undone, now = _desk(game, store, who).undo()
     judges_repo.log_change(store, who, "undo", f"{undone} → {now}")
-    return undone, now
+    return version_label(undone), version_label(now)
 
 
 # --------------------------------------------------------------------------- a night
@@ -580,8 +635,10 @@ def night_view(game: Game, store: Store, n: int) -> NightView:
     night = new_night(before) if before is not None else None
     for data, at in subs:
         late = deadline is not None and at > deadline
-        detail = ", ".join(
-            f"{k}={v}" for k, v in data.items() if k not in ("kind", "by") and v not in (None, [], "")
+        detail = "；".join(
+            f"{_(FIELD_LABELS.get(k, k))}：{v}"
+            for k, v in data.items()
+            if k not in ("kind", "by") and v not in (None, [], "")
         )
         ok, reason = True, _("accepted") if not late else _("late: forfeited at resolution")
         if before is not None and night is not None:
@@ -591,7 +648,13 @@ def night_view(game: Game, store: Store, n: int) -> NightView:
                 ok, reason = False, str(exc)
         lines.append(
             SubmissionLine(
-                _local(game, at), str(data.get("kind", "")), str(data.get("by", "")), detail, late, ok, reason
+                _local(game, at),
+                _action_name(str(data.get("kind", ""))),
+                str(data.get("by", "")),
+                detail,
+                late,
+                ok,
+                reason,
             )
         )
     out: tuple[str, ...] = ()
@@ -628,6 +691,11 @@ def _recipient(e: Event) -> str:
     a = e.audience
     if a.kind is AudienceKind.JUDGE:
         return _("judges")
+    if a.kind is AudienceKind.GROUP and a.name and _zh():
+        try:
+            return GROUP_ZH[GroupId(a.name)]
+        except ValueError:
+            return a.name
     return a.name or a.kind.value
 
 

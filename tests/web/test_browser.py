@@ -40,9 +40,7 @@ def browser() -> Iterator[Any]:
     if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
         _missing(f"no chromium at {CHROMIUM} (apt-get install chromium)")
     with sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"]
-        )
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
         yield b
         b.close()
 
@@ -135,9 +133,9 @@ def test_undo_from_the_history_page(page: Any) -> None:
     page.once("dialog", lambda d: d.accept())
     page.click("form.undo button")
     page.wait_for_selector(".flash")
-    assert "已撤销：day 2" in page.inner_text(".flash")
-    assert "night 2" in page.locator("tr.current").inner_text()  # the version now in force
-    assert "undo #" in page.inner_text("table.history")  # the undo itself is kept as a version
+    assert "已撤销：第2日" in page.inner_text(".flash")
+    assert "第2夜" in page.locator("tr.current").inner_text()  # the version now in force
+    assert "撤销 #5（第2日）" in page.inner_text("table.history")  # the undo itself is kept as a version
 
 
 def test_the_outbox_previews_each_draft(page: Any) -> None:

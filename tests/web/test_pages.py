@@ -81,7 +81,7 @@ def test_the_night_page_shows_submissions_resolution_and_private_messages(client
     html = client.get("/night/1").get_data(as_text=True)
     assert "已结算" in html
     assert "死者：锅贴" in html  # the case post draft
-    assert "→ police" in html  # the police's result, for the judges to send
+    assert "→ 警署讨论组" in html and "烧卖：杀手" in html  # the police group learns its check
 
 
 def test_no_public_draft_shows_a_hidden_role(client: FlaskClient, desk: Desk) -> None:
@@ -113,11 +113,11 @@ def test_a_leaking_draft_is_caught_and_has_no_copy_button(desk: Desk) -> None:
 
 def test_the_history_page_undoes_and_logs_who(client: FlaskClient, desk: Desk) -> None:
     html = client.get("/history").get_data(as_text=True)
-    assert "day 2" in html and "<strong>当前</strong>" in html
+    assert "第2日" in html and "<strong>当前</strong>" in html
     token = csrf_of(html)
     resp = client.post("/history/undo", data={"csrf": token})
     page = client.get(resp.headers["Location"]).get_data(as_text=True)
-    assert "已撤销：day 2" in page
+    assert "已撤销：第2日。当前：第2夜。" in page
     assert data._desk(desk.game, desk.store).require_state().phase.value == "day"
     assert judges.desk_log(desk.store)[0].who == JUDGE
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+from hatchling.builders.hooks.plugin.interface import BuildHookInterface  # type: ignore[import-not-found,unused-ignore]
 
 
-class CompileCatalogs(BuildHookInterface):  # type: ignore[type-arg]
+class CompileCatalogs(BuildHookInterface):  # type: ignore[misc,type-arg,unused-ignore]
     PLUGIN_NAME = "custom"
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:

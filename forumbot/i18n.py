@@ -88,12 +88,6 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return translations(_current[0]).ngettext(singular, plural, n)
 
 
-def gettext_for(lang: str) -> tuple[object, object]:
-    """``(gettext, ngettext)`` bound to ``lang``, for a web request or a Jinja2 environment."""
-    t = translations(lang)
-    return t.gettext, t.ngettext
-
-
 def catalog_ids(lang: str) -> dict[str, str]:
     """Every msgid of ``lang``'s ``.po`` with its translation ('' when untranslated or fuzzy)."""
     from babel.messages.pofile import read_po
@@ -118,15 +112,17 @@ def used_msgids(paths: list[Path]) -> dict[str, list[str]]:
     from jinja2.ext import babel_extract
 
     found: dict[str, list[str]] = {}
-    keywords = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2)}
+    keywords: dict[str, tuple[int, ...] | None] = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2)}
     for path in paths:
+        items: list[tuple[int, object]] = []
         with path.open("rb") as f:
             if path.suffix == ".py":
-                items = extract_python(f, keywords, [], {})
+                items = [(line, msg) for line, _f, msg, _c in extract_python(f, keywords, [], {})]
             else:
-                items = babel_extract(f, keywords, [], {"extensions": "jinja2.ext.i18n"})
-            for lineno, _func, message, _comments in items:
-                msg = message[0] if isinstance(message, tuple) else message  # a plural: by its singular
-                if msg:
-                    found.setdefault(msg, []).append(f"{path.name}:{lineno}")
+                options = {"extensions": "jinja2.ext.i18n"}
+                items = [(line, msg) for line, _f, msg, _c in babel_extract(f, list(keywords), [], options)]
+        for lineno, message in items:
+            msg = message[0] if isinstance(message, tuple) else message  # a plural: by its singular
+            if isinstance(msg, str) and msg:
+                found.setdefault(msg, []).append(f"{path.name}:{lineno}")
     return found

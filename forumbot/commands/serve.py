@@ -138,7 +138,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def make_server(app: Any, host: str, port: int) -> Any:
     """A waitress server for the desk (a small production WSGI server: threads, no reloader); port 0
     picks a free one (``server.effective_port``)."""
-    from waitress import create_server
+    from waitress import create_server  # type: ignore[import-untyped]
 
     return create_server(app, host=host, port=port, threads=4, ident="forumbot-desk")
 

@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from engine.actions import ActionKind, action_from_dict
+from engine.actions import action_from_dict
 from engine.errors import EngineError
 from engine.events import AudienceKind, Event
 from engine.night import new_night, resolve_night, submit
 from engine.night_r004 import SKILL_ZH
-from engine.roles import CAUSE_ZH, GROUP_ZH, ROLE_TABLES, Cause, GroupId
+from engine.roles import CAUSE_ZH, GROUP_ZH, ROLE_TABLES, ActionKind, Cause, GroupId
 from engine.state import GameState, Phase
 from forumbot import drafts
 from forumbot import gamerecords as gr

@@ -236,5 +236,4 @@ class DeskLogRow(SQLModel, table=True):
     detail: str = Field(default="", sa_type=Text)
 
 
-ALL_TABLES = (*ALL_TABLES, JudgeAccountRow, DeskLogRow)
-TABLE_NAMES = (*TABLE_NAMES, "judge_accounts", "desk_log")
+DESK_TABLE_NAMES = ("judge_accounts", "desk_log")  # created by forumbot/store/judges.py when first used

@@ -18,7 +18,8 @@ from __future__ import annotations
 import gettext as _gettext
 import io
 import os
-from collections.abc import Mapping
+import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 DOMAIN = "forumbot"
@@ -38,6 +39,22 @@ def choose_language(explicit: str | None = None, environ: Mapping[str, str] | No
         if value:
             return "en" if value.lower().startswith("en") else DEFAULT_LANGUAGE
     return DEFAULT_LANGUAGE
+
+
+def setup_from_argv(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = None) -> str:
+    """Choose and set the CLI's language *before* its parser is built (argparse help is translated when
+    the parser is made): ``--lang X`` or ``--lang=X`` anywhere in ``argv``, else the environment.
+    For ``forumbot.cli.main``: ``setup_from_argv(argv)`` as its first line."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    explicit = None
+    for i, a in enumerate(args):
+        if a == "--lang" and i + 1 < len(args):
+            explicit = args[i + 1]
+        elif a.startswith("--lang="):
+            explicit = a.split("=", 1)[1]
+    lang = choose_language(explicit, environ)
+    set_language(lang)
+    return lang
 
 
 def _compile_po(po_path: Path) -> _gettext.GNUTranslations:

@@ -8,6 +8,7 @@ game into a folder and serves it, for a first look.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import getpass
 import io
 import os
@@ -16,6 +17,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from forumbot.config import Game
 from forumbot.errors import UsageError
 from forumbot.i18n import _, choose_language, set_language
 from forumbot.store.db import Store, open_store
@@ -78,60 +80,75 @@ def cmd_judges(args: argparse.Namespace) -> int:
 
 
 def _demo_into(workdir: Path) -> str:
-    """Play the bundled example game into ``workdir/demo.db`` (quietly); returns the store's URL."""
+    """Play the bundled example game into ``workdir/demo.db`` (quietly, afresh); returns its path."""
     from rich.console import Console
 
     from forumbot.commands.demo import run_demo
 
+    for leftover in ("demo.db", "demo.db-wal", "demo.db-shm"):
+        (workdir / leftover).unlink(missing_ok=True)
     run_demo(workdir, Console(file=io.StringIO()))
     return str(workdir / "demo.db")
 
 
-def cmd_serve(args: argparse.Namespace) -> int:
-    _need_web()
-    from forumbot.web import data
-    from forumbot.web.app import create_app
-
-    lang = choose_language(args.lang)
-    set_language(lang)
-    if args.host not in LOCALHOST:
+def _warn_if_public(host: str) -> None:
+    if host not in LOCALHOST:
         print(
             _(
                 "warning: the desk shows roles and night actions; it now listens on {host}: "
                 "put it behind HTTPS and a firewall"
-            ).format(host=args.host),
+            ).format(host=host),
             file=sys.stderr,
         )
-    tmp: tempfile.TemporaryDirectory[str] | None = None
+
+
+def serve_game(game: Game, store: Store, *, host: str, port: int, lang: str) -> None:
+    """Serve the desk over ``game`` and ``store`` until interrupted (the store stays open)."""
+    from forumbot.store import judges as repo
+    from forumbot.web.app import create_app
+
+    _warn_if_public(host)
+    if not repo.list_judges(store):
+        print(_("no judge can log in yet: add one with `forumbot judges add NAME`"), file=sys.stderr)
+    serve_app(create_app(game, store, lang=lang), host, port)
+
+
+def serve_demo(
+    workdir: Path | None = None, *, host: str = "127.0.0.1", port: int = DEFAULT_PORT, lang: str | None = None
+) -> int:
+    """Play the example game into ``workdir`` (default: a temporary folder) and leave the desk open on it,
+    with a ``demo`` login. What ``forumbot demo --serve`` calls."""
+    _need_web()
+    from forumbot.store import judges as repo
+    from forumbot.web import data
+
+    lang = choose_language(lang)
+    set_language(lang)
+    with contextlib.ExitStack() as stack:
+        if workdir is None:
+            workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="forumbot-desk-")))
+        workdir.mkdir(parents=True, exist_ok=True)
+        print(_("playing the example game into {path} ...").format(path=workdir))
+        store = stack.enter_context(open_store(_demo_into(workdir)))
+        repo.add_judge(store, "demo", "demo-judge")
+        print(_("demo login: name demo, password demo-judge"))
+        serve_game(data.example_game(store.url, data.board_of(store)), store, host=host, port=port, lang=lang)
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    _need_web()
     if args.demo:
-        if args.workdir:
-            work = Path(args.workdir)
-            work.mkdir(parents=True, exist_ok=True)
-        else:
-            tmp = tempfile.TemporaryDirectory(prefix="forumbot-desk-")
-            work = Path(tmp.name)
-        print(_("playing the example game into {path} ...").format(path=work))
-        store = open_store(_demo_into(work))
-        game = data.example_game(store.url, data.board_of(store))
-    else:
-        from forumbot.commands.judging import open_game
+        return serve_demo(
+            Path(args.workdir) if args.workdir else None, host=args.host, port=args.port, lang=args.lang
+        )
+    from forumbot.commands.judging import open_game
 
-        game = open_game(args)
-        store = open_store(getattr(args, "store", None) or game.store_url)
-    try:
-        from forumbot.store import judges as repo
-
-        if args.demo and not repo.list_judges(store):
-            repo.add_judge(store, "demo", "demo-judge")
-            print(_("demo login: name demo, password demo-judge"))
-        elif not repo.list_judges(store):
-            print(_("no judge can log in yet: add one with `forumbot judges add NAME`"), file=sys.stderr)
-        app = create_app(game, store, lang=lang)
-        serve_app(app, args.host, args.port)
-    finally:
-        store.close()
-        if tmp is not None:
-            tmp.cleanup()
+    lang = choose_language(args.lang)
+    set_language(lang)
+    game = open_game(args)
+    with open_store(getattr(args, "store", None) or game.store_url) as store:
+        serve_game(game, store, host=args.host, port=args.port, lang=lang)
     return 0
 
 

@@ -61,3 +61,42 @@ def test_the_catalogs_load() -> None:
         translations("zh_CN").ngettext("%(num)s revision kept", "%(num)s revisions kept", 2)
         == "保存了 %(num)s 个版本"
     )
+
+
+def test_the_cli_language_is_chosen_before_the_parser_is_built() -> None:
+    from forumbot.i18n import current_language, set_language, setup_from_argv
+
+    try:
+        assert setup_from_argv(["serve", "--lang", "en"], {}) == "en" == current_language()
+        assert setup_from_argv(["--lang=zh_CN", "serve"], {"LANG": "en_US"}) == "zh_CN"
+        assert setup_from_argv(["serve"], {"LANG": "en_US.UTF-8"}) == "en"
+        assert setup_from_argv([], {}) == "zh_CN"
+    finally:
+        set_language("zh_CN")
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("zh_CN", ["法官网页工作台", "监听地址", "端口"]),
+        ("en", ["The judges' web desk", "address to listen on"]),
+    ],
+)
+def test_serve_help_in_both_languages(
+    lang: str, words: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The pattern for every subcommand once the CLI is converted: set the language, build, --help."""
+    from forumbot.cli import build_parser
+    from forumbot.i18n import set_language
+
+    set_language(lang)
+    try:
+        with pytest.raises(SystemExit):
+            build_parser().parse_args(["serve", "--help"])
+    finally:
+        set_language("zh_CN")
+    out = capsys.readouterr().out
+    for w in words:
+        assert w in out
+    if lang == "zh_CN":
+        assert "listen on" not in out

@@ -132,3 +132,9 @@ def test_english_on_request(desk: Desk) -> None:
     log_in(c)
     html = c.get("/day/1").get_data(as_text=True)
     assert "Vote posts" in html and "投票帖" not in html
+
+
+def test_a_night_not_yet_resolved_is_a_preview(client: FlaskClient) -> None:
+    html = client.get("/night/3").get_data(as_text=True)
+    assert "尚未结算：预览" in html
+    assert "本夜没有录入任何行动" in html

@@ -100,3 +100,19 @@ def test_serve_help_in_both_languages(
         assert w in out
     if lang == "zh_CN":
         assert "listen on" not in out
+
+
+def test_a_source_checkout_without_mo_files_compiles_the_po(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    from forumbot import i18n
+
+    folder = tmp_path / "zh_CN" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    shutil.copy(i18n.LOCALE_DIR / "zh_CN" / "LC_MESSAGES" / "forumbot.po", folder / "forumbot.po")
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    monkeypatch.setattr(i18n, "_cache", {})
+    assert i18n.translations("zh_CN").gettext("Vote posts") == "投票帖"  # no .mo: compiled in memory
+    assert i18n.translations("en").gettext("Vote posts") == "Vote posts"  # no catalog at all: the msgid

@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
 from engine.actions import action_from_dict
 from engine.errors import EngineError
@@ -28,7 +27,7 @@ from engine.state import GameState, Phase
 from forumbot import drafts
 from forumbot import gamerecords as gr
 from forumbot.config import Game, game_from_dict
-from forumbot.errors import UsageError
+from forumbot.errors import ConfigError, UsageError
 from forumbot.i18n import _, current_language
 from forumbot.judge import OVERRIDE_KINDS, DayJudgement, Judge
 from forumbot.store import judges as judges_repo
@@ -143,6 +142,11 @@ def _desk(game: Game, store: Store, who: str | None = None) -> Judge:
     return Judge(game, store, by=who or "web-desk")
 
 
+def secret_state(game: Game, store: Store) -> GameState | None:
+    """The current secret state (roles, who is out), or None before ``forumbot setup``."""
+    return _desk(game, store).state()
+
+
 # --------------------------------------------------------------------------- the game
 
 
@@ -210,7 +214,7 @@ def game_overview(game: Game, store: Store, *, now: datetime | None = None) -> G
         n = d.day
         try:
             night_due = judge.night_deadline(n)
-        except Exception:  # no first night in the timetable
+        except ConfigError:  # no first night in the timetable
             night_due = None
         night_done = f"night {n}" in labels
         timeline.append(
@@ -346,7 +350,6 @@ class DayView:
     marks: tuple[tuple[datetime, str], ...]
     roster: tuple[str, ...]
     closed: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def _moves(judged: DayJudgement) -> tuple[VoteMove, ...]:
@@ -623,7 +626,7 @@ def night_view(game: Game, store: Store, n: int) -> NightView:
     resolved = judge.state_labelled(f"night {n}") is not None
     try:
         deadline = judge.night_deadline(n)
-    except Exception:
+    except ConfigError:
         deadline = None
     with store.session() as s:
         subs = gr.night_submissions(s, judge.gid, n)

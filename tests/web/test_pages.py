@@ -7,9 +7,16 @@ import re
 from flask.testing import FlaskClient
 
 from engine.roles import ROLE_TABLES
+from engine.state import GameState
 from forumbot.store import judges
 from forumbot.web import data
 from tests.web.conftest import JUDGE, Desk, csrf_of
+
+
+def _state(desk: Desk) -> GameState:
+    st = data.secret_state(desk.game, desk.store)
+    assert st is not None
+    return st
 
 
 def rows(html: str) -> list[str]:
@@ -85,7 +92,7 @@ def test_the_night_page_shows_submissions_resolution_and_private_messages(client
 
 
 def test_no_public_draft_shows_a_hidden_role(client: FlaskClient, desk: Desk) -> None:
-    st = data._desk(desk.game, desk.store).require_state()
+    st = _state(desk)
     table = ROLE_TABLES[st.family]
     drafts = data.public_drafts(desk.game, desk.store)
     assert {d.key for d in drafts} >= {"night-1", "day-1-count", "night-2", "day-2-count"}
@@ -104,7 +111,7 @@ def test_no_public_draft_shows_a_hidden_role(client: FlaskClient, desk: Desk) ->
 
 
 def test_a_leaking_draft_is_caught_and_has_no_copy_button(desk: Desk) -> None:
-    st = data._desk(desk.game, desk.store).require_state()
+    st = _state(desk)
     alive = next(p for p in st.players if p.alive)
     role = ROLE_TABLES[st.family][alive.role].name_zh
     assert data.hidden_roles_in(f"今日公告：{alive.name} 的身份是{role}", st) == (f"{alive.name}: {role}",)
@@ -118,7 +125,7 @@ def test_the_history_page_undoes_and_logs_who(client: FlaskClient, desk: Desk) -
     resp = client.post("/history/undo", data={"csrf": token})
     page = client.get(resp.headers["Location"]).get_data(as_text=True)
     assert "已撤销：第2日。当前：第2夜。" in page
-    assert data._desk(desk.game, desk.store).require_state().phase.value == "day"
+    assert _state(desk).phase.value == "day"
     assert judges.desk_log(desk.store)[0].who == JUDGE
 
 

@@ -346,10 +346,32 @@ class DayView:
     vote_count_draft: str
     elevator_draft: str
     moves: tuple[VoteMove, ...]
+    read_warning: str
     window: tuple[datetime, datetime]
     marks: tuple[tuple[datetime, str], ...]
     roster: tuple[str, ...]
     closed: bool = False
+
+
+def read_warning(
+    thread: repo.StoredThread | None, tid: int, closes: datetime, now: datetime, game: Game
+) -> str:
+    """Why the day's verdicts may not be final because of what the store has read ('' when nothing):
+    the desk never shows a count as settled when the read behind it is incomplete."""
+    if thread is None or thread.posts == 0:
+        return _(
+            "The vote thread (tid {tid}) is not in the store yet: run `forumbot poll`. Nothing here is final."
+        ).format(tid=tid)
+    if now < closes:
+        return _("The vote is still open: this count is provisional (last read {at}).").format(
+            at=_local(game, thread.last_read) or _("never")
+        )
+    if thread.last_full_poll is None or thread.last_full_poll < closes:
+        return _(
+            "The vote thread was not read in full after the close (last full read: {at}): edits and "
+            "deletions may be missing. Run `forumbot poll --full` before posting the count."
+        ).format(at=_local(game, thread.last_full_poll) or _("never"))
+    return ""
 
 
 def _moves(judged: DayJudgement) -> tuple[VoteMove, ...]:
@@ -461,6 +483,9 @@ def day_view(game: Game, store: Store, n: int) -> DayView:
         vote_count_draft=vote_count_draft(game, judge, judged),
         elevator_draft=elevator,
         moves=_moves(judged),
+        read_warning=read_warning(
+            repo.get_thread(store, game.board, tid) if tid else None, tid, day.closes, datetime.now(UTC), game
+        ),
         window=(day.opens, day.closes),
         marks=tuple(marks),
         roster=game.roster,
@@ -711,6 +736,7 @@ class Draft:
     title: str
     bbcode: str
     leaks: tuple[str, ...]  # "name: role" pairs of hidden identities found in the text (must be empty)
+    warning: str = ""  # why the draft may not be final (an incomplete read)
 
 
 def hidden_roles_in(text: str, state: GameState | None) -> tuple[str, ...]:
@@ -746,10 +772,20 @@ def public_drafts(game: Game, store: Store) -> tuple[Draft, ...]:
         if not d.vote_tid or not repo.thread_posts(store, game.board, d.vote_tid):
             continue
         dv = day_view(game, store, n)
-        out.append(Draft(f"day-{n}-count", _("day {n}: vote count").format(n=n), dv.vote_count_draft, ()))
+        out.append(
+            Draft(
+                f"day-{n}-count",
+                _("day {n}: vote count").format(n=n),
+                dv.vote_count_draft,
+                (),
+                dv.read_warning,
+            )
+        )
         if dv.elevator_draft:
             out.append(Draft(f"day-{n}-elevator", _("day {n}: elevator").format(n=n), dv.elevator_draft, ()))
-    return tuple(Draft(x.key, x.title, x.bbcode, hidden_roles_in(x.bbcode, st)) for x in reversed(out))
+    return tuple(
+        Draft(x.key, x.title, x.bbcode, hidden_roles_in(x.bbcode, st), x.warning) for x in reversed(out)
+    )
 
 
 # --------------------------------------------------------------------------- the desk's own log

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 
 from flask.testing import FlaskClient
 
 from engine.roles import ROLE_TABLES
 from engine.state import GameState
 from forumbot.store import judges
+from forumbot.store.repo import StoredThread
 from forumbot.web import data
 from tests.web.conftest import JUDGE, Desk, csrf_of
 
@@ -145,3 +147,25 @@ def test_a_night_not_yet_resolved_is_a_preview(client: FlaskClient) -> None:
     html = client.get("/night/3").get_data(as_text=True)
     assert "尚未结算：预览" in html
     assert "本夜没有录入任何行动" in html
+
+
+def _thread(posts: int, last_full: datetime | None) -> StoredThread:
+    t = datetime(2026, 6, 3, 9, 0, tzinfo=UTC)
+    return StoredThread(3, 3, "[投票]", None, None, 1, posts, None, None, None, t, t, t, last_full, posts)
+
+
+def test_a_count_on_an_incomplete_read_says_so(desk: Desk) -> None:
+    closes = datetime(2026, 6, 4, 5, 0, tzinfo=UTC)  # 13:00 in Shanghai
+    after = closes + timedelta(hours=1)
+    assert "不在存储中" in data.read_warning(None, 3, closes, after, desk.game)
+    assert "不在存储中" in data.read_warning(_thread(0, None), 3, closes, after, desk.game)
+    assert "临时计票" in data.read_warning(
+        _thread(5, None), 3, closes, closes - timedelta(hours=1), desk.game
+    )
+    stale = data.read_warning(_thread(5, closes - timedelta(minutes=1)), 3, closes, after, desk.game)
+    assert "poll --full" in stale and "06-04 12:59" in stale  # shown in the board's zone
+    assert data.read_warning(_thread(5, closes + timedelta(minutes=1)), 3, closes, after, desk.game) == ""
+
+
+def test_the_example_day_was_read_in_full_after_its_close(client: FlaskClient) -> None:
+    assert "read-warning" not in client.get("/day/1").get_data(as_text=True)

@@ -246,6 +246,16 @@ def game_overview(game: Game, store: Store, *, now: datetime | None = None) -> G
                 Deadline(_("day {n}: last void").format(n=n), _local(game, d.void_cutoff), d.void_cutoff)
             )
         deadlines.append(Deadline(_("day {n}: vote closes").format(n=n), _local(game, d.closes), d.closes))
+    if st is not None and st.phase is Phase.NIGHT and all(d.day != st.round for d in game.days):
+        try:  # the night the game is in, after the game file's last day: its deadline follows that day
+            due: datetime | None = judge.night_deadline(st.round)
+        except (ConfigError, UsageError):
+            due = None
+        timeline.append(TimelineItem("night", st.round, "", _local(game, due), _status(now, None, due)))
+        if due is not None:
+            deadlines.append(
+                Deadline(_("night {n}: submissions due").format(n=st.round), _local(game, due), due)
+            )
     upcoming = tuple(sorted((x for x in deadlines if x.utc > now), key=lambda x: x.utc)[:4])
     runs = repo.poll_runs(store, game.board, limit=1)
     return GameOverview(

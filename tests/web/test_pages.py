@@ -31,6 +31,7 @@ def test_the_game_page_shows_phase_players_roles_and_the_timeline(client: FlaskC
     assert "存活 6 / 12" in html
     assert "杀手" in html and "鬼匪" in html  # roles are the judges' to see
     assert html.count('class="night done"') == 2 and html.count('class="day done"') == 2
+    assert 'href="/night/3"' in html  # the night the game is in, past the game file's days
 
 
 def test_the_day_page_gives_every_vote_post_a_verdict_and_a_link(client: FlaskClient, desk: Desk) -> None:

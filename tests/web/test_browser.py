@@ -147,3 +147,13 @@ def test_the_outbox_previews_each_draft(page: Any) -> None:
     first = items.first
     assert first.locator("section.preview strong").count() >= 1  # [b] rendered, not shown as code
     assert "[b]" in first.locator("textarea").input_value()
+
+
+def test_the_copy_button_puts_the_draft_on_the_clipboard(page: Any) -> None:
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    log_in(page)
+    page.click("button.copy[data-copy=draft-count]")
+    page.wait_for_selector("button.copy.copied")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == page.locator("#draft-count").input_value()
+    assert copied.startswith("[b]【美食杀】第1日投票统计[/b]")

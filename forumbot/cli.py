@@ -10,14 +10,12 @@ import os
 import sys
 from collections.abc import Sequence
 
-from engine import (
-    EngineError,
-)
+from engine import EngineError
 from forumbot import __version__
-from forumbot.commands import day, demo, login, night, outbox, reader, setup, watch
+from forumbot.commands import day, demo, login, night, outbox, reader, serve, setup, watch
 from forumbot.errors import BoardError, ConfigError, ForumbotError
 
-COMMAND_MODULES = (reader, setup, night, day, watch, demo, login, outbox)
+COMMAND_MODULES = (reader, setup, night, day, watch, demo, login, outbox, serve)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,835 @@
+"""The web desk's one door to the game's data: the store, the judging desk and the drafts.
+
+Why one module: the desk's workflow (forumbot/judge.py and forumbot/commands/judging.py today) is
+moving into its own package; every page reads and writes through the narrow, typed functions here,
+so re-pointing them is the only change the move needs. Each function opens a fresh desk for one
+unit of work (a page or a form), so two judges' desks on one PostgreSQL store never serve a stale
+tally, and returns plain frozen dataclasses that the templates show as they are.
+
+Times are returned already in the board's zone, as text (``MM-DD HH:MM``), except where a chart
+needs them as datetimes.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from engine.actions import action_from_dict
+from engine.errors import EngineError
+from engine.events import AudienceKind, Event
+from engine.night import new_night, resolve_night, submit
+from engine.night_r004 import SKILL_ZH
+from engine.roles import CAUSE_ZH, GROUP_ZH, ROLE_TABLES, ActionKind, Cause, GroupId
+from engine.state import GameState, Phase
+from forumbot import drafts
+from forumbot import gamerecords as gr
+from forumbot.config import Game, game_from_dict
+from forumbot.errors import ConfigError, UsageError
+from forumbot.i18n import _, current_language
+from forumbot.judge import OVERRIDE_KINDS, DayJudgement, Judge
+from forumbot.store import judges as judges_repo
+from forumbot.store import repo
+from forumbot.store.db import Store
+from forumbot.web.svg import VoteMove
+
+
+def N_(message: str) -> str:
+    """Mark a message for extraction; translated where it is shown (Babel keyword ``N_``)."""
+    return message
+
+
+# Statuses whose post still counts, or was never a vote: everything else is an invalid vote post.
+VALID_STATUSES = frozenset({"counted", "changed", "superseded", "abstain", "not_a_vote", "after_as_of"})
+STATUS_LABELS: dict[str, str] = {
+    "counted": N_("counted"),
+    "changed": N_("changed (counts)"),
+    "superseded": N_("superseded"),
+    "abstain": N_("abstains"),
+    "void_self": N_("voided by the player"),
+    "void_wrong_name": N_("void: wrong name"),
+    "ambiguous": N_("void: more than one name"),
+    "edited": N_("void: edited"),
+    "late": N_("late"),
+    "before_open": N_("before the case post"),
+    "void_after_cutoff": N_("void after the cutoff"),
+    "change_last_hour": N_("change in the last hour"),
+    "change_not_reply": N_("change not replying to the vote"),
+    "second_change": N_("second change"),
+    "change_while_accelerated": N_("change while accelerated"),
+    "not_a_player": N_("not a player"),
+    "dead": N_("dead player"),
+    "drowned": N_("drowned"),
+    "duplicate": N_("duplicate vote"),
+    "not_a_vote": N_("not a vote"),
+    "unreadable": N_("unreadable"),
+    "overridden": N_("struck out by a judge"),
+    "proxy_refused": N_("proxy vote refused"),
+    "not_a_participant": N_("not in the revote"),
+    "noncompliant": N_("revote not as asked"),
+    "after_as_of": N_("after the as-of time"),
+}
+OVERRIDE_CHOICES: dict[str, str] = {
+    "vote": N_("a vote for the target"),
+    "change": N_("a change to the target"),
+    "abstain": N_("an abstention"),
+    "void": N_("a void (废票)"),
+    "ignore": N_("not a vote"),
+}
+
+
+FIELD_LABELS: dict[str, str] = {
+    "target": N_("target"),
+    "victim": N_("victim"),
+    "pledge": N_("pledge"),
+    "possess": N_("possesses"),
+    "text": N_("kill text"),
+    "guardian": N_("guardian"),
+    "first": N_("first"),
+    "second": N_("second"),
+}
+PROTECT_ZH = "守护"
+POST_STATES: dict[str, str] = {
+    "normal": N_("shown normally"),
+    "banned": N_("author banned: content masked"),
+    "blocked": N_("blocked by a moderator"),
+    "author_only": N_("visible to its author only"),
+    "pending": N_("awaiting moderation"),
+    "hidden": N_("partly hidden"),
+    "deleted": N_("deleted (kept in the store)"),
+}
+_VERSION = re.compile(r"^(night|day) (\d+)( extra check)?$")
+_UNDO_OF = re.compile(r"^undo #(\d+) \((.*)\)$")
+_SEED = re.compile(r"^setup \(seed (\d+)\)$")
+
+
+def version_label(label: str) -> str:
+    """A stored state version's label (``night 2``, ``undo #5 (day 2)``, ``setup (seed 7)``) in the
+    current language; an unknown label is shown as stored."""
+    if m := _VERSION.match(label):
+        text = (_("night {n}") if m.group(1) == "night" else _("day {n}")).format(n=m.group(2))
+        return text + (_(": extra check") if m.group(3) else "")
+    if m := _UNDO_OF.match(label):
+        return _("undo of #{id} ({what})").format(id=m.group(1), what=version_label(m.group(2)))
+    if m := _SEED.match(label):
+        return _("roles drawn (seed {seed})").format(seed=m.group(1))
+    if label == "setup (roles given by the judges)":
+        return _("roles given by the judges")
+    return label
+
+
+def _zh() -> bool:
+    return current_language() == "zh_CN"
+
+
+def _action_name(kind: str) -> str:
+    """A night action's name: the rules' Chinese word, or its code in English."""
+    if not _zh():
+        return kind
+    try:
+        return SKILL_ZH.get(ActionKind(kind), PROTECT_ZH if kind == "protect" else kind)
+    except ValueError:
+        return kind
+
+
+def _local(game: Game, when: datetime | None) -> str:
+    return "" if when is None else when.astimezone(game.tz).strftime("%m-%d %H:%M")
+
+
+def _desk(game: Game, store: Store, who: str | None = None) -> Judge:
+    return Judge(game, store, by=who or "web-desk")
+
+
+def secret_state(game: Game, store: Store) -> GameState | None:
+    """The current secret state (roles, who is out), or None before ``forumbot setup``."""
+    return _desk(game, store).state()
+
+
+# --------------------------------------------------------------------------- the game
+
+
+@dataclass(frozen=True)
+class PlayerLine:
+    name: str
+    role: str  # secret: judges only ("" when no roles are stored)
+    alive: bool
+    out: str  # how and when the player went out ("" while alive)
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class TimelineItem:
+    kind: str  # night | day
+    number: int
+    starts: str
+    ends: str
+    status: str  # done | open | upcoming
+    threads: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Deadline:
+    label: str
+    at: str
+    utc: datetime
+
+
+@dataclass(frozen=True)
+class GameOverview:
+    name: str
+    ruleset: str
+    timezone: str
+    board_url: str
+    phase: str  # e.g. "night 3"; "" when no roles are stored
+    outcome: str
+    players: tuple[PlayerLine, ...]
+    timeline: tuple[TimelineItem, ...]
+    next_deadlines: tuple[Deadline, ...]
+    last_poll: str
+    has_state: bool
+
+
+def game_overview(game: Game, store: Store, *, now: datetime | None = None) -> GameOverview:
+    """Phase, players (with their secret roles), the days and nights, and what falls due next."""
+    judge = _desk(game, store)
+    now = now or datetime.now(UTC)
+    st = judge.state()
+    players: list[PlayerLine] = []
+    if st is not None:
+        table = ROLE_TABLES[st.family]
+        for p in st.players:
+            out = "" if p.alive else _("{cause}, round {n}").format(cause=_cause(p.cause), n=p.out_round)
+            notes = tuple(
+                _(n) for n, on in ((N_("possessed"), p.possessed), (N_("converted"), p.converted)) if on
+            )
+            players.append(PlayerLine(p.name, table[p.role].name_zh, p.alive, out, notes))
+    else:
+        players = [PlayerLine(name, "", True, "") for name in game.roster]
+    labels = {lab for _, lab, _ in judge._live_history()}
+    timeline: list[TimelineItem] = []
+    deadlines: list[Deadline] = []
+    for d in game.days:
+        n = d.day
+        try:
+            night_due = judge.night_deadline(n)
+        except ConfigError:  # no first night in the timetable
+            night_due = None
+        night_done = f"night {n}" in labels
+        timeline.append(
+            TimelineItem(
+                "night",
+                n,
+                "",
+                _local(game, night_due),
+                "done" if night_done else _status(now, None, night_due),
+            )
+        )
+        if night_due is not None:
+            deadlines.append(
+                Deadline(_("night {n}: submissions due").format(n=n), _local(game, night_due), night_due)
+            )
+        day_done = f"day {n}" in labels
+        timeline.append(
+            TimelineItem(
+                "day",
+                n,
+                _local(game, d.opens),
+                _local(game, d.closes),
+                "done" if day_done else _status(now, d.opens, d.closes),
+                tuple(t for t in (d.discussion_tid, d.vote_tid) if t is not None),
+            )
+        )
+        if judge.ruleset.family == "r001":
+            deadlines.append(
+                Deadline(_("day {n}: last void").format(n=n), _local(game, d.void_cutoff), d.void_cutoff)
+            )
+        deadlines.append(Deadline(_("day {n}: vote closes").format(n=n), _local(game, d.closes), d.closes))
+    if st is not None and st.phase is Phase.NIGHT and all(d.day != st.round for d in game.days):
+        try:  # the night the game is in, after the game file's last day: its deadline follows that day
+            due: datetime | None = judge.night_deadline(st.round)
+        except (ConfigError, UsageError):
+            due = None
+        timeline.append(TimelineItem("night", st.round, "", _local(game, due), _status(now, None, due)))
+        if due is not None:
+            deadlines.append(
+                Deadline(_("night {n}: submissions due").format(n=st.round), _local(game, due), due)
+            )
+    upcoming = tuple(sorted((x for x in deadlines if x.utc > now), key=lambda x: x.utc)[:4])
+    runs = repo.poll_runs(store, game.board, limit=1)
+    return GameOverview(
+        name=game.name,
+        ruleset=judge.ruleset.id,
+        timezone=game.timezone,
+        board_url=game.board.url,
+        phase="" if st is None else phase_text(st),
+        outcome="" if st is None or st.outcome is None else str(st.outcome),
+        players=tuple(players),
+        timeline=tuple(timeline),
+        next_deadlines=upcoming,
+        last_poll=_local(game, runs[0].finished_at) if runs else "",
+        has_state=st is not None,
+    )
+
+
+def phase_text(st: GameState) -> str:
+    """``第3夜`` / ``第2日`` / ``游戏结束`` in the current language."""
+    if st.phase is Phase.NIGHT:
+        return _("night {n}").format(n=st.round)
+    if st.phase is Phase.DAY:
+        return _("day {n}").format(n=st.round)
+    return _("game over")
+
+
+def _cause(cause: Cause | None) -> str:
+    """Why a player is out: the engine's Chinese name, or its code in English."""
+    if cause is None:
+        return "?"
+    return CAUSE_ZH.get(cause, cause.value) if _zh() else cause.value.replace("_", " ")
+
+
+def _status(now: datetime, starts: datetime | None, ends: datetime | None) -> str:
+    if ends is not None and now >= ends:
+        return "due"
+    if starts is not None and now < starts:
+        return "upcoming"
+    return "open"
+
+
+# --------------------------------------------------------------------------- a day
+
+
+@dataclass(frozen=True)
+class VerdictLine:
+    pid: int | None
+    floor: int | None
+    author: str
+    at: str
+    status: str
+    label: str
+    target: str
+    reason: str
+    needs_review: bool
+    suggestion: str | None
+    invalid: bool
+    override_why: str | None
+    override_by: str | None
+    url: str
+    revisions: int
+    proxy: bool
+    stage: int
+
+
+@dataclass(frozen=True)
+class TallyEntry:
+    target: str
+    count: int
+    voters: tuple[tuple[str, str], ...]  # (voter, link to his floor)
+
+
+@dataclass(frozen=True)
+class AttendanceLine:
+    name: str
+    valid: int
+    total: int
+    short: bool
+    floors: tuple[tuple[str, str, bool], ...]  # (floor label, link, counts)
+
+
+@dataclass(frozen=True)
+class DayView:
+    number: int
+    vote_tid: int | None
+    discussion_tid: int | None
+    opens: str
+    closes: str
+    void_cutoff: str
+    verdicts: tuple[VerdictLine, ...]
+    tally: tuple[TallyEntry, ...]
+    outcome: str
+    no_vote: tuple[str, ...]
+    drowned: tuple[str, ...]
+    problems: tuple[str, ...]
+    attendance: tuple[AttendanceLine, ...]
+    min_posts: int
+    vote_count_draft: str
+    elevator_draft: str
+    moves: tuple[VoteMove, ...]
+    read_warning: str
+    window: tuple[datetime, datetime]
+    marks: tuple[tuple[datetime, str], ...]
+    roster: tuple[str, ...]
+    closed: bool = False
+
+
+def read_warning(
+    thread: repo.StoredThread | None, tid: int, closes: datetime, now: datetime, game: Game
+) -> str:
+    """Why the day's verdicts may not be final because of what the store has read ('' when nothing):
+    the desk never shows a count as settled when the read behind it is incomplete."""
+    if thread is None or thread.posts == 0:
+        return _(
+            "The vote thread (tid {tid}) is not in the store yet: run `forumbot poll`. Nothing here is final."
+        ).format(tid=tid)
+    if now < closes:
+        return _("The vote is still open: this count is provisional (last read {at}).").format(
+            at=_local(game, thread.last_read) or _("never")
+        )
+    if thread.last_full_poll is None or thread.last_full_poll < closes:
+        return _(
+            "The vote thread was not read in full after the close (last full read: {at}): edits and "
+            "deletions may be missing. Run `forumbot poll --full` before posting the count."
+        ).format(at=_local(game, thread.last_full_poll) or _("never"))
+    return ""
+
+
+def _moves(judged: DayJudgement) -> tuple[VoteMove, ...]:
+    """Each vote post's effect on the running count, at its time (first round only)."""
+    out = []
+    for v in judged.result.verdicts:
+        if v.stage:
+            continue
+        s = v.status.value
+        if s in ("counted", "changed", "superseded"):
+            out.append(VoteMove(v.at, v.author, None if v.abstain else v.target))
+        elif s in ("void_self", "abstain"):
+            out.append(VoteMove(v.at, v.author, None))
+    return tuple(out)
+
+
+def day_view(game: Game, store: Store, n: int) -> DayView:
+    """Day ``n`` judged from the store: every vote post's verdict, the tally, the drafts, attendance."""
+    from forumbot.commands.judging import vote_count_draft
+
+    judge = _desk(game, store)
+    judged = judge.judge_day(n)
+    day = judged.day
+    r = judged.result
+    tid = day.vote_tid or 0
+    revs = {p.pid: len(p.revisions) for p in repo.thread_posts(store, game.board, tid)} if tid else {}
+    lines = []
+    for v in r.verdicts:
+        s = v.status.value
+        lines.append(
+            VerdictLine(
+                pid=v.pid,
+                floor=v.floor,
+                author=v.author,
+                at=_local(game, v.at),
+                status=s,
+                label=_(STATUS_LABELS.get(s, s)),
+                target="弃权" if v.abstain else (v.target or ""),
+                reason=v.reason,
+                needs_review=v.needs_review,
+                suggestion=v.suggestion,
+                invalid=s not in VALID_STATUSES,
+                override_why=v.override.why if v.override else None,
+                override_by=v.override.by if v.override else None,
+                url=drafts.findpost_url(game.board.url, tid, v.pid) if v.pid else "",
+                revisions=revs.get(v.pid or 0, 0),
+                proxy=v.proxy,
+                stage=v.stage,
+            )
+        )
+    tally = tuple(
+        TallyEntry(
+            t.target,
+            t.count,
+            tuple(
+                (x.player, drafts.findpost_url(game.board.url, tid, x.pid) if x.pid else "") for x in t.voters
+            ),
+        )
+        for t in r.final_tally
+    )
+    att_lines: list[AttendanceLine] = []
+    elevator = ""
+    min_posts = 0
+    att = judged.attendance
+    if att is not None and day.discussion_tid is not None:
+        floors = {p.pid: p.floor for p in judge.discussion_posts(day)}
+        view = drafts.elevator_view(
+            game_name=game.name,
+            day=n,
+            board_url=game.board.url,
+            tid=day.discussion_tid,
+            roster=game.roster,
+            attendance=att,
+            floors=floors,
+            as_of=_local(game, datetime.now(UTC)),
+            rule="顶、+1、纯表情、纯引用等不计",
+        )
+        elevator = drafts.render_elevator(view)
+        min_posts = att.min_posts
+        for row in view.rows:
+            att_lines.append(
+                AttendanceLine(
+                    row.name,
+                    row.valid,
+                    row.total,
+                    row.valid < att.min_posts,
+                    tuple((p.floor_label, p.url, p.valid) for p in row.posts),
+                )
+            )
+    marks = [(day.closes, _("close"))]
+    if judge.ruleset.family == "r001":
+        marks.insert(0, (day.void_cutoff, _("void cutoff")))
+    labels = {lab for _, lab, _ in judge._live_history()}
+    return DayView(
+        number=n,
+        vote_tid=day.vote_tid,
+        discussion_tid=day.discussion_tid,
+        opens=_local(game, day.opens),
+        closes=_local(game, day.closes),
+        void_cutoff=_local(game, day.void_cutoff) if judge.ruleset.family == "r001" else "",
+        verdicts=tuple(lines),
+        tally=tally,
+        outcome=r.outcome.text or r.outcome.kind.value,
+        no_vote=tuple(r.no_vote),
+        drowned=tuple(f"{d.player}（{d.rule.label}）" for d in r.drowned),
+        problems=tuple(r.problems),
+        attendance=tuple(att_lines),
+        min_posts=min_posts,
+        vote_count_draft=vote_count_draft(game, judge, judged),
+        elevator_draft=elevator,
+        moves=_moves(judged),
+        read_warning=read_warning(
+            repo.get_thread(store, game.board, tid) if tid else None, tid, day.closes, datetime.now(UTC), game
+        ),
+        window=(day.opens, day.closes),
+        marks=tuple(marks),
+        roster=game.roster,
+        closed=f"day {n}" in labels,
+    )
+
+
+# --------------------------------------------------------------------------- a post's revisions
+
+
+@dataclass(frozen=True)
+class RevisionView:
+    number: int
+    first_seen: str
+    last_seen: str
+    state: str
+    text: str
+    edit_note: str
+
+
+@dataclass(frozen=True)
+class PostRevisions:
+    pid: int
+    tid: int
+    floor: int | None
+    author: str
+    posted_at: str
+    url: str
+    state: str
+    revisions: tuple[RevisionView, ...]
+
+
+def post_revisions(game: Game, store: Store, pid: int) -> PostRevisions:
+    """Every content the store ever saw for post ``pid``, oldest first."""
+    post = repo.get_post(store, game.board, pid)
+    if post is None:
+        raise UsageError(_("post {pid} is not in the store").format(pid=pid))
+    revs = tuple(
+        RevisionView(
+            r.number,
+            _local(game, r.first_seen),
+            _local(game, r.last_seen),
+            _(POST_STATES.get(str(r.state), str(r.state))),
+            r.text,
+            f"{r.edit.by} {_local(game, r.edit.at)}".strip() if r.edit else "",
+        )
+        for r in post.revisions
+    )
+    return PostRevisions(
+        pid,
+        post.tid,
+        post.floor,
+        post.author,
+        _local(game, post.posted_at),
+        drafts.findpost_url(game.board.url, post.tid, pid),
+        _(POST_STATES.get(str(post.state), str(post.state))),
+        revs,
+    )
+
+
+# --------------------------------------------------------------------------- changes
+
+
+@dataclass(frozen=True)
+class OverrideDone:
+    day: int
+    pid: int
+    as_kind: str
+    target: str | None
+    why: str
+    by: str
+
+
+def override(
+    game: Game, store: Store, pid: int, as_kind: str, target: str | None, why: str, who: str
+) -> OverrideDone:
+    """Record a judge's verdict on a vote post (kept with who and why; every later tally applies it)."""
+    if as_kind not in OVERRIDE_KINDS:
+        raise UsageError(_("unknown override kind: {kind}").format(kind=as_kind))
+    judge = _desk(game, store, who)
+    day = judge.day_of_vote_post(pid)
+    rec = judge.add_override(day, pid, as_kind, target or None, why)
+    judges_repo.log_change(
+        store, who, "override", f"day {rec.day} pid {pid} → {as_kind} {target or ''}: {why}".strip()
+    )
+    return OverrideDone(rec.day, rec.pid, rec.as_kind, rec.target, rec.why, rec.by)
+
+
+@dataclass(frozen=True)
+class HistoryItem:
+    id: int
+    label: str
+    at: str
+    by: str
+    live: bool  # False: undone later (kept, never deleted)
+    current: bool
+
+
+def state_history(game: Game, store: Store) -> tuple[HistoryItem, ...]:
+    """Every stored version of the secret state, newest last; which are live and which one is current."""
+    judge = _desk(game, store)
+    rows = judge.history()
+    live = {i for i, _, _ in judge._live_history()}
+    current = max(live) if live else None
+    by = _state_authors(store, judge.gid)
+    return tuple(
+        HistoryItem(i, version_label(lab), _local(game, at), by.get(i, ""), i in live, i == current)
+        for i, lab, at in rows
+    )
+
+
+def _state_authors(store: Store, gid: int) -> dict[int, str]:
+    from sqlmodel import select
+
+    with store.session() as s:
+        return {
+            r.id or 0: r.created_by
+            for r in s.exec(select(gr.GameStateRow).where(gr.GameStateRow.game_id == gid))
+        }
+
+
+def undo(game: Game, store: Store, who: str) -> tuple[str, str]:
+    """Step the secret state back one version; returns (what was undone, what is current now)."""
+    undone, now = _desk(game, store, who).undo()
+    judges_repo.log_change(store, who, "undo", f"{undone} → {now}")
+    return version_label(undone), version_label(now)
+
+
+# --------------------------------------------------------------------------- a night
+
+
+@dataclass(frozen=True)
+class SubmissionLine:
+    at: str
+    kind: str
+    by: str
+    detail: str
+    late: bool
+    ok: bool
+    reason: str
+
+
+@dataclass(frozen=True)
+class NightView:
+    number: int
+    deadline: str
+    resolved: bool
+    submissions: tuple[SubmissionLine, ...]
+    out: tuple[str, ...]
+    public: tuple[str, ...]
+    private: tuple[tuple[str, tuple[str, ...]], ...]  # (recipient, messages)
+    case_post_draft: str
+    note: str
+
+
+def night_view(game: Game, store: Store, n: int) -> NightView:
+    """Night ``n``: the submissions as checked against the state the night began from, and the
+    resolution from that state (a preview before it is resolved, the same result after)."""
+    from forumbot.commands.judging import case_post_draft
+
+    judge = _desk(game, store)
+    before = judge.state_before_night(n)
+    resolved = judge.state_labelled(f"night {n}") is not None
+    try:
+        deadline = judge.night_deadline(n)
+    except ConfigError:
+        deadline = None
+    with store.session() as s:
+        subs = gr.night_submissions(s, judge.gid, n)
+    lines: list[SubmissionLine] = []
+    note = ""
+    if before is None or before.phase is not Phase.NIGHT or before.round != n:
+        note = _("no stored state to resolve night {n} from").format(n=n)
+        before = None
+    night = new_night(before) if before is not None else None
+    for data, at in subs:
+        late = deadline is not None and at > deadline
+        detail = "；".join(
+            f"{_(FIELD_LABELS.get(k, k))}：{v}"
+            for k, v in data.items()
+            if k not in ("kind", "by") and v not in (None, [], "")
+        )
+        ok, reason = True, _("accepted") if not late else _("late: forfeited at resolution")
+        if before is not None and night is not None:
+            try:
+                night = submit(before, night, action_from_dict(data), late=late)
+            except EngineError as exc:
+                ok, reason = False, str(exc)
+        lines.append(
+            SubmissionLine(
+                _local(game, at),
+                _action_name(str(data.get("kind", ""))),
+                str(data.get("by", "")),
+                detail,
+                late,
+                ok,
+                reason,
+            )
+        )
+    out: tuple[str, ...] = ()
+    public: list[str] = []
+    private: dict[str, list[str]] = {}
+    draft = ""
+    if before is not None and night is not None:
+        try:
+            res = resolve_night(before, night)
+        except EngineError as exc:
+            note = str(exc)
+        else:
+            out = res.out
+            for e in res.events:
+                if e.audience.kind is AudienceKind.PUBLIC:
+                    public.append(e.text)
+                else:
+                    private.setdefault(_recipient(e), []).append(e.text)
+            draft = case_post_draft(game, judge, n, res.events)
+    return NightView(
+        n,
+        _local(game, deadline),
+        resolved,
+        tuple(lines),
+        out,
+        tuple(public),
+        tuple((k, tuple(v)) for k, v in private.items()),
+        draft,
+        note,
+    )
+
+
+def _recipient(e: Event) -> str:
+    a = e.audience
+    if a.kind is AudienceKind.JUDGE:
+        return _("judges")
+    if a.kind is AudienceKind.GROUP and a.name and _zh():
+        try:
+            return GROUP_ZH[GroupId(a.name)]
+        except ValueError:
+            return a.name
+    return a.name or a.kind.value
+
+
+# --------------------------------------------------------------------------- drafts (the outbox)
+
+
+@dataclass(frozen=True)
+class Draft:
+    key: str
+    title: str
+    bbcode: str
+    leaks: tuple[str, ...]  # "name: role" pairs of hidden identities found in the text (must be empty)
+    warning: str = ""  # why the draft may not be final (an incomplete read)
+
+
+def hidden_roles_in(text: str, state: GameState | None) -> tuple[str, ...]:
+    """Hidden identities a public text gives away: a living player's name followed, on the same line,
+    by his role's name. A living player's role is never public in any rule set (an out player's may
+    be: the rules decide, and the engine's public events say it). The outbox blocks any such draft."""
+    if state is None:
+        return ()
+    table = ROLE_TABLES[state.family]
+    found = []
+    for p in state.players:
+        if not p.alive:
+            continue
+        role = table[p.role].name_zh
+        for line in text.splitlines():
+            i = line.find(p.name)
+            if i != -1 and role in line[i + len(p.name) :]:
+                found.append(f"{p.name}: {role}")
+                break
+    return tuple(found)
+
+
+def public_drafts(game: Game, store: Store) -> tuple[Draft, ...]:
+    """Every public post the desk has drafted so far: each night's case post, each day's vote count
+    and 电梯, newest first, each checked for a hidden identity."""
+    st = _desk(game, store).state()
+    out: list[Draft] = []
+    for d in game.days:
+        n = d.day
+        nv = night_view(game, store, n)
+        if nv.case_post_draft:
+            out.append(Draft(f"night-{n}", _("night {n}: case post").format(n=n), nv.case_post_draft, ()))
+        if not d.vote_tid or not repo.thread_posts(store, game.board, d.vote_tid):
+            continue
+        dv = day_view(game, store, n)
+        out.append(
+            Draft(
+                f"day-{n}-count",
+                _("day {n}: vote count").format(n=n),
+                dv.vote_count_draft,
+                (),
+                dv.read_warning,
+            )
+        )
+        if dv.elevator_draft:
+            out.append(Draft(f"day-{n}-elevator", _("day {n}: elevator").format(n=n), dv.elevator_draft, ()))
+    return tuple(
+        Draft(x.key, x.title, x.bbcode, hidden_roles_in(x.bbcode, st), x.warning) for x in reversed(out)
+    )
+
+
+# --------------------------------------------------------------------------- the desk's own log
+
+
+@dataclass(frozen=True)
+class LogLine:
+    at: str
+    who: str
+    action: str
+    detail: str
+
+
+def change_log(game: Game, store: Store, limit: int = 50) -> tuple[LogLine, ...]:
+    return tuple(
+        LogLine(_local(game, e.at), e.who, e.action, e.detail)
+        for e in judges_repo.desk_log(store, limit=limit)
+    )
+
+
+# --------------------------------------------------------------------------- the bundled example
+
+
+def example_game(store_url: str, board_url: str | None = None, example: str = "meishi") -> Game:
+    """The bundled example game over a store the demo filled (its board URL is the one in the store)."""
+    from forumbot.resources import data_dir
+
+    data = tomllib.loads((data_dir() / "examples" / example / "game.toml").read_text("utf-8"))
+    data["game"]["store"] = store_url
+    if board_url:
+        data["board"]["url"] = board_url
+    return game_from_dict(data, path=None)
+
+
+def board_of(store: Store) -> str | None:
+    found = repo.boards(store)
+    return found[0] if found else None

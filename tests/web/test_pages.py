@@ -1,0 +1,172 @@
+"""What a judge sees on each page of the desk, over the bundled example game (played by the demo)."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+
+from flask.testing import FlaskClient
+
+from engine.roles import ROLE_TABLES
+from engine.state import GameState
+from forumbot.store import judges
+from forumbot.store.repo import StoredThread
+from forumbot.web import data
+from tests.web.conftest import JUDGE, Desk, csrf_of
+
+
+def _state(desk: Desk) -> GameState:
+    st = data.secret_state(desk.game, desk.store)
+    assert st is not None
+    return st
+
+
+def rows(html: str) -> list[str]:
+    return re.findall(r'<tr id="p\d+" class="verdict ([^"]*)"', html)
+
+
+def test_the_game_page_shows_phase_players_roles_and_the_timeline(client: FlaskClient) -> None:
+    html = client.get("/").get_data(as_text=True)
+    assert "第3夜" in html  # the demo ends after day 2's close
+    assert "存活 6 / 12" in html
+    assert "杀手" in html and "鬼匪" in html  # roles are the judges' to see
+    assert html.count('class="night done"') == 2 and html.count('class="day done"') == 2
+    assert 'href="/night/3"' in html  # the night the game is in, past the game file's days
+
+
+def test_the_day_page_gives_every_vote_post_a_verdict_and_a_link(client: FlaskClient, desk: Desk) -> None:
+    html = client.get("/day/1").get_data(as_text=True)
+    view = data.day_view(desk.game, desk.store, 1)
+    assert len(rows(html)) == len(view.verdicts) == 15
+    assert "findpost&amp;ptid=3&amp;pid=" in html  # each floor links to the board
+    assert "烧卖 被处决" in html
+    assert "<svg" in html and 'data-target="烧卖"' in html
+
+
+def test_the_filters_show_invalid_or_flagged_posts_only(client: FlaskClient) -> None:
+    invalid = rows(client.get("/day/1?show=invalid").get_data(as_text=True))
+    flagged = rows(client.get("/day/1?show=flagged").get_data(as_text=True))
+    assert invalid and all("invalid" in r.split() for r in invalid)
+    assert flagged and all("flagged" in r.split() for r in flagged)
+    assert len(invalid) < 15 and len(flagged) < 15
+
+
+def test_an_edited_post_shows_its_revisions_side_by_side(client: FlaskClient, desk: Desk) -> None:
+    edited = [v for v in data.day_view(desk.game, desk.store, 1).verdicts if v.revisions > 1]
+    assert edited, "the example has an edited vote"
+    html = client.get(f"/post/{edited[0].pid}").get_data(as_text=True)
+    assert '<table class="diff">' in html
+    assert '<span class="del">' in html and '<span class="ins">' in html
+
+
+def test_an_override_changes_the_tally_and_is_logged_with_its_judge(client: FlaskClient, desk: Desk) -> None:
+    before = {t.target: t.count for t in data.day_view(desk.game, desk.store, 1).tally}
+    counted = next(
+        v
+        for v in data.day_view(desk.game, desk.store, 1).verdicts
+        if v.status == "counted" and v.target == "烧卖"
+    )
+    token = csrf_of(client.get("/day/1").get_data(as_text=True))
+    resp = client.post(
+        "/day/1/override",
+        data={"csrf": token, "pid": counted.pid, "as_kind": "void", "why": "执法团认定无效"},
+    )
+    assert resp.status_code == 302
+    page = client.get(resp.headers["Location"]).get_data(as_text=True)
+    assert f"已记录 {JUDGE} 对帖子 {counted.pid} 的改判" in page
+    after = {t.target: t.count for t in data.day_view(desk.game, desk.store, 1).tally}
+    assert after["烧卖"] == before["烧卖"] - 1
+    assert f"{JUDGE} 改判：执法团认定无效" in page
+    log = judges.desk_log(desk.store)
+    assert log[0].who == JUDGE and log[0].action == "override" and str(counted.pid) in log[0].detail
+
+
+def test_a_bad_override_is_refused_with_the_reason(client: FlaskClient) -> None:
+    token = csrf_of(client.get("/day/1").get_data(as_text=True))
+    resp = client.post("/day/1/override", data={"csrf": token, "pid": 99999, "as_kind": "void", "why": "x"})
+    assert resp.status_code == 400 and "99999" in resp.get_data(as_text=True)
+
+
+def test_the_night_page_shows_submissions_resolution_and_private_messages(client: FlaskClient) -> None:
+    html = client.get("/night/1").get_data(as_text=True)
+    assert "已结算" in html
+    assert "死者：锅贴" in html  # the case post draft
+    assert "→ 警署讨论组" in html and "烧卖：杀手" in html  # the police group learns its check
+
+
+def test_no_public_draft_shows_a_hidden_role(client: FlaskClient, desk: Desk) -> None:
+    st = _state(desk)
+    table = ROLE_TABLES[st.family]
+    drafts = data.public_drafts(desk.game, desk.store)
+    assert {d.key for d in drafts} >= {"night-1", "day-1-count", "night-2", "day-2-count"}
+    for d in drafts:
+        assert d.leaks == ()
+        for p in st.players:
+            if p.alive:
+                for line in d.bbcode.splitlines():
+                    assert not (p.name in line and table[p.role].name_zh in line.split(p.name, 1)[1]), (
+                        d.key,
+                        line,
+                    )
+    html = client.get("/outbox").get_data(as_text=True)
+    assert "不要发出" not in html
+    assert html.count('class="copy"') == len(drafts)
+
+
+def test_a_leaking_draft_is_caught_and_has_no_copy_button(desk: Desk) -> None:
+    st = _state(desk)
+    alive = next(p for p in st.players if p.alive)
+    role = ROLE_TABLES[st.family][alive.role].name_zh
+    assert data.hidden_roles_in(f"今日公告：{alive.name} 的身份是{role}", st) == (f"{alive.name}: {role}",)
+    assert data.hidden_roles_in(f"{alive.name} 投票给 月饼", st) == ()
+
+
+def test_the_history_page_undoes_and_logs_who(client: FlaskClient, desk: Desk) -> None:
+    html = client.get("/history").get_data(as_text=True)
+    assert "第2日" in html and "<strong>当前</strong>" in html
+    token = csrf_of(html)
+    resp = client.post("/history/undo", data={"csrf": token})
+    page = client.get(resp.headers["Location"]).get_data(as_text=True)
+    assert "已撤销：第2日。当前：第2夜。" in page
+    assert _state(desk).phase.value == "day"
+    assert judges.desk_log(desk.store)[0].who == JUDGE
+
+
+def test_english_on_request(desk: Desk) -> None:
+    from forumbot.web.app import create_app
+    from tests.web.conftest import log_in
+
+    app = create_app(desk.game, desk.store, lang="en", secret="s")
+    c = app.test_client()
+    assert "Log in" in c.get("/login").get_data(as_text=True)
+    log_in(c)
+    html = c.get("/day/1").get_data(as_text=True)
+    assert "Vote posts" in html and "投票帖" not in html
+
+
+def test_a_night_not_yet_resolved_is_a_preview(client: FlaskClient) -> None:
+    html = client.get("/night/3").get_data(as_text=True)
+    assert "尚未结算：预览" in html
+    assert "本夜没有录入任何行动" in html
+
+
+def _thread(posts: int, last_full: datetime | None) -> StoredThread:
+    t = datetime(2026, 6, 3, 9, 0, tzinfo=UTC)
+    return StoredThread(3, 3, "[投票]", None, None, 1, posts, None, None, None, t, t, t, last_full, posts)
+
+
+def test_a_count_on_an_incomplete_read_says_so(desk: Desk) -> None:
+    closes = datetime(2026, 6, 4, 5, 0, tzinfo=UTC)  # 13:00 in Shanghai
+    after = closes + timedelta(hours=1)
+    assert "不在存储中" in data.read_warning(None, 3, closes, after, desk.game)
+    assert "不在存储中" in data.read_warning(_thread(0, None), 3, closes, after, desk.game)
+    assert "临时计票" in data.read_warning(
+        _thread(5, None), 3, closes, closes - timedelta(hours=1), desk.game
+    )
+    stale = data.read_warning(_thread(5, closes - timedelta(minutes=1)), 3, closes, after, desk.game)
+    assert "poll --full" in stale and "06-04 12:59" in stale  # shown in the board's zone
+    assert data.read_warning(_thread(5, closes + timedelta(minutes=1)), 3, closes, after, desk.game) == ""
+
+
+def test_the_example_day_was_read_in_full_after_its_close(client: FlaskClient) -> None:
+    assert "read-warning" not in client.get("/day/1").get_data(as_text=True)

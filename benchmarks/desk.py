@@ -24,8 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from rich.console import Console
 
 from forumbot.commands.demo import run_demo
-from forumbot.commands.judging import vote_count_draft
-from forumbot.judge import Judge
+from forumbot.desk import Desk, vote_count_draft
 from forumbot.store import judges
 from forumbot.store.db import open_store
 from forumbot.web import data
@@ -59,8 +58,8 @@ def main() -> int:
             )
 
             def bare() -> None:
-                judge = Judge(game, store, by="bench")
-                vote_count_draft(game, judge, judge.judge_day(1))
+                desk = Desk(game, store, by="bench")
+                vote_count_draft(desk, desk.tally(1))
 
             base = timed(bare, args.repeat)
             print(f"judge day 1 + vote count draft (bare): {base:7.1f} ms")

@@ -41,7 +41,7 @@ def _store_for(args: argparse.Namespace) -> Store:
     """The store named by --store, else the game file's."""
     url = getattr(args, "store", None)
     if not url:
-        from forumbot.commands.judging import open_game
+        from forumbot.commands.common import open_game
 
         url = open_game(args).store_url
     return open_store(url)
@@ -142,7 +142,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return serve_demo(
             Path(args.workdir) if args.workdir else None, host=args.host, port=args.port, lang=args.lang
         )
-    from forumbot.commands.judging import open_game
+    from forumbot.commands.common import open_game
 
     lang = choose_language(args.lang)
     set_language(lang)

@@ -19,7 +19,7 @@ from flask import Flask, abort, flash, g, redirect, render_template, request, se
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from engine.errors import EngineError
+from engine import EngineError
 from forumbot.config import Game
 from forumbot.errors import ForumbotError
 from forumbot.i18n import DEFAULT_LANGUAGE, set_language, translations
@@ -191,8 +191,30 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
 
     @app.get("/outbox")
     def outbox() -> str:
+        queued = [(o, Markup(bbcode.to_html(o.body))) for o in data.outbox_items(game, store)]
         items = [(d, Markup(bbcode.to_html(d.bbcode))) for d in data.public_drafts(game, store)]
-        return render_template("outbox.html", items=items)
+        return render_template("outbox.html", queued=queued, items=items)
+
+    @app.post("/outbox/<int:item_id>/approve")
+    def outbox_approve(item_id: int) -> Response:
+        status = data.outbox_approve(game, store, item_id, g.judge, request.form.get("body"))
+        flash(gettext("Outbox item #{id}: {status} by {who}.").format(id=item_id, status=status, who=g.judge))
+        return redirect(url_for("outbox") + f"#item-{item_id}")
+
+    @app.post("/outbox/<int:item_id>/cancel")
+    def outbox_cancel(item_id: int) -> Response:
+        status = data.outbox_cancel(game, store, item_id, g.judge, request.form.get("why", ""))
+        flash(gettext("Outbox item #{id}: {status} by {who}.").format(id=item_id, status=status, who=g.judge))
+        return redirect(url_for("outbox") + f"#item-{item_id}")
+
+    @app.post("/outbox/<int:item_id>/send")
+    def outbox_send(item_id: int) -> Response:
+        status, words = data.outbox_send(game, store, item_id, g.judge)
+        flash(
+            gettext("Outbox item #{id}: {status} by {who}.").format(id=item_id, status=status, who=g.judge)
+            + (f" {words}" if words else "")
+        )
+        return redirect(url_for("outbox") + f"#item-{item_id}")
 
     @app.get("/history")
     def history() -> str:

@@ -1,8 +1,8 @@
 """The web desk's one door to the game's data: the store, the judging desk and the drafts.
 
-Why one module: the desk's workflow (forumbot/judge.py and forumbot/commands/judging.py today) is
-moving into its own package; every page reads and writes through the narrow, typed functions here,
-so re-pointing them is the only change the move needs. Each function opens a fresh desk for one
+Why one module: the judging workflow lives in :class:`forumbot.desk.Desk` (the same one the CLI
+drives); every page reads and writes through the narrow, typed functions here, so a change of the
+desk's API is a change of this module only. Each function opens a fresh desk for one
 unit of work (a page or a form), so two judges' desks on one PostgreSQL store never serve a stale
 tally, and returns plain frozen dataclasses that the templates show as they are.
 
@@ -16,24 +16,37 @@ import re
 import tomllib
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
-from engine.actions import action_from_dict
-from engine.errors import EngineError
-from engine.events import AudienceKind, Event
-from engine.night import new_night, resolve_night, submit
-from engine.night_r004 import SKILL_ZH
-from engine.roles import CAUSE_ZH, GROUP_ZH, ROLE_TABLES, ActionKind, Cause, GroupId
-from engine.state import GameState, Phase
+from engine import (
+    ACTION_KINDS,
+    GROUP_ZH,
+    ROLE_TABLES,
+    ActionKind,
+    AudienceKind,
+    Cause,
+    EngineError,
+    Event,
+    GameState,
+    GroupId,
+    Phase,
+    action_from_dict,
+    new_night,
+    resolve_night,
+    submit,
+)
 from forumbot import drafts
-from forumbot import gamerecords as gr
 from forumbot.config import Game, game_from_dict
+from forumbot.desk import OVERRIDE_KINDS, DayJudgement, Desk, case_post_draft, vote_count_draft
 from forumbot.errors import ConfigError, UsageError
 from forumbot.i18n import _, current_language
-from forumbot.judge import OVERRIDE_KINDS, DayJudgement, Judge
+from forumbot.store import base, fetchlog, posts, records, threads
 from forumbot.store import judges as judges_repo
-from forumbot.store import repo
 from forumbot.store.db import Store
 from forumbot.web.svg import VoteMove
+
+if TYPE_CHECKING:
+    from forumbot.outbox import Outbox
 
 
 def N_(message: str) -> str:
@@ -90,7 +103,35 @@ FIELD_LABELS: dict[str, str] = {
     "first": N_("first"),
     "second": N_("second"),
 }
-PROTECT_ZH = "守护"
+# Why a player is out, in the judge's words (the catalog's Chinese; the code in English).
+CAUSE_LABELS: dict[str, str] = {
+    Cause.KILLED: N_("killed"),
+    Cause.PLEDGE: N_("died with the poison (pledge)"),
+    Cause.POSSESSED_POISON: N_("died with the possessed poison"),
+    Cause.GUARDED_KILL: N_("died for the guarded player"),
+    Cause.DERELICTION: N_("dereliction"),
+    Cause.FORCED_DERELICTION: N_("forced dereliction"),
+    Cause.EXECUTED: N_("executed"),
+    Cause.GUARDED_EXECUTION: N_("out in place of the executed"),
+    Cause.DOUBLE_KILL: N_("double kill"),
+    Cause.DROWNED: N_("drowned"),
+    Cause.SENT_OFF: N_("sent off"),
+    Cause.JUDGE: N_("removed by the judges"),
+    Cause.FIREWORKS: N_("fireworks"),
+    Cause.HOSTAGE: N_("hostage killed"),
+    Cause.SNIPE: N_("sniped"),
+    Cause.ASSASSINATION: N_("assassinated"),
+    Cause.KILLERS: N_("killed by the killers"),
+    Cause.DOUBLE_EMPTY_HEAL: N_("two empty heals"),
+    Cause.HUG: N_("hugged"),
+    Cause.HANFEI: N_("the desperado"),
+    Cause.LOVER: N_("out for a lover (Cupid's arrow)"),
+    Cause.VOTE: N_("voted out"),
+    Cause.RED_CARD: N_("red card"),
+}
+# The day's last-minute cutoff each day procedure has (a table keyed by the rule set's family: R001's
+# last void, R004's last change), drawn on the vote timeline and listed among the deadlines.
+CUTOFF_OF_FAMILY: dict[str, str] = {"r001": "void", "r004": "change"}
 POST_STATES: dict[str, str] = {
     "normal": N_("shown normally"),
     "banned": N_("author banned: content masked"),
@@ -129,8 +170,8 @@ def _action_name(kind: str) -> str:
     if not _zh():
         return kind
     try:
-        return SKILL_ZH.get(ActionKind(kind), PROTECT_ZH if kind == "protect" else kind)
-    except ValueError:
+        return ACTION_KINDS[ActionKind(kind)].name_zh
+    except (ValueError, KeyError):
         return kind
 
 
@@ -138,8 +179,17 @@ def _local(game: Game, when: datetime | None) -> str:
     return "" if when is None else when.astimezone(game.tz).strftime("%m-%d %H:%M")
 
 
-def _desk(game: Game, store: Store, who: str | None = None) -> Judge:
-    return Judge(game, store, by=who or "web-desk")
+def _desk(game: Game, store: Store, who: str | None = None) -> Desk:
+    return Desk(game, store, by=who or "web-desk")
+
+
+def _cutoff(desk: Desk) -> str:
+    """``void``, ``change`` or '' : which last-minute cutoff the rule set's day has."""
+    return CUTOFF_OF_FAMILY.get(desk.ruleset.family, "")
+
+
+def _live_labels(desk: Desk) -> set[str]:
+    return {v.label for v in desk.live_history()}
 
 
 def secret_state(game: Game, store: Store) -> GameState | None:
@@ -207,7 +257,7 @@ def game_overview(game: Game, store: Store, *, now: datetime | None = None) -> G
             players.append(PlayerLine(p.name, table[p.role].name_zh, p.alive, out, notes))
     else:
         players = [PlayerLine(name, "", True, "") for name in game.roster]
-    labels = {lab for _, lab, _ in judge._live_history()}
+    labels = _live_labels(judge)
     timeline: list[TimelineItem] = []
     deadlines: list[Deadline] = []
     for d in game.days:
@@ -241,9 +291,15 @@ def game_overview(game: Game, store: Store, *, now: datetime | None = None) -> G
                 tuple(t for t in (d.discussion_tid, d.vote_tid) if t is not None),
             )
         )
-        if judge.ruleset.family == "r001":
+        if _cutoff(judge) == "void":
             deadlines.append(
                 Deadline(_("day {n}: last void").format(n=n), _local(game, d.void_cutoff), d.void_cutoff)
+            )
+        elif _cutoff(judge) == "change":
+            deadlines.append(
+                Deadline(
+                    _("day {n}: last change").format(n=n), _local(game, d.change_cutoff), d.change_cutoff
+                )
             )
         deadlines.append(Deadline(_("day {n}: vote closes").format(n=n), _local(game, d.closes), d.closes))
     if st is not None and st.phase is Phase.NIGHT and all(d.day != st.round for d in game.days):
@@ -257,7 +313,7 @@ def game_overview(game: Game, store: Store, *, now: datetime | None = None) -> G
                 Deadline(_("night {n}: submissions due").format(n=st.round), _local(game, due), due)
             )
     upcoming = tuple(sorted((x for x in deadlines if x.utc > now), key=lambda x: x.utc)[:4])
-    runs = repo.poll_runs(store, game.board, limit=1)
+    runs = fetchlog.poll_runs(store, game.board, limit=1)
     return GameOverview(
         name=game.name,
         ruleset=judge.ruleset.id,
@@ -286,7 +342,7 @@ def _cause(cause: Cause | None) -> str:
     """Why a player is out: the engine's Chinese name, or its code in English."""
     if cause is None:
         return "?"
-    return CAUSE_ZH.get(cause, cause.value) if _zh() else cause.value.replace("_", " ")
+    return _(CAUSE_LABELS.get(cause, cause.value))
 
 
 def _status(now: datetime, starts: datetime | None, ends: datetime | None) -> str:
@@ -364,7 +420,7 @@ class DayView:
 
 
 def read_warning(
-    thread: repo.StoredThread | None, tid: int, closes: datetime, now: datetime, game: Game
+    thread: threads.StoredThread | None, tid: int, closes: datetime, now: datetime, game: Game
 ) -> str:
     """Why the day's verdicts may not be final because of what the store has read ('' when nothing):
     the desk never shows a count as settled when the read behind it is incomplete."""
@@ -400,14 +456,12 @@ def _moves(judged: DayJudgement) -> tuple[VoteMove, ...]:
 
 def day_view(game: Game, store: Store, n: int) -> DayView:
     """Day ``n`` judged from the store: every vote post's verdict, the tally, the drafts, attendance."""
-    from forumbot.commands.judging import vote_count_draft
-
     judge = _desk(game, store)
-    judged = judge.judge_day(n)
+    judged = judge.tally(n)
     day = judged.day
     r = judged.result
     tid = day.vote_tid or 0
-    revs = {p.pid: len(p.revisions) for p in repo.thread_posts(store, game.board, tid)} if tid else {}
+    revs = {p.pid: len(p.revisions) for p in posts.thread_posts(store, game.board, tid)} if tid else {}
     lines = []
     for v in r.verdicts:
         s = v.status.value
@@ -472,16 +526,18 @@ def day_view(game: Game, store: Store, n: int) -> DayView:
                 )
             )
     marks = [(day.closes, _("close"))]
-    if judge.ruleset.family == "r001":
+    if _cutoff(judge) == "void":
         marks.insert(0, (day.void_cutoff, _("void cutoff")))
-    labels = {lab for _, lab, _ in judge._live_history()}
+    elif _cutoff(judge) == "change":
+        marks.insert(0, (day.change_cutoff, _("change cutoff")))
+    labels = _live_labels(judge)
     return DayView(
         number=n,
         vote_tid=day.vote_tid,
         discussion_tid=day.discussion_tid,
         opens=_local(game, day.opens),
         closes=_local(game, day.closes),
-        void_cutoff=_local(game, day.void_cutoff) if judge.ruleset.family == "r001" else "",
+        void_cutoff=_local(game, day.void_cutoff) if _cutoff(judge) == "void" else "",
         verdicts=tuple(lines),
         tally=tally,
         outcome=r.outcome.text or r.outcome.kind.value,
@@ -490,11 +546,15 @@ def day_view(game: Game, store: Store, n: int) -> DayView:
         problems=tuple(r.problems),
         attendance=tuple(att_lines),
         min_posts=min_posts,
-        vote_count_draft=vote_count_draft(game, judge, judged),
+        vote_count_draft=vote_count_draft(judge, judged),
         elevator_draft=elevator,
         moves=_moves(judged),
         read_warning=read_warning(
-            repo.get_thread(store, game.board, tid) if tid else None, tid, day.closes, datetime.now(UTC), game
+            threads.get_thread(store, game.board, tid) if tid else None,
+            tid,
+            day.closes,
+            datetime.now(UTC),
+            game,
         ),
         window=(day.opens, day.closes),
         marks=tuple(marks),
@@ -530,7 +590,7 @@ class PostRevisions:
 
 def post_revisions(game: Game, store: Store, pid: int) -> PostRevisions:
     """Every content the store ever saw for post ``pid``, oldest first."""
-    post = repo.get_post(store, game.board, pid)
+    post = posts.get_post(store, game.board, pid)
     if post is None:
         raise UsageError(_("post {pid} is not in the store").format(pid=pid))
     revs = tuple(
@@ -577,7 +637,7 @@ def override(
         raise UsageError(_("unknown override kind: {kind}").format(kind=as_kind))
     judge = _desk(game, store, who)
     day = judge.day_of_vote_post(pid)
-    rec = judge.add_override(day, pid, as_kind, target or None, why)
+    rec = judge.override(day, pid, as_kind, target or None, why)
     judges_repo.log_change(
         store, who, "override", f"day {rec.day} pid {pid} → {as_kind} {target or ''}: {why}".strip()
     )
@@ -592,29 +652,28 @@ class HistoryItem:
     by: str
     live: bool  # False: undone later (kept, never deleted)
     current: bool
+    undone_by: str = ""
+    undone_at: str = ""
 
 
 def state_history(game: Game, store: Store) -> tuple[HistoryItem, ...]:
     """Every stored version of the secret state, newest last; which are live and which one is current."""
-    judge = _desk(game, store)
-    rows = judge.history()
-    live = {i for i, _, _ in judge._live_history()}
-    current = max(live) if live else None
-    by = _state_authors(store, judge.gid)
+    rows = _desk(game, store).history()
+    live = [v.id for v in rows if v.live]
+    current = live[-1] if live else None
     return tuple(
-        HistoryItem(i, version_label(lab), _local(game, at), by.get(i, ""), i in live, i == current)
-        for i, lab, at in rows
+        HistoryItem(
+            v.id,
+            version_label(v.label),
+            _local(game, v.at),
+            v.by,
+            v.live,
+            v.id == current,
+            v.undone_by or "",
+            _local(game, v.undone_at),
+        )
+        for v in rows
     )
-
-
-def _state_authors(store: Store, gid: int) -> dict[int, str]:
-    from sqlmodel import select
-
-    with store.session() as s:
-        return {
-            r.id or 0: r.created_by
-            for r in s.exec(select(gr.GameStateRow).where(gr.GameStateRow.game_id == gid))
-        }
 
 
 def undo(game: Game, store: Store, who: str) -> tuple[str, str]:
@@ -654,8 +713,6 @@ class NightView:
 def night_view(game: Game, store: Store, n: int) -> NightView:
     """Night ``n``: the submissions as checked against the state the night began from, and the
     resolution from that state (a preview before it is resolved, the same result after)."""
-    from forumbot.commands.judging import case_post_draft
-
     judge = _desk(game, store)
     before = judge.state_before_night(n)
     resolved = judge.state_labelled(f"night {n}") is not None
@@ -664,7 +721,7 @@ def night_view(game: Game, store: Store, n: int) -> NightView:
     except ConfigError:
         deadline = None
     with store.session() as s:
-        subs = gr.night_submissions(s, judge.gid, n)
+        subs = records.night_submissions(s, judge.gid, n)
     lines: list[SubmissionLine] = []
     note = ""
     if before is None or before.phase is not Phase.NIGHT or before.round != n:
@@ -711,7 +768,7 @@ def night_view(game: Game, store: Store, n: int) -> NightView:
                     public.append(e.text)
                 else:
                     private.setdefault(_recipient(e), []).append(e.text)
-            draft = case_post_draft(game, judge, n, res.events)
+            draft = case_post_draft(judge, n, res.events)
     return NightView(
         n,
         _local(game, deadline),
@@ -779,7 +836,7 @@ def public_drafts(game: Game, store: Store) -> tuple[Draft, ...]:
         nv = night_view(game, store, n)
         if nv.case_post_draft:
             out.append(Draft(f"night-{n}", _("night {n}: case post").format(n=n), nv.case_post_draft, ()))
-        if not d.vote_tid or not repo.thread_posts(store, game.board, d.vote_tid):
+        if not d.vote_tid or not posts.thread_posts(store, game.board, d.vote_tid):
             continue
         dv = day_view(game, store, n)
         out.append(
@@ -796,6 +853,167 @@ def public_drafts(game: Game, store: Store) -> tuple[Draft, ...]:
     return tuple(
         Draft(x.key, x.title, x.bbcode, hidden_roles_in(x.bbcode, st), x.warning) for x in reversed(out)
     )
+
+
+# --------------------------------------------------------------------------- the outbox (forumbot.outbox)
+
+OUTBOX_STATUS_LABELS: dict[str, str] = {
+    "draft": N_("draft"),
+    "approved": N_("approved"),
+    "sending": N_("sending"),
+    "sent": N_("sent"),
+    "failed": N_("refused by the board"),
+    "unknown": N_("to be verified on the board"),
+    "cancelled": N_("cancelled"),
+}
+OUTBOX_KIND_LABELS: dict[str, str] = {
+    "case_post": N_("case post"),
+    "vote_count": N_("vote count"),
+    "running_count": N_("running count"),
+    "revote_call": N_("revote call"),
+    "execution_notice": N_("execution notice"),
+    "drowning_notice": N_("drowning notice"),
+    "elevator": N_("elevator"),
+    "judge_post": N_("judge's post"),
+    "private_notice": N_("private notice"),
+    "check_result": N_("check result"),
+    "night_result": N_("night result"),
+    "judge_pm": N_("judge's private message"),
+}
+_EDITABLE = frozenset({"draft", "approved", "failed"})
+
+
+@dataclass(frozen=True)
+class OutboxLogLine:
+    at: str
+    by: str
+    change: str
+    note: str
+
+
+@dataclass(frozen=True)
+class OutboxLine:
+    id: int
+    kind: str
+    kind_label: str
+    destination: str
+    status: str
+    status_label: str
+    body: str
+    revision: int  # 1: as drafted; more: edited by a judge (each edit kept)
+    approved_by: str
+    sent_at: str
+    result_url: str
+    board_message: str
+    secret: bool  # a private message: its body may name roles (sent to its player only)
+    leaks: tuple[str, ...]  # a public item naming a hidden identity (never approve it)
+    editable: bool
+    can_send: bool
+    can_cancel: bool
+    log: tuple[OutboxLogLine, ...]
+
+
+def _outbox(game: Game, store: Store, who: str = "web-desk") -> Outbox:
+    from forumbot.outbox import Outbox
+
+    return Outbox(store, game, by=who)
+
+
+def outbox_items(game: Game, store: Store) -> tuple[OutboxLine, ...]:
+    """Every item of the game's outbox (newest first) with its status, its log and what a judge may do."""
+    from forumbot.outbox import describe
+    from forumbot.store import outbox as outbox_repo
+
+    ob = _outbox(game, store)
+    st = secret_state(game, store)
+    try:
+        names = {uid: name for name, uid in ob.uid_map().items()}
+    except ConfigError:
+        names = {}
+    out = []
+    for it in sorted(ob.items(), key=lambda i: i.id, reverse=True):
+        secret = it.dest == "pm"
+        log = tuple(
+            OutboxLogLine(
+                _local(game, e.at),
+                e.by,
+                " → ".join(_(OUTBOX_STATUS_LABELS.get(x, x)) for x in (e.old_status, e.new_status) if x),
+                e.note,
+            )
+            for e in outbox_repo.log(store, it.id)
+        )
+        out.append(
+            OutboxLine(
+                id=it.id,
+                kind=it.kind,
+                kind_label=_(OUTBOX_KIND_LABELS.get(it.kind, it.kind)),
+                destination=describe(it, names),
+                status=it.status,
+                status_label=_(OUTBOX_STATUS_LABELS.get(it.status, it.status)),
+                body=it.body,
+                revision=it.revision,
+                approved_by=it.approved_by,
+                sent_at=_local(game, it.sent_at),
+                result_url=it.result_url,
+                board_message=it.board_message,
+                secret=secret,
+                leaks=() if secret else hidden_roles_in(it.body, st),
+                editable=it.status in _EDITABLE,
+                can_send=it.status == "approved",
+                can_cancel=it.status in _EDITABLE,
+                log=log,
+            )
+        )
+    return tuple(out)
+
+
+def _refuse_leaks(game: Game, store: Store, item_id: int, dest: str, body: str) -> None:
+    """Refuse a public item that names a hidden identity (the desk's own check, on top of the outbox's
+    rule that secret kinds go only to their own player by private message)."""
+    if dest == "pm":
+        return
+    leaks = hidden_roles_in(body, secret_state(game, store))
+    if leaks:
+        raise UsageError(
+            _("outbox item #{id} names a hidden identity ({what}): not approved").format(
+                id=item_id, what="; ".join(leaks)
+            )
+        )
+
+
+def outbox_approve(game: Game, store: Store, item_id: int, who: str, body: str | None = None) -> str:
+    """Approve item ``item_id`` as ``who``; an edited ``body`` is kept as a new revision first. Returns
+    the item's new status label."""
+    ob = _outbox(game, store, who)
+    old = ob.get(item_id)
+    text = body.replace("\r\n", "\n") if body is not None else None
+    new_body = text if text is not None and text != old.body else None
+    _refuse_leaks(game, store, item_id, old.dest, old.body if new_body is None else new_body)
+    item = ob.approve(item_id, by=who, body=new_body)
+    edited = f" (edited: revision {item.revision})" if new_body is not None else ""
+    judges_repo.log_change(store, who, "outbox approve", f"#{item_id} {item.kind}{edited}")
+    return _(OUTBOX_STATUS_LABELS.get(item.status, item.status))
+
+
+def outbox_cancel(game: Game, store: Store, item_id: int, who: str, why: str = "") -> str:
+    item = _outbox(game, store, who).cancel(item_id, by=who, why=why or "cancelled on the web desk")
+    judges_repo.log_change(store, who, "outbox cancel", f"#{item_id} {item.kind}: {why}".strip(": "))
+    return _(OUTBOX_STATUS_LABELS.get(item.status, item.status))
+
+
+def outbox_send(game: Game, store: Store, item_id: int, who: str) -> tuple[str, str]:
+    """Send approved item ``item_id`` to the board once (the outbox settles unclear items first and never
+    retries a POST blindly). Returns (its status label, the board's words or why the run stopped)."""
+    ob = _outbox(game, store, who)
+    old = ob.get(item_id)
+    _refuse_leaks(game, store, item_id, old.dest, old.body)
+    report = ob.send([item_id])
+    item = ob.get(item_id)
+    words = report.stopped or "; ".join(s.words for s in report.steps if s.item_id == item_id and s.words)
+    judges_repo.log_change(
+        store, who, "outbox send", f"#{item_id} {item.kind} → {item.status} {words}".strip()
+    )
+    return _(OUTBOX_STATUS_LABELS.get(item.status, item.status)), words
 
 
 # --------------------------------------------------------------------------- the desk's own log
@@ -831,5 +1049,5 @@ def example_game(store_url: str, board_url: str | None = None, example: str = "m
 
 
 def board_of(store: Store) -> str | None:
-    found = repo.boards(store)
+    found = base.boards(store)
     return found[0] if found else None

@@ -135,13 +135,14 @@ def test_undo_from_the_history_page(page: Any) -> None:
     page.wait_for_selector(".flash")
     assert "已撤销：第2日" in page.inner_text(".flash")
     assert "第2夜" in page.locator("tr.current").inner_text()  # the version now in force
-    assert "撤销 #5（第2日）" in page.inner_text("table.history")  # the undo itself is kept as a version
+    undone = page.locator("tr.undone").last.inner_text()  # the undone version is kept, marked with who
+    assert "第2日" in undone and f"{JUDGE} 撤销" in undone
 
 
 def test_the_outbox_previews_each_draft(page: Any) -> None:
     log_in(page)
     page.goto("/outbox")
-    items = page.locator("article.outbox-item")
+    items = page.locator("article.outbox-item.desk-draft")
     assert items.count() >= 4
     assert page.locator(".leak").count() == 0
     first = items.first
@@ -157,3 +158,29 @@ def test_the_copy_button_puts_the_draft_on_the_clipboard(page: Any) -> None:
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied == page.locator("#draft-count").input_value()
     assert copied.startswith("[b]【美食杀】第1日投票统计[/b]")
+
+
+@pytest.fixture
+def queued(desk: Desk) -> int:
+    """A judge's reminder waiting in the outbox as a draft (added by another judge on the CLI)."""
+    from forumbot.outbox import ItemKind, Outbox, Reply
+
+    ob = Outbox(desk.store, desk.game, by="执法乙")
+    return ob.add(ItemKind.JUDGE_POST, Reply(3), "[b]法官提醒[/b]：今晚 17:00 前提交行动")
+
+
+def test_approve_an_outbox_item_and_see_its_status_change(page: Any, queued: int) -> None:
+    log_in(page)
+    page.goto("/outbox")
+    item = page.locator(f"#item-{queued}")
+    assert item.locator(".status").get_attribute("data-status") == "draft"
+    assert item.locator("section.preview strong").inner_text() == "法官提醒"  # the BBCode, rendered
+    item.locator("textarea[name=body]").fill("[b]法官提醒[/b]：今晚 17:00 前提交夜间行动")
+    item.locator("button.approve").click()
+    page.wait_for_selector(".flash")
+    assert f"发件箱条目 #{queued}：已批准（{JUDGE}）" in page.inner_text(".flash")
+    item = page.locator(f"#item-{queued}")
+    assert item.locator(".status").get_attribute("data-status") == "approved"
+    assert "第 2 版" in item.inner_text() and f"{JUDGE} 批准" in item.inner_text()  # the edit is kept
+    assert "提交夜间行动" in item.locator("section.preview").inner_text()
+    assert item.locator("button.send").count() == 1  # next: send it, once

@@ -7,10 +7,9 @@ from datetime import UTC, datetime, timedelta
 
 from flask.testing import FlaskClient
 
-from engine.roles import ROLE_TABLES
-from engine.state import GameState
+from engine import ROLE_TABLES, GameState
 from forumbot.store import judges
-from forumbot.store.repo import StoredThread
+from forumbot.store.threads import StoredThread
 from forumbot.web import data
 from tests.web.conftest import JUDGE, Desk, csrf_of
 

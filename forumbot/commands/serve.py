@@ -17,6 +17,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
+
 from forumbot.config import Game
 from forumbot.errors import UsageError
 from forumbot.i18n import _, choose_language, set_language
@@ -79,15 +81,14 @@ def cmd_judges(args: argparse.Namespace) -> int:
     return 0
 
 
-def _demo_into(workdir: Path) -> str:
-    """Play the bundled example game into ``workdir/demo.db`` (quietly, afresh); returns its path."""
-    from rich.console import Console
-
+def _demo_into(workdir: Path, out: Console | None = None) -> str:
+    """Play the bundled example game into ``workdir/demo.db`` (afresh; quietly unless ``out`` is given);
+    returns its path."""
     from forumbot.commands.demo import run_demo
 
     for leftover in ("demo.db", "demo.db-wal", "demo.db-shm"):
         (workdir / leftover).unlink(missing_ok=True)
-    run_demo(workdir, Console(file=io.StringIO()))
+    run_demo(workdir, out or Console(file=io.StringIO()))
     return str(workdir / "demo.db")
 
 
@@ -114,10 +115,16 @@ def serve_game(game: Game, store: Store, *, host: str, port: int, lang: str) -> 
 
 
 def serve_demo(
-    workdir: Path | None = None, *, host: str = "127.0.0.1", port: int = DEFAULT_PORT, lang: str | None = None
+    workdir: Path | None = None,
+    *,
+    host: str = "127.0.0.1",
+    port: int = DEFAULT_PORT,
+    lang: str | None = None,
+    out: Console | None = None,
 ) -> int:
     """Play the example game into ``workdir`` (default: a temporary folder) and leave the desk open on it,
-    with a ``demo`` login. What ``forumbot demo --serve`` calls."""
+    with a ``demo`` login. What ``forumbot demo --serve`` calls (with ``out``: the demo's own text shown
+    as it plays)."""
     _need_web()
     from forumbot.store import judges as repo
     from forumbot.web import data
@@ -129,10 +136,11 @@ def serve_demo(
             workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="forumbot-desk-")))
         workdir.mkdir(parents=True, exist_ok=True)
         print(_("playing the example game into {path} ...").format(path=workdir))
-        store = stack.enter_context(open_store(_demo_into(workdir)))
-        repo.add_judge(store, "demo", "demo-judge")
+        store = stack.enter_context(open_store(_demo_into(workdir, out)))
+        repo.add_judge(store, "demo", "demo-judge", replace=True)
         print(_("demo login: name demo, password demo-judge"))
-        serve_game(data.example_game(store.url, data.board_of(store)), store, host=host, port=port, lang=lang)
+        game = data.example_game(store.url, data.board_of(store), data.played_example(store))
+        serve_game(game, store, host=host, port=port, lang=lang)
     return 0
 
 

@@ -1048,6 +1048,20 @@ def example_game(store_url: str, board_url: str | None = None, example: str = "m
     return game_from_dict(data, path=None)
 
 
+def played_example(store: Store) -> str:
+    """Which bundled example game the store holds (the demo's, whichever it plays): the example whose
+    game file names a game the store has records for. Raises UsageError when none does."""
+    from forumbot.resources import data_dir
+
+    with store.session() as s:
+        names = set(records.game_names(s))
+    for folder in sorted((data_dir() / "examples").iterdir()):
+        path = folder / "game.toml"
+        if path.exists() and tomllib.loads(path.read_text("utf-8"))["game"]["name"] in names:
+            return folder.name
+    raise UsageError(_("the store holds none of the bundled example games"))
+
+
 def board_of(store: Store) -> str | None:
     found = base.boards(store)
     return found[0] if found else None

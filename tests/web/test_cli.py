@@ -65,3 +65,25 @@ def test_the_server_answers_on_localhost(tmp_path: Path) -> None:
         finally:
             server.close()
             t.join(5)
+
+
+def test_demo_serve_plays_the_example_and_opens_the_desk_on_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typing import Any
+
+    from forumbot.commands import serve
+    from tests.web.conftest import csrf_of
+
+    opened: list[tuple[Any, str, int]] = []
+    monkeypatch.setattr(serve, "serve_app", lambda app, host, port: opened.append((app, host, port)))
+    assert main(["demo", "--serve", "--port", "0", "--workdir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "forumbot demo" in out and "demo-judge" in out  # the demo's own text, then the login
+    [(app, host, port)] = opened
+    assert (host, port) == ("127.0.0.1", 0)
+    c = app.test_client()
+    token = csrf_of(c.get("/login").get_data(as_text=True))
+    c.post("/login", data={"name": "demo", "password": "demo-judge", "csrf": token})
+    html = c.get("/day/1").get_data(as_text=True)
+    assert 'class="verdict' in html and "findpost" in html  # the played game's verdicts, linked

@@ -105,6 +105,43 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return translations(_current[0]).ngettext(singular, plural, n)
 
 
+def N_(message: str) -> str:
+    """Mark a message for extraction where it is defined; translate it with :func:`_` where it is shown."""
+    return message
+
+
+# argparse's own judge-facing words (it asks ``gettext`` for them): in our catalogs, so ``--help`` and
+# a mistyped option are Chinese too. :func:`install_argparse` makes argparse ask our catalogs.
+ARGPARSE_MESSAGES = (
+    N_("usage: "),
+    N_("positional arguments"),
+    N_("options"),
+    N_("show this help message and exit"),
+    N_("show program's version number and exit"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("unrecognized arguments: %s"),
+    N_("the following arguments are required: %s"),
+    N_("one of the arguments %s is required"),
+    N_("not allowed with argument %s"),
+    N_("expected one argument"),
+    N_("expected at most one argument"),
+    N_("expected at least one argument"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("ignored explicit argument %r"),
+    N_("%(prog)s: error: %(message)s\n"),
+)
+
+
+def install_argparse() -> None:
+    """Make argparse translate its own words (usage, options, its errors) with the current language."""
+    import argparse
+
+    setattr(argparse, "_", _)  # noqa: B010 (argparse reads the module global at call time)
+    setattr(argparse, "ngettext", ngettext)  # noqa: B010
+
+
 def catalog_ids(lang: str) -> dict[str, str]:
     """Every msgid of ``lang``'s ``.po`` with its translation ('' when untranslated or fuzzy)."""
     from babel.messages.pofile import read_po

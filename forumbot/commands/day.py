@@ -16,6 +16,7 @@ from forumbot.commands.common import console, local_time, open_desk, print_event
 from forumbot.config import Game
 from forumbot.desk import DayJudgement, elevator_draft, vote_count_draft
 from forumbot.errors import UsageError
+from forumbot.i18n import _
 
 
 def verdict_rows(judged: DayJudgement, game: Game) -> list[dict[str, Any]]:
@@ -226,29 +227,31 @@ def cmd_close(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
-        "tally", help="judge the day's vote thread: a verdict for every post, the count, a draft"
+        "tally", help=_("judge the day's vote thread: a verdict for every post, the count, a draft")
     )
     p.add_argument("--day", type=int, required=True)
-    p.add_argument("--at", help="the count as of this moment (game time zone)")
+    p.add_argument("--at", help=_("the count as of this moment (game time zone)"))
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_tally)
 
-    p = sub.add_parser("attendance", help="valid discussion posts per player (and the elevator)")
+    p = sub.add_parser("attendance", help=_("valid discussion posts per player (and the elevator)"))
     p.add_argument("--day", type=int, required=True)
     p.add_argument("--json", action="store_true")
-    p.add_argument("--elevator", action="store_true", help="also print the 电梯 draft")
+    p.add_argument("--elevator", action="store_true", help=_("also print the 电梯 draft"))
     p.set_defaults(func=cmd_attendance)
 
-    p = sub.add_parser("revote", help="plan a revote (who, for whom, until when) and tally it")
+    p = sub.add_parser("revote", help=_("plan a revote (who, for whom, until when) and tally it"))
     p.add_argument("--day", type=int, required=True)
-    p.add_argument("--call", action="store_true", help="record that the call is posted now")
-    p.add_argument("--call-at", dest="call_at", help="record that the call was posted at this time")
+    p.add_argument("--call", action="store_true", help=_("record that the call is posted now"))
+    p.add_argument("--call-at", dest="call_at", help=_("record that the call was posted at this time"))
     p.set_defaults(func=cmd_revote)
 
-    p = sub.add_parser("override", help="a judge's correction of one post's verdict (logged, applied later)")
+    p = sub.add_parser(
+        "override", help=_("a judge's correction of one post's verdict (logged, applied later)")
+    )
     p.add_argument("pid", type=int)
     p.add_argument(
-        "--day", type=int, help="the day whose vote thread holds the post (default: found from the pid)"
+        "--day", type=int, help=_("the day whose vote thread holds the post (default: found from the pid)")
     )
     p.add_argument(
         "--as", dest="as_kind", required=True, choices=("vote", "abstain", "void", "ignore", "change")
@@ -257,13 +260,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--why", required=True)
     p.set_defaults(func=cmd_override)
 
-    p = sub.add_parser("proxy", help="record a proxy vote (代投) entered by the judge")
+    p = sub.add_parser("proxy", help=_("record a proxy vote (代投) entered by the judge"))
     p.add_argument("player")
     p.add_argument("target")
     p.add_argument("--day", type=int, required=True)
     p.add_argument("--at")
     p.set_defaults(func=cmd_proxy)
 
-    p = sub.add_parser("close", help="apply the day's result to the game: execution, drownings, win check")
+    p = sub.add_parser("close", help=_("apply the day's result to the game: execution, drownings, win check"))
     p.add_argument("--day", type=int, required=True)
     p.set_defaults(func=cmd_close)

@@ -12,18 +12,21 @@ import sys
 from datetime import UTC, datetime
 
 from forumbot.commands.reader import _board, _fmt, _game, _store_url
+from forumbot.i18n import _
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "login",
-        help="log in to the board (--retry after a failed login, --status to see failures)",
-        description="Log in with [board] username and the password from password_env. After a failure "
-        "no process tries again for 15 minutes unless you pass --retry.",
+        help=_("log in to the board (--retry after a failed login, --status to see failures)"),
+        description=_(
+            "Log in with [board] username and the password from password_env. After a failure "
+            "no process tries again for 15 minutes unless you pass --retry."
+        ),
     )
-    p.add_argument("--retry", action="store_true", help="try once more although a login failed recently")
-    p.add_argument("--status", action="store_true", help="show the recorded login failures, do not log in")
-    p.add_argument("--board", metavar="URL", help="the board's root URL (overrides the game file)")
+    p.add_argument("--retry", action="store_true", help=_("try once more although a login failed recently"))
+    p.add_argument("--status", action="store_true", help=_("show the recorded login failures, do not log in"))
+    p.add_argument("--board", metavar="URL", help=_("the board's root URL (overrides the game file)"))
     p.set_defaults(func=cmd_login)
 
 

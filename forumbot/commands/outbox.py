@@ -19,6 +19,7 @@ from typing import Any
 
 from forumbot.config import Game, find_game_file, load_game
 from forumbot.errors import ConfigError, UsageError
+from forumbot.i18n import _
 from forumbot.outbox import (
     STATUS_ZH,
     STATUSES,
@@ -38,59 +39,61 @@ from forumbot.store.outbox import OutboxItem
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "outbox",
-        help="posts, edits and private messages to the board: review, approve, send once",
-        description="Without an action: list the outbox. Nothing is sent unless approved.",
+        help=_("posts, edits and private messages to the board: review, approve, send once"),
+        description=_("Without an action: list the outbox. Nothing is sent unless approved."),
     )
-    p.add_argument("--all", action="store_true", help="list sent and cancelled items too")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--all", action="store_true", help=_("list sent and cancelled items too"))
+    p.add_argument("--json", action="store_true", help=_("print JSON"))
     p.set_defaults(func=cmd_list)
     o = p.add_subparsers(dest="outbox_action", metavar="ACTION")
 
-    s = o.add_parser("show", help="one item: destination, body, revisions, log")
+    s = o.add_parser("show", help=_("one item: destination, body, revisions, log"))
     s.add_argument("id", type=int)
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_show)
 
-    s = o.add_parser("approve", help="approve drafts (or refused items, to send them again)")
+    s = o.add_parser("approve", help=_("approve drafts (or refused items, to send them again)"))
     s.add_argument("ids", type=int, nargs="+", metavar="ID")
-    s.add_argument("--edit", action="store_true", help="edit the body in $EDITOR first (kept as a revision)")
-    s.add_argument("--by", help="who approves")
+    s.add_argument(
+        "--edit", action="store_true", help=_("edit the body in $EDITOR first (kept as a revision)")
+    )
+    s.add_argument("--by", help=_("who approves"))
     s.set_defaults(func=cmd_approve)
 
     s = o.add_parser(
-        "send", help="send approved items once (settles unclear ones by reading the board first)"
+        "send", help=_("send approved items once (settles unclear ones by reading the board first)")
     )
     s.add_argument("ids", type=int, nargs="*", metavar="ID")
-    s.add_argument("--by", help="who sends")
+    s.add_argument("--by", help=_("who sends"))
     s.set_defaults(func=cmd_send)
 
-    s = o.add_parser("cancel", help="cancel an item that is not on the board (kept, never deleted)")
+    s = o.add_parser("cancel", help=_("cancel an item that is not on the board (kept, never deleted)"))
     s.add_argument("id", type=int)
-    s.add_argument("--why", default="", help="the reason, kept in the log")
-    s.add_argument("--by", help="who cancels")
+    s.add_argument("--why", default="", help=_("the reason, kept in the log"))
+    s.add_argument("--by", help=_("who cancels"))
     s.set_defaults(func=cmd_cancel)
 
-    s = o.add_parser("add", help="add a judge's own post or private message as a draft")
+    s = o.add_parser("add", help=_("add a judge's own post or private message as a draft"))
     s.add_argument("--kind", default="judge_post", choices=[k.value for k in ItemKind])
     dest = s.add_mutually_exclusive_group(required=True)
-    dest.add_argument("--reply", type=int, metavar="TID", help="a reply to this thread")
+    dest.add_argument("--reply", type=int, metavar="TID", help=_("a reply to this thread"))
     dest.add_argument(
-        "--new-thread", type=int, metavar="FID", help="a new thread in this forum (give --subject)"
+        "--new-thread", type=int, metavar="FID", help=_("a new thread in this forum (give --subject)")
     )
     dest.add_argument(
-        "--edit-pid", type=int, metavar="PID", help="new text for one of your posts (give --tid)"
+        "--edit-pid", type=int, metavar="PID", help=_("new text for one of your posts (give --tid)")
     )
-    dest.add_argument("--pm", type=int, nargs="+", metavar="UID", help="a private message to these uids")
-    s.add_argument("--tid", type=int, help="the thread of --edit-pid")
-    s.add_argument("--quote", type=int, metavar="PID", help="with --reply: quote this floor")
-    s.add_argument("--subject", help="the subject of --new-thread")
-    s.add_argument("--player", default="", help="secret kinds: the player it is for")
+    dest.add_argument("--pm", type=int, nargs="+", metavar="UID", help=_("a private message to these uids"))
+    s.add_argument("--tid", type=int, help=_("the thread of --edit-pid"))
+    s.add_argument("--quote", type=int, metavar="PID", help=_("with --reply: quote this floor"))
+    s.add_argument("--subject", help=_("the subject of --new-thread"))
+    s.add_argument("--player", default="", help=_("secret kinds: the player it is for"))
     body = s.add_mutually_exclusive_group(required=True)
-    body.add_argument("--body", help="the BBCode text")
-    body.add_argument("--file", help="read the BBCode text from this file ('-': stdin)")
+    body.add_argument("--body", help=_("the BBCode text"))
+    body.add_argument("--file", help=_("read the BBCode text from this file ('-': stdin)"))
     s.add_argument("--day", type=int)
     s.add_argument("--night", type=int)
-    s.add_argument("--by", help="who writes it")
+    s.add_argument("--by", help=_("who writes it"))
     s.set_defaults(func=cmd_add)
 
 
@@ -335,7 +338,7 @@ def demo_outbox(
         out.print(f"   #{i} {item.kind}: {STATUS_ZH.get(item.status, item.status)} ({where})", markup=False)
     if report.stopped:
         out.print(f"   stopped: {report.stopped}", markup=False)
-    for kind, tid, _ in public:
+    for kind, tid, _body in public:
         page = client.fetch_thread_page(tid, 999)
         mine = [p for p in page.posts if p.author == game.board.username]
         if mine:

@@ -27,6 +27,7 @@ from forumbot import urls
 from forumbot.board import DEFAULT_TZ, BoardConfig, SourceKind
 from forumbot.config import Game, find_game_file, load_game
 from forumbot.errors import ConfigError, UsageError
+from forumbot.i18n import _
 from forumbot.store.base import boards
 from forumbot.store.posts import thread_posts
 from forumbot.store.threads import get_thread, update_thread
@@ -41,10 +42,10 @@ DEFAULT_PARSE_API_URL = urls.build("http://board.invalid/", Url.API_VIEWTHREAD, 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "poll",
-        help="read new posts (and, with --full, edits and deletions) into the store",
-        description="Poll the watched threads. Idle polls cost one request (the forum's thread list).",
+        help=_("read new posts (and, with --full, edits and deletions) into the store"),
+        description=_("Poll the watched threads. Idle polls cost one request (the forum's thread list)."),
     )
-    p.add_argument("--full", action="store_true", help="re-read every page: finds edits and deletions")
+    p.add_argument("--full", action="store_true", help=_("re-read every page: finds edits and deletions"))
     p.add_argument(
         "--thread",
         "-t",
@@ -52,47 +53,51 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         type=int,
         action="append",
         metavar="TID",
-        help="poll only this thread",
+        help=_("poll only this thread"),
     )
-    p.add_argument("--board", metavar="URL", help="the board's root URL (overrides the game file)")
-    p.add_argument("--fid", type=int, help="the forum holding the threads (one list request per poll)")
-    p.add_argument("--source", choices=[s.value for s in SourceKind], help="api, pc or touch")
-    p.add_argument("--min-interval", type=float, metavar="SECONDS", help="seconds between two requests")
-    p.add_argument("--json", action="store_true", help="print the poll report as JSON")
+    p.add_argument("--board", metavar="URL", help=_("the board's root URL (overrides the game file)"))
+    p.add_argument("--fid", type=int, help=_("the forum holding the threads (one list request per poll)"))
+    p.add_argument("--source", choices=[s.value for s in SourceKind], help=_("api, pc or touch"))
+    p.add_argument("--min-interval", type=float, metavar="SECONDS", help=_("seconds between two requests"))
+    p.add_argument("--json", action="store_true", help=_("print the poll report as JSON"))
     p.add_argument(
         "--retry-login",
         action="store_true",
-        help="try the login once more although it failed less than 15 minutes ago (password fixed)",
+        help=_("try the login once more although it failed less than 15 minutes ago (password fixed)"),
     )
     p.set_defaults(func=cmd_poll)
 
     p = sub.add_parser(
         "parse",
-        help="parse one saved page and print what forumbot reads from it",
-        description="Parse a saved thread (or forum) page offline. The URL, Date and Content-Type come "
-        "from a sibling FILE.headers when present.",
+        help=_("parse one saved page and print what forumbot reads from it"),
+        description=_(
+            "Parse a saved thread (or forum) page offline. The URL, Date and Content-Type come "
+            "from a sibling FILE.headers when present."
+        ),
     )
     p.add_argument("file", metavar="FILE")
-    p.add_argument("--url", help="the URL the page came from (chooses PC, touch or API parsing)")
-    p.add_argument("--json", action="store_true", help="print the page as one JSON object")
-    p.add_argument("--date", metavar="HTTP-DATE", help="the response's Date (resolves 3 分钟前)")
+    p.add_argument("--url", help=_("the URL the page came from (chooses PC, touch or API parsing)"))
+    p.add_argument("--json", action="store_true", help=_("print the page as one JSON object"))
+    p.add_argument("--date", metavar="HTTP-DATE", help=_("the response's Date (resolves 3 分钟前)"))
     p.add_argument("--tz", default=None, help=f"the viewer's time zone (default {DEFAULT_TZ})")
     p.set_defaults(func=cmd_parse)
 
     p = sub.add_parser(
         "posts",
-        help="list what the store holds for a thread",
-        description="Posts of a thread as stored, times in the board's time zone. --since/--until take "
-        "'YYYY-MM-DD HH:MM[:SS]' in that zone (or ISO 8601 with an offset); both are inclusive.",
+        help=_("list what the store holds for a thread"),
+        description=_(
+            "Posts of a thread as stored, times in the board's time zone. --since/--until take "
+            "'YYYY-MM-DD HH:MM[:SS]' in that zone (or ISO 8601 with an offset); both are inclusive."
+        ),
     )
     p.add_argument("thread", type=int, metavar="THREAD")
-    p.add_argument("--author", help="only this author's posts")
+    p.add_argument("--author", help=_("only this author's posts"))
     p.add_argument("--since", metavar="T")
     p.add_argument("--until", metavar="T")
-    p.add_argument("--revisions", action="store_true", help="show every revision, not just the current")
-    p.add_argument("--json", action="store_true", help="print JSON")
-    p.add_argument("--board", metavar="URL", help="the board (default: the game file's, or the only one)")
-    p.add_argument("--tz", default=None, help="time zone for display (default: the game's or board's)")
+    p.add_argument("--revisions", action="store_true", help=_("show every revision, not just the current"))
+    p.add_argument("--json", action="store_true", help=_("print JSON"))
+    p.add_argument("--board", metavar="URL", help=_("the board (default: the game file's, or the only one)"))
+    p.add_argument("--tz", default=None, help=_("time zone for display (default: the game's or board's)"))
     p.set_defaults(func=cmd_posts)
 
 

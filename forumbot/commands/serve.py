@@ -21,7 +21,7 @@ from rich.console import Console
 
 from forumbot.config import Game
 from forumbot.errors import UsageError
-from forumbot.i18n import _, choose_language, set_language
+from forumbot.i18n import _, choose_language, current_language, set_language
 from forumbot.store.db import Store, open_store
 
 DEFAULT_PORT = 8765
@@ -53,7 +53,7 @@ def cmd_judges(args: argparse.Namespace) -> int:
     _need_web()
     from forumbot.store import judges as repo
 
-    set_language(choose_language(getattr(args, "lang", None)))
+    set_language(getattr(args, "lang", None) or current_language())
     with _store_for(args) as store:
         if args.judges_cmd == "add":
             if args.password_env:
@@ -148,11 +148,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     _need_web()
     if args.demo:
         return serve_demo(
-            Path(args.workdir) if args.workdir else None, host=args.host, port=args.port, lang=args.lang
+            Path(args.workdir) if args.workdir else None,
+            host=args.host,
+            port=args.port,
+            lang=args.lang or current_language(),
         )
     from forumbot.commands.common import open_game
 
-    lang = choose_language(args.lang)
+    lang = args.lang or current_language()
     set_language(lang)
     game = open_game(args)
     with open_store(getattr(args, "store", None) or game.store_url) as store:

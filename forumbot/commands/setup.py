@@ -16,6 +16,7 @@ from forumbot import drafts
 from forumbot.commands.common import console, open_desk
 from forumbot.desk import describe_state
 from forumbot.errors import UsageError
+from forumbot.i18n import _
 
 
 def cmd_setup(args: argparse.Namespace) -> int:
@@ -127,31 +128,38 @@ def _row(r: Any) -> dict[str, Any]:
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("setup", help="draw roles for the roster (or store the judges' own) as secrets")
-    p.add_argument("--seed", type=int, help="the seed of the draw (recorded)")
-    p.add_argument("--roles", metavar="FILE", help="a TOML file with [roles] name = 角色 instead of a draw")
-    p.add_argument("--variant", choices=("doctor", "butterfly"), help="R004 医生/花蝴蝶")
-    p.add_argument("--force", action="store_true", help="draw again (the old draw stays in the history)")
+    p = sub.add_parser("setup", help=_("draw roles for the roster (or store the judges' own) as secrets"))
+    p.add_argument("--seed", type=int, help=_("the seed of the draw (recorded)"))
     p.add_argument(
-        "--no-notices", dest="notices", action="store_false", help="do not print the players' private notices"
+        "--roles", metavar="FILE", help=_("a TOML file with [roles] name = 角色 instead of a draw")
+    )
+    p.add_argument("--variant", choices=("doctor", "butterfly"), help=_("R004 医生/花蝴蝶"))
+    p.add_argument("--force", action="store_true", help=_("draw again (the old draw stays in the history)"))
+    p.add_argument(
+        "--no-notices",
+        dest="notices",
+        action="store_false",
+        help=_("do not print the players' private notices"),
     )
     p.set_defaults(func=cmd_setup)
 
-    p = sub.add_parser("state", help="the secret game state (judges only)")
+    p = sub.add_parser("state", help=_("the secret game state (judges only)"))
     p.add_argument("--json", action="store_true")
-    p.add_argument("--history", action="store_true", help="every stored version of the state")
+    p.add_argument("--history", action="store_true", help=_("every stored version of the state"))
     p.set_defaults(func=cmd_state)
 
-    p = sub.add_parser("init", help="write a starter game file (--game FILE, default ./forumbot.toml)")
-    p.add_argument("--ruleset", default="R001", help="R001, R000-GP, R000-G1, R000-G2 or R004")
-    p.add_argument("--board", default="https://bbs.example.com/", help="the board's root URL")
-    p.add_argument("--name", default="版杀", help="the game's name (used in drafts and in the store)")
-    p.add_argument("--force", action="store_true", help="overwrite an existing file")
+    p = sub.add_parser("init", help=_("write a starter game file (--game FILE, default ./forumbot.toml)"))
+    p.add_argument("--ruleset", default="R001", help=_("R001, R000-GP, R000-G1, R000-G2 or R004"))
+    p.add_argument("--board", default="https://bbs.example.com/", help=_("the board's root URL"))
+    p.add_argument("--name", default="版杀", help=_("the game's name (used in drafts and in the store)"))
+    p.add_argument("--force", action="store_true", help=_("overwrite an existing file"))
     p.set_defaults(func=cmd_init)
 
-    p = sub.add_parser("undo", help="step the secret state back one version (a night, a day close, a setup)")
+    p = sub.add_parser(
+        "undo", help=_("step the secret state back one version (a night, a day close, a setup)")
+    )
     p.set_defaults(func=cmd_undo)
 
-    p = sub.add_parser("flags", help="every rule-reading flag with its default and AMB id")
+    p = sub.add_parser("flags", help=_("every rule-reading flag with its default and AMB id"))
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_flags)

@@ -120,7 +120,12 @@ def build_parser() -> argparse.ArgumentParser:
         prog="forumbot",
         description=_("The judge's assistant for 版杀 games on Discuz! boards."),
     )
-    parser.add_argument("--version", action="version", version=f"forumbot {__version__}")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"forumbot {__version__}",
+        help=_("show program's version number and exit"),
+    )
     parser.add_argument(
         "--game",
         "-g",

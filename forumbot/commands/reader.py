@@ -79,7 +79,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--url", help=_("the URL the page came from (chooses PC, touch or API parsing)"))
     p.add_argument("--json", action="store_true", help=_("print the page as one JSON object"))
     p.add_argument("--date", metavar="HTTP-DATE", help=_("the response's Date (resolves 3 分钟前)"))
-    p.add_argument("--tz", default=None, help=f"the viewer's time zone (default {DEFAULT_TZ})")
+    p.add_argument(
+        "--tz", default=None, help=_("the viewer's time zone (default {tz})").format(tz=DEFAULT_TZ)
+    )
     p.set_defaults(func=cmd_parse)
 
     p = sub.add_parser(

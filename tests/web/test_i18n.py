@@ -1,7 +1,8 @@
-"""Chinese first: every string the web desk shows comes from the catalogs, in both languages.
+"""Chinese first: every string the web desk and the CLI show comes from the catalogs, in both languages.
 
-The pattern for the CLI (when its strings are converted): add its modules to ``SOURCES`` below; a
-string passed to ``_()`` but missing from a catalog then fails ``test_every_string_is_translated``.
+A string passed to ``_()`` (or marked ``N_()``) in any of ``SOURCES`` but missing from a catalog fails
+``test_every_string_is_translated``; tests/test_cli_i18n.py checks that the CLI passes its text through
+``_()`` at all.
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ SOURCES = sorted(
     [
         *(ROOT / "templates" / "web").glob("*.html"),
         *(ROOT / "forumbot" / "web").glob("*.py"),
-        ROOT / "forumbot" / "commands" / "serve.py",
+        *(ROOT / "forumbot" / "commands").glob("*.py"),
+        ROOT / "forumbot" / "cli.py",
+        ROOT / "forumbot" / "i18n.py",
     ]
 )
 PLACEHOLDER = re.compile(r"%\(\w+\)s|\{\w+\}")

@@ -123,9 +123,9 @@ def _bare_texts(path: Path) -> list[str]:
     """help=/description=/epilog= given as a bare string (or an f-string): never translated."""
     found = []
     for node in ast.walk(ast.parse(path.read_text("utf-8"))):
-        if isinstance(node, ast.keyword) and node.arg in TEXT_KEYWORDS:
-            if isinstance(node.value, ast.Constant | ast.JoinedStr):
-                found.append(f"{path.name}:{node.value.lineno}: {node.arg}=")
+        bare = isinstance(node, ast.keyword) and isinstance(node.value, ast.Constant | ast.JoinedStr)
+        if bare and node.arg in TEXT_KEYWORDS:
+            found.append(f"{path.name}:{node.value.lineno}: {node.arg}=")
     return found
 
 

@@ -22,7 +22,9 @@ def cmd_night_submit(args: argparse.Namespace) -> int:
             entries = read_submissions(Path(args.file))
         else:
             if not args.kind:
-                raise UsageError("give the action (e.g. `night submit --night 1 kill --target X`) or --file")
+                raise UsageError(
+                    _("give the action (e.g. `night submit --night 1 kill --target X`) or --file")
+                )
             entries = [
                 {
                     k: v
@@ -34,8 +36,8 @@ def cmd_night_submit(args: argparse.Namespace) -> int:
                 | {"kind": args.kind}
             ]
         for what, late in desk.night_entries(args.night, entries):
-            note = " [b](late: after the deadline)[/b]" if late else ""
-            console().print(f"night {args.night}: recorded {what}" + note)
+            note = " " + _("[b](late: after the deadline)[/b]") if late else ""
+            console().print(_("night {n}: recorded {what}").format(n=args.night, what=what) + note)
     return 0
 
 
@@ -61,9 +63,13 @@ def cmd_night_resolve(args: argparse.Namespace) -> int:
             )
             return 0
         out = console()
-        out.print(f"[b]Night {args.night} resolved.[/b] Out: {'、'.join(res.out) or '(nobody)'}")
+        out.print(
+            _("[b]Night {n} resolved.[/b] Out: {out}").format(
+                n=args.night, out="、".join(res.out) or _("(nobody)")
+            )
+        )
         print_events(res.events, out)
-        out.print("\n[b]Case post draft (public):[/b]\n")
+        out.print("\n" + _("[b]Case post draft (public):[/b]") + "\n")
         print(draft)
     return 0
 

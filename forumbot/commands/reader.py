@@ -185,7 +185,7 @@ def cmd_poll(args: argparse.Namespace) -> int:
     board = _board(args, game)
     tids: list[int] = list(args.threads or (game.watched_tids() if game is not None else []))
     if not tids:
-        raise UsageError("no thread to poll: pass --thread TID or list the days' threads in the game file")
+        raise UsageError(_("no thread to poll: pass --thread TID or list the days' threads in the game file"))
     tz = board.tz
     with open_store(_store_url(args, game)) as store, BoardClient(board) as client:
         report = poll(client, store, board, tids, full=args.full, retry_login=args.retry_login)
@@ -200,26 +200,39 @@ def cmd_poll(args: argparse.Namespace) -> int:
         data["failure"] = report.failure_message()
         print(json.dumps(data, ensure_ascii=False, indent=1))
         return 0 if report.ok else 3
-    print(f"poll of {board.url} ({'full' if args.full else 'new posts'}): {report.summary()}")
+    print(
+        _("poll of {url} ({what}): {summary}").format(
+            url=board.url, what=_("full") if args.full else _("new posts"), summary=report.summary()
+        )
+    )
     for tid, outcome in sorted(report.threads.items()):
-        line = f"  thread {tid}: {outcome.reason}"
+        line = "  " + _("thread {tid}: {reason}").format(tid=tid, reason=outcome.reason)
         if outcome.pages_read:
-            line += f", {outcome.pages_read} page(s) from page {outcome.start_page}"
+            line += _(", {n} page(s) from page {start}").format(
+                n=outcome.pages_read, start=outcome.start_page
+            )
         if outcome.new_posts or outcome.new_revisions:
-            line += f", {outcome.new_posts} new, {outcome.new_revisions} revised"
+            line += _(", {new} new, {revised} revised").format(
+                new=outcome.new_posts, revised=outcome.new_revisions
+            )
         if outcome.deleted:
-            line += f", deleted: {', '.join(map(str, outcome.deleted))}"
+            line += _(", deleted: {pids}").format(pids=", ".join(map(str, outcome.deleted)))
         if outcome.error:
-            line += f" — FAILED: {outcome.error.message}"
+            line += _(" — FAILED: {why}").format(why=outcome.error.message)
         print(line)
     for ch in report.state_changes:
         old = ch.old.value if ch.old else "-"
-        print(f"  pid {ch.pid} (thread {ch.tid}): {old} -> {ch.new.value} at {_fmt(ch.at, tz)}")
+        print(
+            "  "
+            + _("pid {pid} (thread {tid}): {old} -> {new} at {at}").format(
+                pid=ch.pid, tid=ch.tid, old=old, new=ch.new.value, at=_fmt(ch.at, tz)
+            )
+        )
     for note in report.notes:
-        print(f"  note: {note}")
+        print("  " + _("note: {note}").format(note=note))
     for err in report.errors:
         if err.tid is None:
-            print(f"  error: {err.message}", file=sys.stderr)
+            print("  " + _("error: {message}").format(message=err.message), file=sys.stderr)
     if not report.ok:
         print(f"forumbot: {report.failure_message()}", file=sys.stderr)
     return 0 if report.ok else 3
@@ -272,7 +285,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
     try:
         body = path.read_bytes()
     except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror}") from exc
+        raise UsageError(_("cannot read {path}: {why}").format(path=path, why=exc.strerror)) from exc
     saved = SavedHeaders()
     hdr = path.with_name(path.name + ".headers")
     if hdr.is_file():
@@ -341,7 +354,9 @@ def parse_when(text: str, tz: ZoneInfo) -> datetime:
     try:
         dt = datetime.fromisoformat(value)
     except ValueError as exc:
-        raise UsageError(f"cannot read the time {text!r}: use 'YYYY-MM-DD HH:MM' (board time)") from exc
+        raise UsageError(
+            _("cannot read the time {text!r}: use 'YYYY-MM-DD HH:MM' (board time)").format(text=text)
+        ) from exc
     if dt.tzinfo is None:
         dt = dt.replace(tzinfo=tz)
     return dt.astimezone(UTC)
@@ -362,8 +377,8 @@ def cmd_posts(args: argparse.Namespace) -> int:
             known = boards(store)
             if len(known) != 1:
                 raise UsageError(
-                    f"the store holds {len(known)} boards: pass --board URL"
-                    + (f" (one of {', '.join(known)})" if known else "")
+                    _("the store holds {n} boards: pass --board URL").format(n=len(known))
+                    + (_(" (one of {urls})").format(urls=", ".join(known)) if known else "")
                 )
             board_url = known[0]
         since = parse_when(args.since, tz) if args.since else None
@@ -374,11 +389,12 @@ def cmd_posts(args: argparse.Namespace) -> int:
         print(json.dumps([_post_json(p, args.revisions) for p in posts], ensure_ascii=False, indent=1))
         return 0
     if thread is None:
-        print(f"thread {args.thread}: not in the store (poll it first)")
+        print(_("thread {tid}: not in the store (poll it first)").format(tid=args.thread))
         return 1
     print(
-        f"thread {thread.tid} {thread.title!r}: {len(posts)} post(s) shown, last read "
-        f"{_fmt(thread.last_read, tz)} ({tz.key})"
+        _("thread {tid} {title!r}: {n} post(s) shown, last read {at} ({zone})").format(
+            tid=thread.tid, title=thread.title, n=len(posts), at=_fmt(thread.last_read, tz), zone=tz.key
+        )
     )
     for p in posts:
         when = _fmt(p.posted_at, tz) + ("" if p.posted_at == p.posted_until else "~")

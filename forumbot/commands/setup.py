@@ -6,6 +6,7 @@ import argparse
 import json
 import tomllib
 from collections.abc import Mapping
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from rich.table import Table
 from engine import Setup, all_flags
 from forumbot import drafts
 from forumbot.commands.common import console, open_desk
+from forumbot.config import Game
 from forumbot.desk import describe_state
 from forumbot.errors import UsageError
 from forumbot.i18n import _
@@ -26,25 +28,29 @@ def cmd_setup(args: argparse.Namespace) -> int:
         if args.roles:
             roles = tomllib.loads(Path(args.roles).read_text("utf-8")).get("roles")
             if not isinstance(roles, dict):
-                raise UsageError(f"{args.roles}: expected a [roles] table of name = role")
+                raise UsageError(_("{file}: expected a [roles] table of name = role").format(file=args.roles))
         made = desk.setup(seed=args.seed, roles=roles, variant=args.variant, force=args.force)
         state = made.state if isinstance(made, Setup) else made
         out = console()
-        out.print(f"[b]{game.name}[/b]: roles stored for {len(state.players)} players ({state.ruleset_id}).")
+        out.print(
+            _("[b]{game}[/b]: roles stored for {n} players ({ruleset}).").format(
+                game=game.name, n=len(state.players), ruleset=state.ruleset_id
+            )
+        )
         for w in made.warnings if isinstance(made, Setup) else ():
-            out.print(f"[yellow]warning:[/yellow] {w}")
+            out.print(_("[yellow]warning:[/yellow] {w}").format(w=w))
         notices: Mapping[str, str] = made.notices if isinstance(made, Setup) else {}
         if notices and args.notices:
-            out.print("\n[b]Private notices (send each to the player's main account):[/b]")
+            out.print("\n" + _("[b]Private notices (send each to the player's main account):[/b]"))
             for name, text in notices.items():
                 out.print(f"\n── {name} ──\n{text}")
         elif notices:
-            out.print("Private notices not shown (--no-notices).")
+            out.print(_("Private notices not shown (--no-notices)."))
     return 0
 
 
 def cmd_state(args: argparse.Namespace) -> int:
-    _game, store, desk = open_desk(args)
+    game, store, desk = open_desk(args)
     with store:
         st = desk.require_state()
         info = describe_state(st)
@@ -67,16 +73,29 @@ def cmd_state(args: argparse.Namespace) -> int:
         out.print(
             f"[b]{info['ruleset']}[/b], {info['phase']}" + (f", {info['outcome']}" if info["outcome"] else "")
         )
-        t = Table("player", "role", "status", "notes")
+        t = Table(_("player"), _("role"), _("status"), _("notes"))
         for p in info["players"]:
-            notes = ", ".join(k for k in ("possessed", "converted") if p[k])
-            t.add_row(p["name"], p["role"], "alive" if p["alive"] else f"out: {p['out']}", notes)
+            notes = ", ".join(_(k) for k in ("possessed", "converted") if p[k])
+            t.add_row(
+                p["name"],
+                p["role"],
+                _("alive") if p["alive"] else _("out: {how}").format(how=p["out"]),
+                notes,
+            )
         out.print(t)
-        if args.history:
-            for h in info["history"]:
-                undone = f" — undone {h['undone_at']} by {h['undone_by']}" if h["undone_at"] else ""
-                out.print(f"  #{h['id']} {h['label']} ({h['at']}){undone}")
+        if args.history:  # shown in the board's zone (the JSON keeps UTC)
+            for v in desk.history():
+                undone = (
+                    _(" — undone {at} by {who}").format(at=_local(v.undone_at, game), who=v.undone_by)
+                    if v.undone_at
+                    else ""
+                )
+                out.print(f"  #{v.id} {v.label} ({_local(v.at, game)}){undone}")
     return 0
+
+
+def _local(at: datetime, game: Game) -> str:
+    return at.astimezone(game.tz).strftime("%Y-%m-%d %H:%M")
 
 
 def cmd_init(args: argparse.Namespace) -> int:
@@ -85,7 +104,7 @@ def cmd_init(args: argparse.Namespace) -> int:
 
     path = Path(args.game or "forumbot.toml")
     if path.exists() and not args.force:
-        raise UsageError(f"{path} exists; pass --force to overwrite it")
+        raise UsageError(_("{path} exists; pass --force to overwrite it").format(path=path))
     ruleset = canonical_ruleset(args.ruleset)
     r004 = ruleset == "R004"
     text = drafts.render_text(
@@ -97,7 +116,9 @@ def cmd_init(args: argparse.Namespace) -> int:
         vote_close="21:00" if r004 else "13:00",
     )
     path.write_text(text, "utf-8")
-    console().print(f"wrote {path}: fill in the roster and the days, then `forumbot poll`")
+    console().print(
+        _("wrote {path}: fill in the roster and the days, then `forumbot poll`").format(path=path)
+    )
     return 0
 
 
@@ -106,7 +127,9 @@ def cmd_undo(args: argparse.Namespace) -> int:
     with store:
         undone, now = desk.undo()
         console().print(
-            f"undone: {undone}; the game is back at: {now} (the undo is kept in `state --history`)"
+            _("undone: {undone}; the game is back at: {now} (the undo is kept in `state --history`)").format(
+                undone=undone, now=now
+            )
         )
     return 0
 
@@ -116,7 +139,7 @@ def cmd_flags(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([_row(r) for r in rows], ensure_ascii=False, indent=1, default=str))
         return 0
-    t = Table("flag", "side", "default", "AMB", "meaning")
+    t = Table(_("flag"), _("side"), _("default"), "AMB", _("meaning"))
     for r in rows:
         t.add_row(r.name, r.side, repr(r.default), r.amb, r.doc)
     console().print(t)

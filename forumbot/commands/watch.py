@@ -30,7 +30,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
         judged = desk.tally(m.day)
         path = drafts_dir / f"day{m.day}-{m.kind.value}.bbcode"
         path.write_text(vote_count_draft(desk, judged), "utf-8")
-        print(f"day {m.day} {m.kind.value}: draft written to {path}")
+        print(_("day {n} {moment}: draft written to {path}").format(n=m.day, moment=m.kind.value, path=path))
 
     watcher = Watcher(game, run_poll, on_deadline)
     try:

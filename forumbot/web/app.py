@@ -20,6 +20,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from engine import EngineError
+from forumbot import labels
 from forumbot.config import Game
 from forumbot.errors import ForumbotError
 from forumbot.i18n import DEFAULT_LANGUAGE, set_language, translations
@@ -51,7 +52,7 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
     tr = translations(lang)
     app.jinja_env.add_extension("jinja2.ext.i18n")
     app.jinja_env.install_gettext_callables(tr.gettext, tr.ngettext, newstyle=True)  # type: ignore[attr-defined]
-    app.jinja_env.globals.update(lang=lang, game=game, status_labels=data.STATUS_LABELS)
+    app.jinja_env.globals.update(lang=lang, game=game, status_labels=labels.STATUS_LABELS)
     app.extensions["forumbot"] = (game, store)
     gettext: Callable[[str], str] = tr.gettext
 

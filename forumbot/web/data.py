@@ -39,7 +39,8 @@ from forumbot import drafts
 from forumbot.config import Game, game_from_dict
 from forumbot.desk import OVERRIDE_KINDS, DayJudgement, Desk, case_post_draft, vote_count_draft
 from forumbot.errors import ConfigError, UsageError
-from forumbot.i18n import _, current_language
+from forumbot.i18n import N_, _, current_language
+from forumbot.labels import OUTBOX_KIND_LABELS, OUTBOX_STATUS_LABELS, STATUS_LABELS, VALID_STATUSES
 from forumbot.store import base, fetchlog, posts, records, threads
 from forumbot.store import judges as judges_repo
 from forumbot.store.db import Store
@@ -49,41 +50,7 @@ if TYPE_CHECKING:
     from forumbot.outbox import Outbox
 
 
-def N_(message: str) -> str:
-    """Mark a message for extraction; translated where it is shown (Babel keyword ``N_``)."""
-    return message
-
-
-# Statuses whose post still counts, or was never a vote: everything else is an invalid vote post.
-VALID_STATUSES = frozenset({"counted", "changed", "superseded", "abstain", "not_a_vote", "after_as_of"})
-STATUS_LABELS: dict[str, str] = {
-    "counted": N_("counted"),
-    "changed": N_("changed (counts)"),
-    "superseded": N_("superseded"),
-    "abstain": N_("abstains"),
-    "void_self": N_("voided by the player"),
-    "void_wrong_name": N_("void: wrong name"),
-    "ambiguous": N_("void: more than one name"),
-    "edited": N_("void: edited"),
-    "late": N_("late"),
-    "before_open": N_("before the case post"),
-    "void_after_cutoff": N_("void after the cutoff"),
-    "change_last_hour": N_("change in the last hour"),
-    "change_not_reply": N_("change not replying to the vote"),
-    "second_change": N_("second change"),
-    "change_while_accelerated": N_("change while accelerated"),
-    "not_a_player": N_("not a player"),
-    "dead": N_("dead player"),
-    "drowned": N_("drowned"),
-    "duplicate": N_("duplicate vote"),
-    "not_a_vote": N_("not a vote"),
-    "unreadable": N_("unreadable"),
-    "overridden": N_("struck out by a judge"),
-    "proxy_refused": N_("proxy vote refused"),
-    "not_a_participant": N_("not in the revote"),
-    "noncompliant": N_("revote not as asked"),
-    "after_as_of": N_("after the as-of time"),
-}
+# Verdict and outbox labels are shared with the CLI (forumbot/labels.py).
 OVERRIDE_CHOICES: dict[str, str] = {
     "vote": N_("a vote for the target"),
     "change": N_("a change to the target"),
@@ -857,29 +824,6 @@ def public_drafts(game: Game, store: Store) -> tuple[Draft, ...]:
 
 # --------------------------------------------------------------------------- the outbox (forumbot.outbox)
 
-OUTBOX_STATUS_LABELS: dict[str, str] = {
-    "draft": N_("draft"),
-    "approved": N_("approved"),
-    "sending": N_("sending"),
-    "sent": N_("sent"),
-    "failed": N_("refused by the board"),
-    "unknown": N_("to be verified on the board"),
-    "cancelled": N_("cancelled"),
-}
-OUTBOX_KIND_LABELS: dict[str, str] = {
-    "case_post": N_("case post"),
-    "vote_count": N_("vote count"),
-    "running_count": N_("running count"),
-    "revote_call": N_("revote call"),
-    "execution_notice": N_("execution notice"),
-    "drowning_notice": N_("drowning notice"),
-    "elevator": N_("elevator"),
-    "judge_post": N_("judge's post"),
-    "private_notice": N_("private notice"),
-    "check_result": N_("check result"),
-    "night_result": N_("night result"),
-    "judge_pm": N_("judge's private message"),
-}
 _EDITABLE = frozenset({"draft", "approved", "failed"})
 
 

@@ -22,6 +22,7 @@ SOURCES = sorted(
         *(ROOT / "forumbot" / "commands").glob("*.py"),
         ROOT / "forumbot" / "cli.py",
         ROOT / "forumbot" / "i18n.py",
+        ROOT / "forumbot" / "labels.py",
     ]
 )
 PLACEHOLDER = re.compile(r"%\(\w+\)s|\{\w+\}")

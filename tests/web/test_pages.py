@@ -169,3 +169,84 @@ def test_a_count_on_an_incomplete_read_says_so(desk: Desk) -> None:
 
 def test_the_example_day_was_read_in_full_after_its_close(client: FlaskClient) -> None:
     assert "read-warning" not in client.get("/day/1").get_data(as_text=True)
+
+
+# ---------------------------------------------------------------------- the outbox page
+
+
+def _queue(desk: Desk, body: str = "[b]法官提醒[/b]：今晚 17:00 前提交行动") -> int:
+    from forumbot.outbox import ItemKind, Outbox, Reply
+
+    return Outbox(desk.store, desk.game, by="执法乙").add(ItemKind.JUDGE_POST, Reply(3), body)
+
+
+def test_the_outbox_page_lists_every_item_with_its_status(client: FlaskClient, desk: Desk) -> None:
+    item = _queue(desk)
+    html = client.get("/outbox").get_data(as_text=True)
+    statuses = re.findall(r'<span class="status" data-status="(\w+)">', html)
+    assert statuses[0] == "draft" and statuses.count("sent") >= 2  # the demo's items were sent
+    assert f'id="item-{item}"' in html and "<strong>法官提醒</strong>" in html  # previewed, not raw
+
+
+def test_approving_with_an_edit_keeps_a_revision_and_logs_the_judge(client: FlaskClient, desk: Desk) -> None:
+    from forumbot.outbox import Outbox
+    from forumbot.store import outbox as outbox_store
+
+    item = _queue(desk)
+    token = csrf_of(client.get("/outbox").get_data(as_text=True))
+    resp = client.post(f"/outbox/{item}/approve", data={"csrf": token, "body": "[b]法官提醒[/b]：改为 18:00"})
+    assert resp.status_code == 302
+    done = Outbox(desk.store, desk.game).get(item)
+    assert (done.status, done.approved_by, done.revision, done.body) == (
+        "approved",
+        JUDGE,
+        2,
+        "[b]法官提醒[/b]：改为 18:00",
+    )
+    assert [r.body for r in outbox_store.revisions(desk.store, item)][
+        0
+    ] == "[b]法官提醒[/b]：今晚 17:00 前提交行动"
+    assert judges.desk_log(desk.store)[0].who == JUDGE
+
+
+def test_an_outbox_form_without_its_token_changes_nothing(client: FlaskClient, desk: Desk) -> None:
+    from forumbot.outbox import Outbox
+
+    item = _queue(desk)
+    assert client.post(f"/outbox/{item}/approve", data={"body": "x"}).status_code == 400
+    assert client.post(f"/outbox/{item}/send", data={}).status_code == 400
+    assert Outbox(desk.store, desk.game).get(item).status == "draft"
+
+
+def test_a_public_item_naming_a_hidden_role_is_never_approved(client: FlaskClient, desk: Desk) -> None:
+    from forumbot.outbox import Outbox
+
+    st = _state(desk)
+    alive = next(p for p in st.players if p.alive)
+    leak = f"{alive.name} 的身份是{ROLE_TABLES[st.family][alive.role].name_zh}"
+    item = _queue(desk, leak)
+    html = client.get("/outbox").get_data(as_text=True)
+    assert "不要发出" in html  # flagged on the page, and no approve button for it
+    token = csrf_of(html)
+    resp = client.post(f"/outbox/{item}/approve", data={"csrf": token, "body": leak})
+    assert resp.status_code == 400 and "泄露" in resp.get_data(as_text=True)
+    assert Outbox(desk.store, desk.game).get(item).status == "draft"
+
+
+def test_sending_when_the_board_cannot_be_reached_posts_nothing_and_says_why(
+    client: FlaskClient, desk: Desk
+) -> None:
+    from forumbot.outbox import Outbox
+
+    item = _queue(desk)
+    token = csrf_of(client.get("/outbox").get_data(as_text=True))
+    client.post(f"/outbox/{item}/approve", data={"csrf": token})
+    resp = client.post(f"/outbox/{item}/send", data={"csrf": token})  # the demo's board is gone
+    page = (
+        client.get("/outbox").get_data(as_text=True)
+        if resp.status_code == 302
+        else resp.get_data(as_text=True)
+    )
+    after = Outbox(desk.store, desk.game).get(item)
+    assert after.status in ("approved", "failed", "unknown") and after.result_pid is None
+    assert f"#{item}" in page

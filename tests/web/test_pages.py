@@ -203,9 +203,8 @@ def test_approving_with_an_edit_keeps_a_revision_and_logs_the_judge(client: Flas
         2,
         "[b]法官提醒[/b]：改为 18:00",
     )
-    assert [r.body for r in outbox_store.revisions(desk.store, item)][
-        0
-    ] == "[b]法官提醒[/b]：今晚 17:00 前提交行动"
+    first, second = outbox_store.revisions(desk.store, item)
+    assert (first.body, second.by) == ("[b]法官提醒[/b]：今晚 17:00 前提交行动", JUDGE)
     assert judges.desk_log(desk.store)[0].who == JUDGE
 
 

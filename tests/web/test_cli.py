@@ -76,10 +76,25 @@ def test_demo_serve_plays_the_example_and_opens_the_desk_on_it(
     from tests.web.conftest import csrf_of
 
     opened: list[tuple[Any, str, int]] = []
-    monkeypatch.setattr(serve, "serve_app", lambda app, host, port: opened.append((app, host, port)))
+
+    class Server:  # waitress's server, without the waiting: the desk is then driven by a test client
+        effective_port = 8123
+
+        def run(self) -> None:
+            pass
+
+        def close(self) -> None:
+            pass
+
+    def make_server(app: Any, host: str, port: int) -> Server:
+        opened.append((app, host, port))
+        return Server()
+
+    monkeypatch.setattr(serve, "make_server", make_server)
     assert main(["demo", "--serve", "--port", "0", "--workdir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "forumbot demo" in out and "demo-judge" in out  # the demo's own text, then the login
+    assert "法官工作台已打开：http://127.0.0.1:8123/" in out  # the address, printed
     [(app, host, port)] = opened
     assert (host, port) == ("127.0.0.1", 0)
     c = app.test_client()

@@ -194,7 +194,14 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
     def outbox() -> str:
         queued = [(o, Markup(bbcode.to_html(o.body))) for o in data.outbox_items(game, store)]
         items = [(d, Markup(bbcode.to_html(d.bbcode))) for d in data.public_drafts(game, store)]
-        return render_template("outbox.html", queued=queued, items=items)
+        in_outbox = data.queued_drafts(game, store)
+        return render_template("outbox.html", queued=queued, items=items, in_outbox=in_outbox)
+
+    @app.post("/outbox/draft/<key>")
+    def outbox_add_draft(key: str) -> Response:
+        item_id = data.outbox_add_draft(game, store, key, g.judge)
+        flash(gettext("Draft put in the outbox as #{id} by {who}.").format(id=item_id, who=g.judge))
+        return redirect(url_for("outbox") + f"#item-{item_id}")
 
     @app.post("/outbox/<int:item_id>/approve")
     def outbox_approve(item_id: int) -> Response:

@@ -911,6 +911,60 @@ def outbox_items(game: Game, store: Store) -> tuple[OutboxLine, ...]:
     return tuple(out)
 
 
+_DRAFT_KEY = re.compile(r"^(night|day)-(\d+)(?:-(count|elevator))?$")
+
+
+def draft_destination(game: Game, key: str) -> tuple[str, int, int]:
+    """Where a desk draft is posted: (outbox kind, thread tid, day or night number). The case post after
+    night n opens day n's discussion thread; the vote count goes to the vote thread; the 电梯 to the
+    discussion thread."""
+    m = _DRAFT_KEY.match(key)
+    day = next((d for d in game.days if m and d.day == int(m.group(2))), None)
+    if m is None or day is None:
+        raise UsageError(_("no such draft: {key}").format(key=key))
+    n = int(m.group(2))
+    kind, tid = {
+        "night": ("case_post", day.discussion_tid),
+        "count": ("vote_count", day.vote_tid),
+        "elevator": ("elevator", day.discussion_tid),
+    }[m.group(3) or m.group(1)]
+    if tid is None:
+        raise UsageError(_("the game file names no thread for {key}").format(key=key))
+    return kind, tid, n
+
+
+def queued_drafts(game: Game, store: Store) -> dict[str, int]:
+    """Bodies already in the outbox (not cancelled) → the item's id: a draft is queued once."""
+    return {it.body: it.id for it in _outbox(game, store).items() if it.status != "cancelled"}
+
+
+def outbox_add_draft(game: Game, store: Store, key: str, who: str) -> int:
+    """Put the desk's draft ``key`` into the outbox as a draft item (to be reviewed and approved there).
+    Refused when it names a hidden identity, when the read behind it is incomplete, or when the same
+    text is queued already."""
+    from forumbot.outbox import Reply
+
+    draft = next((d for d in public_drafts(game, store) if d.key == key), None)
+    if draft is None:
+        raise UsageError(_("no such draft: {key}").format(key=key))
+    if draft.leaks:
+        raise UsageError(
+            _("the draft names a hidden identity ({what}): not queued").format(what="; ".join(draft.leaks))
+        )
+    if draft.warning:
+        raise UsageError(draft.warning)
+    queued = queued_drafts(game, store).get(draft.bbcode)
+    if queued is not None:
+        raise UsageError(_("this draft is in the outbox already as #{id}").format(id=queued))
+    kind, tid, n = draft_destination(game, key)
+    is_night = kind == "case_post"
+    item_id = _outbox(game, store, who).add(
+        kind, Reply(tid), draft.bbcode, day=None if is_night else n, night=n if is_night else None, by=who
+    )
+    judges_repo.log_change(store, who, "outbox add", f"#{item_id} {kind} ← {key} (tid {tid})")
+    return item_id
+
+
 def _refuse_leaks(game: Game, store: Store, item_id: int, dest: str, body: str) -> None:
     """Refuse a public item that names a hidden identity (the desk's own check, on top of the outbox's
     rule that secret kinds go only to their own player by private message)."""

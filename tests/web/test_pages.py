@@ -249,3 +249,21 @@ def test_sending_when_the_board_cannot_be_reached_posts_nothing_and_says_why(
     after = Outbox(desk.store, desk.game).get(item)
     assert after.status in ("approved", "failed", "unknown") and after.result_pid is None
     assert f"#{item}" in page
+
+
+def test_a_desk_draft_is_put_in_the_outbox_once(client: FlaskClient, desk: Desk) -> None:
+    from forumbot.outbox import Outbox
+
+    html = client.get("/outbox").get_data(as_text=True)
+    assert 'action="/outbox/draft/day-2-count"' not in html  # the demo sent it: shown as queued
+    assert 'action="/outbox/draft/day-1-count"' in html
+    resp = client.post("/outbox/draft/day-1-count", data={"csrf": csrf_of(html)})
+    assert resp.status_code == 302
+    item_id = int(resp.headers["Location"].rsplit("item-", 1)[1])
+    item = Outbox(desk.store, desk.game).get(item_id)
+    assert (item.kind, item.dest, item.tid, item.day, item.status) == ("vote_count", "reply", 3, 1, "draft")
+    assert item.body == data.day_view(desk.game, desk.store, 1).vote_count_draft
+    again = client.post("/outbox/draft/day-1-count", data={"csrf": csrf_of(html)})
+    assert again.status_code == 400 and f"#{item_id}" in again.get_data(as_text=True)
+    assert f"已在发件箱：#{item_id}" in client.get("/outbox").get_data(as_text=True)
+    assert judges.desk_log(desk.store)[0].action == "outbox add"

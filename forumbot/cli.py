@@ -1,6 +1,14 @@
 """The ``forumbot`` command line. Each subcommand lives in forumbot/commands/ and returns an exit code.
 
 Settings come from flags, then the game file, then packaged defaults.
+
+Chinese first: the language is chosen (``--lang en`` anywhere on the line, else LANG/LANGUAGE starting
+with ``en`` gives English, anything else Chinese) *before* the parser is built, because argparse keeps
+the help text it is given; every judge-facing string goes through ``_()`` and the catalogs
+(forumbot/locale), argparse's own words included (``usage:``, ``options``, its error messages). What a
+subcommand module leaves out is filled in here, once for all: a description (its one-line help), the
+help of the options every command shares (``--day``, ``--json`` ...), and the examples of the judge's
+daily commands. JSON keys and codes stay English.
 """
 
 from __future__ import annotations
@@ -10,40 +18,139 @@ import os
 import sys
 from collections.abc import Sequence
 
-from engine import (
-    EngineError,
-)
+from engine import EngineError
 from forumbot import __version__
-from forumbot.commands import day, demo, login, night, outbox, reader, rulesteps, setup, watch
+from forumbot.commands import day, demo, login, night, outbox, reader, rulesteps, serve, setup, watch
 from forumbot.errors import BoardError, ConfigError, ForumbotError
+from forumbot.i18n import LANGUAGES, N_, _, install_argparse, setup_from_argv
 
-COMMAND_MODULES = (reader, setup, night, day, rulesteps, watch, demo, login, outbox)
+COMMAND_MODULES = (reader, setup, night, day, rulesteps, watch, demo, login, outbox, serve)
+
+# The help of options that many subcommands share, by their ``dest`` (a module's own help wins).
+SHARED_HELP: dict[str, str] = {
+    "json": N_("print JSON for tools (stable English keys and codes)"),
+    "day": N_("the game day (1, 2, ...)"),
+    "night": N_("the night (1, 2, ...)"),
+    "target": N_("the target player (his role account's name, as in the roster)"),
+    "id": N_("the outbox item's number"),
+    "ids": N_("the outbox items' numbers"),
+    "file": N_("a saved board page (HTML) to parse"),
+    "thread": N_("the thread's tid"),
+    "since": N_("only posts from this time on (board's time zone, YYYY-MM-DD HH:MM)"),
+    "until": N_("only posts up to this time (board's time zone, YYYY-MM-DD HH:MM)"),
+    "kind": N_("what kind of item or action (see the choices)"),
+    "first": N_("Cupid's first lover"),
+    "second": N_("Cupid's second lover"),
+    "pid": N_("the post's pid (the number in its link)"),
+    "as_kind": N_("what the post counts as: vote, abstain, void, ignore (not a vote) or change"),
+    "why": N_("why (shown in every later tally and draft)"),
+    "player": N_("the player (his role account's name)"),
+    "at": N_("when (board's time zone, YYYY-MM-DD HH:MM; default: now)"),
+}
+
+# Examples shown under ``--help`` for the judge's daily commands.
+EXAMPLES: dict[str, str] = {
+    "poll": N_(
+        "examples:\n"
+        "  forumbot poll                 # read what changed (one request when nothing did)\n"
+        "  forumbot poll --full          # at the deadline: re-read every page (edits, deletions)\n"
+        "  forumbot poll -t 3 --json     # one thread, the report as JSON"
+    ),
+    "tally": N_(
+        "examples:\n"
+        '  forumbot tally --day 1 --at "2026-06-04 11:00"   # the running count at that moment\n'
+        "  forumbot tally --day 1                          # every post's verdict, the count, the draft\n"
+        "  forumbot tally --day 1 --json                   # the same for tools"
+    ),
+    "attendance": N_(
+        "examples:\n"
+        "  forumbot attendance --day 1              # valid posts per player, who is short\n"
+        "  forumbot attendance --day 1 --elevator   # and the elevator (电梯) draft"
+    ),
+    "override": N_(
+        "examples:\n"
+        '  forumbot override 23 --as vote --target 烧卖 --why "烧麦 = 烧卖, 执法团认可"\n'
+        '  forumbot override 31 --as void --why "执法团认定无效"\n'
+        "  (the day is found from the pid; every override is kept with who, when and why)"
+    ),
+    "revote": N_(
+        "examples:\n"
+        "  forumbot revote --day 1 --call   # on a tie: record the call (its deadline follows)\n"
+        "  forumbot revote --day 1          # after its deadline (and a poll): the revote's tally"
+    ),
+    "close": N_(
+        "examples:\n  forumbot tally --day 1 && forumbot close --day 1   # check the count, then apply it"
+    ),
+    "outbox": N_(
+        "examples:\n"
+        "  forumbot outbox                # what waits to be posted\n"
+        "  forumbot outbox show 4         # one item: destination, body, revisions, log\n"
+        "  forumbot outbox approve 4 5    # approve (add --edit to change the body first)\n"
+        "  forumbot outbox send           # send every approved item, once"
+    ),
+    "run": N_(
+        "examples:\n"
+        "  forumbot run             # run the game's timetable: polls, counts, drafts\n"
+        "  forumbot run --once      # one step now, then stop"
+    ),
+    "tick": N_("examples:\n  forumbot tick             # one step of the timetable now"),
+}
+
+
+def _complete(parser: argparse.ArgumentParser, path: str = "") -> None:
+    """Give every subcommand a description (its help), every option a help, the daily commands their
+    examples, walking the whole tree of subcommands."""
+    for action in parser._actions:
+        if not action.help and action.dest in SHARED_HELP:
+            action.help = _(SHARED_HELP[action.dest])
+        if isinstance(action, argparse._SubParsersAction):
+            helps = {a.dest: a.help for a in action._choices_actions}
+            for name, sub in action.choices.items():
+                if not sub.description and helps.get(name):
+                    sub.description = helps[name]
+                if not path and name in EXAMPLES and not sub.epilog:
+                    sub.epilog = _(EXAMPLES[name])
+                    sub.formatter_class = argparse.RawDescriptionHelpFormatter
+                _complete(sub, f"{path} {name}".strip())
 
 
 def build_parser() -> argparse.ArgumentParser:
+    install_argparse()
     parser = argparse.ArgumentParser(
         prog="forumbot",
-        description="The judge's assistant for 版杀 games on Discuz! boards.",
+        description=_("The judge's assistant for 版杀 games on Discuz! boards."),
     )
-    parser.add_argument("--version", action="version", version=f"forumbot {__version__}")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"forumbot {__version__}",
+        help=_("show program's version number and exit"),
+    )
     parser.add_argument(
         "--game",
         "-g",
         metavar="FILE",
-        help="the game file (TOML); default: ./forumbot.toml when it exists",
+        help=_("the game file (TOML); default: ./forumbot.toml when it exists"),
     )
     parser.add_argument(
         "--store",
         metavar="URL",
-        help="SQLAlchemy URL or SQLite path of the store (overrides the game file)",
+        help=_("SQLAlchemy URL or SQLite path of the store (overrides the game file)"),
+    )
+    parser.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        help=_("the language of the messages (default: Chinese; LANG=en... gives English)"),
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in COMMAND_MODULES:
         module.register(sub)
+    _complete(parser)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    setup_from_argv(argv)  # before the parser: argparse keeps the help text it is given
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
@@ -59,7 +166,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())  # the interpreter's final flush goes nowhere
         return 141  # what a shell reports for a command stopped by SIGPIPE
     except ConfigError as exc:
-        print(f"forumbot: configuration error: {exc}", file=sys.stderr)
+        print(_("forumbot: configuration error: {exc}").format(exc=exc), file=sys.stderr)
         return 2
     except BoardError as exc:
         print(f"forumbot: {exc}", file=sys.stderr)
@@ -68,8 +175,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"forumbot: {exc}", file=sys.stderr)
         return 1
     except EngineError as exc:  # an illegal action or a state the rules do not allow: the judge's to fix
-        print(f"forumbot: refused: {exc}", file=sys.stderr)
+        print(_("forumbot: refused: {exc}").format(exc=exc), file=sys.stderr)
         return 4
     except KeyboardInterrupt:
-        print("forumbot: interrupted; the store keeps everything read so far", file=sys.stderr)
+        print(_("forumbot: interrupted; the store keeps everything read so far"), file=sys.stderr)
         return 130

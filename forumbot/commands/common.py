@@ -12,6 +12,7 @@ from engine import Event
 from forumbot.config import Game, find_game_file, load_game, parse_local_time
 from forumbot.desk import Desk
 from forumbot.errors import ConfigError
+from forumbot.i18n import _
 from forumbot.store.db import Store, open_store
 
 
@@ -19,9 +20,9 @@ def open_game(args: argparse.Namespace) -> Game:
     path = find_game_file(getattr(args, "game", None))
     if path is None:
         raise ConfigError(
-            "no game file",
+            _("no game file"),
             field="--game",
-            fix="pass --game FILE or create ./forumbot.toml (README: The game file)",
+            fix=_("pass --game FILE or create ./forumbot.toml (README: The game file)"),
         )
     return load_game(path)
 

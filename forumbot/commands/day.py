@@ -16,6 +16,8 @@ from forumbot.commands.common import console, local_time, open_desk, print_event
 from forumbot.config import Game
 from forumbot.desk import DayJudgement, elevator_draft, vote_count_draft
 from forumbot.errors import UsageError
+from forumbot.i18n import _
+from forumbot.labels import status_label
 
 
 def verdict_rows(judged: DayJudgement, game: Game) -> list[dict[str, Any]]:
@@ -99,11 +101,15 @@ def print_tally(judged: DayJudgement, game: Game, draft: str) -> None:
     """The day's count for the terminal: a verdict per post (⚑ to review), the problems, the draft."""
     r = judged.result
     out = console()
-    when = f" as of {drafts.local_text(r.as_of, game.tz)}" if r.provisional and r.as_of else ""
-    out.print(
-        f"[b]{game.name} — day {judged.day.day} vote count{when}[/b] (vote thread tid {judged.day.vote_tid})"
+    when = (
+        _(" as of {at}").format(at=drafts.local_text(r.as_of, game.tz)) if r.provisional and r.as_of else ""
     )
-    t = Table("floor", "pid", "author", "time", "verdict", "target", "reason")
+    out.print(
+        _("[b]{game} — day {n} vote count{when}[/b] (vote thread tid {tid})").format(
+            game=game.name, n=judged.day.day, when=when, tid=judged.day.vote_tid
+        )
+    )
+    t = Table(_("floor"), "pid", _("author"), _("time"), _("verdict"), _("target"), _("reason"))
     for row in verdict_rows(judged, game):
         mark = " ⚑" if row["needs_review"] else ""
         t.add_row(
@@ -111,15 +117,15 @@ def print_tally(judged: DayJudgement, game: Game, draft: str) -> None:
             str(row["pid"] or "-"),
             row["author"],
             row["at"][5:16].replace("T", " "),
-            row["status"] + mark,
+            status_label(row["status"]) + mark,
             ("弃权" if row["abstain"] else row["target"]) or "",
             row["reason"],
         )
     out.print(t)
     for p in r.problems:
-        out.print(f"[yellow]problem:[/yellow] {p}")
+        out.print(_("[yellow]problem:[/yellow] {p}").format(p=p))
     print_provisional(judged)
-    out.print("\n[b]Vote count draft (BBCode):[/b]\n")
+    out.print("\n" + _("[b]Vote count draft (BBCode):[/b]") + "\n")
     print(draft)
 
 
@@ -156,7 +162,9 @@ def cmd_attendance(args: argparse.Namespace) -> int:
         day = desk.day(args.day)
         att = desk.attendance(day)
         if att is None:
-            raise UsageError(f"day {args.day} has no discussion thread in the game file (discussion = TID)")
+            raise UsageError(
+                _("day {n} has no discussion thread in the game file (discussion = TID)").format(n=args.day)
+            )
         floors = {p.pid: p.floor for p in desk.discussion_posts(day)}
         apart = desk.attendance_apart(day, att)  # the dead, the judges, spectators: counted for nobody
         if args.json:
@@ -185,17 +193,21 @@ def cmd_attendance(args: argparse.Namespace) -> int:
             )
             return 0
         out = console()
-        t = Table("player", "valid posts", "status")
+        t = Table(_("player"), _("valid posts"), _("status"))
         for name, n in att.counts.items():
-            t.add_row(name, str(n), "不足" if n < att.min_posts else "")
-        out.print(f"[b]day {args.day} attendance[/b] (valid discussion posts, minimum {att.min_posts})")
+            t.add_row(name, str(n), _("short") if n < att.min_posts else "")
+        out.print(
+            _("[b]day {n} attendance[/b] (valid discussion posts, minimum {min})").format(
+                n=args.day, min=att.min_posts
+            )
+        )
         out.print(t)
         labels = {"dead": "已出局", "judges": "法官", "spectators": "旁观"}
         for key, names in apart.items():
             if names:
                 out.print(f"不计（{labels[key]}）：{'、'.join(names)}")
         if args.elevator:
-            out.print("\n[b]Elevator draft (BBCode):[/b]\n")
+            out.print("\n" + _("[b]Elevator draft (BBCode):[/b]") + "\n")
             print(elevator_draft(desk, day, att, floors, datetime.now(UTC)))
     return 0
 
@@ -209,7 +221,9 @@ def cmd_revote(args: argparse.Namespace) -> int:
         r = judged.result
         out = console()
         for rv in r.revotes:
-            out.print(f"[b]revote #{rv.plan.number}[/b]: {rv.plan.call_text(game.tz)}")
+            out.print(
+                _("[b]revote #{n}[/b]: {call}").format(n=rv.plan.number, call=rv.plan.call_text(game.tz))
+            )
             for line in rv.tally:
                 out.print(f"  {line.target}: {line.count}")
             if rv.noncompliant:
@@ -217,15 +231,17 @@ def cmd_revote(args: argparse.Namespace) -> int:
         if r.outcome.kind.value == "revote" and r.outcome.plan is not None:
             plan = r.outcome.plan
             pending = not any(rv.plan.number == plan.number for rv in r.revotes)
-            out.print(f"[b]pending revote #{plan.number}[/b]: {plan.call_text(game.tz)}")
+            out.print(
+                _("[b]pending revote #{n}[/b]: {call}").format(n=plan.number, call=plan.call_text(game.tz))
+            )
             if pending:
                 out.print(
-                    "Post the call, then record it: `forumbot revote --day N --call` (or --call-at TIME)."
+                    _("Post the call, then record it: `forumbot revote --day N --call` (or --call-at TIME).")
                 )
         else:
-            out.print(f"result: {r.outcome.text or r.outcome.kind.value}")
+            out.print(_("result: {text}").format(text=r.outcome.text or r.outcome.kind.value))
         print_provisional(judged)
-        out.print("\n[b]Vote count draft (BBCode):[/b]\n")
+        out.print("\n" + _("[b]Vote count draft (BBCode):[/b]") + "\n")
         print(vote_count_draft(desk, judged))
     return 0
 
@@ -236,9 +252,17 @@ def cmd_override(args: argparse.Namespace) -> int:
         day = args.day if args.day is not None else desk.day_of_vote_post(args.pid)
         rec = desk.override(day, args.pid, args.as_kind, args.target, args.why, waive_edit=args.waive_edit)
         console().print(
-            f"override recorded: day {rec.day} pid {rec.pid} → {rec.as_kind}"
-            + (f" {rec.target}" if rec.target else "")
-            + f" ({rec.why}; by {rec.by}). Every later tally applies it."
+            _(
+                "override recorded: day {n} pid {pid} → {kind}{target} ({why}; by {by}). "
+                "Every later tally applies it."
+            ).format(
+                n=rec.day,
+                pid=rec.pid,
+                kind=rec.as_kind,
+                target=f" {rec.target}" if rec.target else "",
+                why=rec.why,
+                by=rec.by,
+            )
         )
     return 0
 
@@ -247,7 +271,11 @@ def cmd_proxy(args: argparse.Namespace) -> int:
     game, store, desk = open_desk(args)
     with store:
         desk.proxy_vote(args.day, args.player, args.target, local_time(game, args.at, "--at"))
-        console().print(f"proxy vote recorded: {args.player} → {args.target} (day {args.day})")
+        console().print(
+            _("proxy vote recorded: {player} → {target} (day {n})").format(
+                player=args.player, target=args.target, n=args.day
+            )
+        )
     return 0
 
 
@@ -257,46 +285,52 @@ def cmd_close(args: argparse.Namespace) -> int:
         judged = desk.tally(args.day)
         draft = vote_count_draft(desk, judged)
         if args.force and not (args.why or "").strip():
-            raise UsageError("--force needs --why (the decision is recorded with who and why)")
+            raise UsageError(_("--force needs --why (the decision is recorded with who and why)"))
         res = desk.close_day(args.day, force_why=args.why if args.force else None)
         out = console()
         if judged.read_reasons:
-            out.print(f"[yellow]closed with --force by {desk.by}: {args.why}[/yellow]")
+            out.print(
+                _("[yellow]closed with --force by {by}: {why}[/yellow]").format(by=desk.by, why=args.why)
+            )
             print_provisional(judged)
-        out.print(f"[b]Day {args.day} closed.[/b] Out: {'、'.join(res.out) or '(nobody)'}")
+        out.print(
+            _("[b]Day {n} closed.[/b] Out: {out}").format(n=args.day, out="、".join(res.out) or _("(nobody)"))
+        )
         print_events(res.events, out)
         if res.state.phase is Phase.OVER:
-            out.print("[b]The game is over.[/b]")
-        out.print("\n[b]Vote count and result (BBCode):[/b]\n")
+            out.print(_("[b]The game is over.[/b]"))
+        out.print("\n" + _("[b]Vote count and result (BBCode):[/b]") + "\n")
         print(draft)
     return 0
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
-        "tally", help="judge the day's vote thread: a verdict for every post, the count, a draft"
+        "tally", help=_("judge the day's vote thread: a verdict for every post, the count, a draft")
     )
     p.add_argument("--day", type=int, required=True)
-    p.add_argument("--at", help="the count as of this moment (game time zone)")
+    p.add_argument("--at", help=_("the count as of this moment (game time zone)"))
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_tally)
 
-    p = sub.add_parser("attendance", help="valid discussion posts per player (and the elevator)")
+    p = sub.add_parser("attendance", help=_("valid discussion posts per player (and the elevator)"))
     p.add_argument("--day", type=int, required=True)
     p.add_argument("--json", action="store_true")
-    p.add_argument("--elevator", action="store_true", help="also print the 电梯 draft")
+    p.add_argument("--elevator", action="store_true", help=_("also print the 电梯 draft"))
     p.set_defaults(func=cmd_attendance)
 
-    p = sub.add_parser("revote", help="plan a revote (who, for whom, until when) and tally it")
+    p = sub.add_parser("revote", help=_("plan a revote (who, for whom, until when) and tally it"))
     p.add_argument("--day", type=int, required=True)
-    p.add_argument("--call", action="store_true", help="record that the call is posted now")
-    p.add_argument("--call-at", dest="call_at", help="record that the call was posted at this time")
+    p.add_argument("--call", action="store_true", help=_("record that the call is posted now"))
+    p.add_argument("--call-at", dest="call_at", help=_("record that the call was posted at this time"))
     p.set_defaults(func=cmd_revote)
 
-    p = sub.add_parser("override", help="a judge's correction of one post's verdict (logged, applied later)")
+    p = sub.add_parser(
+        "override", help=_("a judge's correction of one post's verdict (logged, applied later)")
+    )
     p.add_argument("pid", type=int)
     p.add_argument(
-        "--day", type=int, help="the day whose vote thread holds the post (default: found from the pid)"
+        "--day", type=int, help=_("the day whose vote thread holds the post (default: found from the pid)")
     )
     p.add_argument(
         "--as", dest="as_kind", required=True, choices=("vote", "abstain", "void", "ignore", "change")
@@ -307,21 +341,23 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "--waive-edit",
         dest="waive_edit",
         action="store_true",
-        help="the post's edit does not void it (recorded as the judge's decision)",
+        help=_("the post's edit does not void it (recorded as the judge's decision)"),
     )
     p.set_defaults(func=cmd_override)
 
-    p = sub.add_parser("proxy", help="record a proxy vote (代投) entered by the judge")
+    p = sub.add_parser("proxy", help=_("record a proxy vote (代投) entered by the judge"))
     p.add_argument("player")
     p.add_argument("target")
     p.add_argument("--day", type=int, required=True)
     p.add_argument("--at")
     p.set_defaults(func=cmd_proxy)
 
-    p = sub.add_parser("close", help="apply the day's result to the game: execution, drownings, win check")
+    p = sub.add_parser("close", help=_("apply the day's result to the game: execution, drownings, win check"))
     p.add_argument("--day", type=int, required=True)
     p.add_argument(
-        "--force", action="store_true", help="close although the day was not read completely after the close"
+        "--force",
+        action="store_true",
+        help=_("close although the day was not read completely after the close"),
     )
-    p.add_argument("--why", help="with --force: the judges' reason (recorded with who and when)")
+    p.add_argument("--why", help=_("with --force: the judges' reason (recorded with who and when)"))
     p.set_defaults(func=cmd_close)

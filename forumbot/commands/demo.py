@@ -21,9 +21,11 @@ from forumbot.client import BoardClient
 from forumbot.commands.common import console
 from forumbot.commands.day import verdict_rows
 from forumbot.commands.outbox import demo_outbox
+from forumbot.commands.serve import DEFAULT_PORT, serve_demo
 from forumbot.config import Game, game_from_dict, parse_local_time
 from forumbot.demoboard import DemoBoard
 from forumbot.desk import Desk, case_post_draft, read_submissions, vote_count_draft
+from forumbot.i18n import _
 from forumbot.poll import poll
 from forumbot.resources import data_dir
 from forumbot.store.db import open_store
@@ -158,6 +160,8 @@ def _local(t: datetime, game: Game) -> str:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     out = console()
+    if getattr(args, "serve", False):  # play, then leave the judges' web desk open on the game
+        return serve_demo(Path(args.workdir) if args.workdir else None, port=args.port, out=out)
     if args.workdir:
         work = Path(args.workdir)
         work.mkdir(parents=True, exist_ok=True)
@@ -169,6 +173,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("demo", help="play the bundled example game on a local example board")
-    p.add_argument("--workdir", help="keep the demo's store here (default: a temporary folder)")
+    p = sub.add_parser("demo", help=_("play the bundled example game on a local example board"))
+    p.add_argument("--workdir", help=_("keep the demo's store here (default: a temporary folder)"))
+    p.add_argument(
+        "--serve",
+        action="store_true",
+        help=_("then leave the judges' web desk open on the game (Ctrl-C ends)"),
+    )
+    p.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=_("the desk's port with --serve (0: any free one)")
+    )
     p.set_defaults(func=cmd_demo)

@@ -12,18 +12,21 @@ import sys
 from datetime import UTC, datetime
 
 from forumbot.commands.reader import _board, _fmt, _game, _store_url
+from forumbot.i18n import _
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "login",
-        help="log in to the board (--retry after a failed login, --status to see failures)",
-        description="Log in with [board] username and the password from password_env. After a failure "
-        "no process tries again for 15 minutes unless you pass --retry.",
+        help=_("log in to the board (--retry after a failed login, --status to see failures)"),
+        description=_(
+            "Log in with [board] username and the password from password_env. After a failure "
+            "no process tries again for 15 minutes unless you pass --retry."
+        ),
     )
-    p.add_argument("--retry", action="store_true", help="try once more although a login failed recently")
-    p.add_argument("--status", action="store_true", help="show the recorded login failures, do not log in")
-    p.add_argument("--board", metavar="URL", help="the board's root URL (overrides the game file)")
+    p.add_argument("--retry", action="store_true", help=_("try once more although a login failed recently"))
+    p.add_argument("--status", action="store_true", help=_("show the recorded login failures, do not log in"))
+    p.add_argument("--board", metavar="URL", help=_("the board's root URL (overrides the game file)"))
     p.set_defaults(func=cmd_login)
 
 
@@ -39,17 +42,17 @@ def cmd_login(args: argparse.Namespace) -> int:
         if args.status:
             failures = login_failures(store, board)
             if not failures:
-                print("没有登录失败记录 / no failed login recorded")
+                print(_("no failed login recorded"))
             for f in failures:
-                cleared = f"，已解除（{f.cleared_by}）" if f.cleared_at else ""
+                cleared = _(", cleared ({who})").format(who=f.cleared_by) if f.cleared_at else ""
                 print(f"{_fmt(f.at, tz)}  {f.username}  {f.kind}: {f.board_message or f.detail}{cleared}")
             if board.username:
                 block = blocking_failure(store, board, board.username, at=datetime.now(UTC))
                 if block is not None:
                     until = _fmt(block.at + LOCKOUT, tz)
-                print(f"{until} 之前登录需要 --retry / before {until} a login needs --retry", file=sys.stderr)
+                print(_("before {until} a login needs --retry").format(until=until), file=sys.stderr)
             return 0
         with BoardClient(board, login_guard=StoreLoginGuard(store, board, tz=tz)) as client:
             client.login(retry=args.retry)
-            print(f"已登录 {board.url}（{board.username}）/ logged in")
+            print(_("logged in to {url} ({name})").format(url=board.url, name=board.username))
     return 0

@@ -11,6 +11,7 @@ from engine import event_to_dict
 from forumbot.commands.common import console, local_time, open_desk, print_events
 from forumbot.desk import NIGHT_ACTION_KINDS, case_post_draft, read_submissions
 from forumbot.errors import UsageError
+from forumbot.i18n import _
 
 
 def cmd_night_submit(args: argparse.Namespace) -> int:
@@ -21,7 +22,9 @@ def cmd_night_submit(args: argparse.Namespace) -> int:
             entries = read_submissions(Path(args.file))
         else:
             if not args.kind:
-                raise UsageError("give the action (e.g. `night submit --night 1 kill --target X`) or --file")
+                raise UsageError(
+                    _("give the action (e.g. `night submit --night 1 kill --target X`) or --file")
+                )
             entries = [
                 {
                     k: v
@@ -33,9 +36,12 @@ def cmd_night_submit(args: argparse.Namespace) -> int:
                 | {"kind": args.kind}
             ]
         for rec in desk.night_entries(args.night, entries):
-            note = " [b](late: after the deadline)[/b]" if rec.late else ""
-            done = "already recorded, unchanged" if rec.duplicate else "recorded"
-            console().print(f"night {args.night}: {done} {rec.what}" + note)
+            note = " " + _("[b](late: after the deadline)[/b]") if rec.late else ""
+            if rec.duplicate:
+                line = _("night {n}: already recorded, unchanged {what}")
+            else:
+                line = _("night {n}: recorded {what}")
+            console().print(line.format(n=args.night, what=rec.what) + note)
             if rec.void_rule:
                 console().print(
                     f"  [yellow]按规则无效（{rec.void_rule}），已记录为已提交：{rec.void_reason}[/yellow]"
@@ -67,9 +73,13 @@ def cmd_night_resolve(args: argparse.Namespace) -> int:
             )
             return 0
         out = console()
-        out.print(f"[b]Night {args.night} resolved.[/b] Out: {'、'.join(res.out) or '(nobody)'}")
+        out.print(
+            _("[b]Night {n} resolved.[/b] Out: {out}").format(
+                n=args.night, out="、".join(res.out) or _("(nobody)")
+            )
+        )
         print_events(res.events, out)
-        out.print("\n[b]Case post draft (public):[/b]\n")
+        out.print("\n" + _("[b]Case post draft (public):[/b]") + "\n")
         print(draft)
     return 0
 
@@ -85,39 +95,39 @@ def cmd_night_extra(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    night = sub.add_parser("night", help="night submissions and their resolution")
+    night = sub.add_parser("night", help=_("night submissions and their resolution"))
     nsub = night.add_subparsers(dest="night_command", metavar="ACTION")
-    p = nsub.add_parser("submit", help="record a night submission (checked against the rules now)")
+    p = nsub.add_parser("submit", help=_("record a night submission (checked against the rules now)"))
     p.add_argument(
-        "--night", "--day", dest="night", type=int, required=True, help="the night (= the day it opens)"
+        "--night", "--day", dest="night", type=int, required=True, help=_("the night (= the day it opens)")
     )
     p.add_argument("kind", nargs="?", choices=NIGHT_ACTION_KINDS)
-    p.add_argument("--file", help="a TOML file of [[submissions]]")
-    p.add_argument("--by", help="who submitted (a group member, or the role holder)")
+    p.add_argument("--file", help=_("a TOML file of [[submissions]]"))
+    p.add_argument("--by", help=_("who submitted (a group member, or the role holder)"))
     p.add_argument("--target")
-    p.add_argument("--pledge", help="R001: 生死状, the bandit who dies with the poison")
-    p.add_argument("--possess", help="R001: the ghost's possession target")
-    p.add_argument("--kill-text", dest="kill_text", help="the kill text (杀文)")
+    p.add_argument("--pledge", help=_("R001: 生死状, the bandit who dies with the poison"))
+    p.add_argument("--possess", help=_("R001: the ghost's possession target"))
+    p.add_argument("--kill-text", dest="kill_text", help=_("the kill text (杀文)"))
     p.add_argument("--first")
     p.add_argument("--second")
-    p.add_argument("--order", nargs="+", help="R004 撕票 order")
+    p.add_argument("--order", nargs="+", help=_("R004 撕票 order"))
     p.add_argument(
-        "--at", help='when it was submitted, "YYYY-MM-DD HH:MM" in the game time zone (default now)'
+        "--at", help=_('when it was submitted, "YYYY-MM-DD HH:MM" in the game time zone (default now)')
     )
     p.set_defaults(func=cmd_night_submit)
-    p = nsub.add_parser("resolve", help="resolve the night: out-list, private messages, case post draft")
+    p = nsub.add_parser("resolve", help=_("resolve the night: out-list, private messages, case post draft"))
     p.add_argument("--night", "--day", dest="night", type=int, required=True)
-    p.add_argument("--seed", type=int, help="seed for random draws the rules call for (recorded)")
+    p.add_argument("--seed", type=int, help=_("seed for random draws the rules call for (recorded)"))
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_night_resolve)
-    p = nsub.add_parser("extra-check", help="R001: the police's extra check after checking the poison")
+    p = nsub.add_parser("extra-check", help=_("R001: the police's extra check after checking the poison"))
     p.add_argument("--night", "--day", dest="night", type=int, required=True)
     p.add_argument("target")
-    p.add_argument("--at", help="when the police submitted it (default now)")
+    p.add_argument("--at", help=_("when the police submitted it (default now)"))
     p.add_argument(
         "--result-at",
         dest="result_at",
-        help="when the first result reached the police (default: when resolved)",
+        help=_("when the first result reached the police (default: when resolved)"),
     )
     p.set_defaults(func=cmd_night_extra)
     night.set_defaults(func=lambda a: (night.print_help(), 2)[1])

@@ -19,6 +19,8 @@ from typing import Any
 
 from forumbot.config import Game, find_game_file, load_game
 from forumbot.errors import ConfigError, UsageError
+from forumbot.i18n import _
+from forumbot.labels import outbox_status_label
 from forumbot.outbox import (
     STATUS_ZH,
     STATUSES,
@@ -38,59 +40,61 @@ from forumbot.store.outbox import OutboxItem
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "outbox",
-        help="posts, edits and private messages to the board: review, approve, send once",
-        description="Without an action: list the outbox. Nothing is sent unless approved.",
+        help=_("posts, edits and private messages to the board: review, approve, send once"),
+        description=_("Without an action: list the outbox. Nothing is sent unless approved."),
     )
-    p.add_argument("--all", action="store_true", help="list sent and cancelled items too")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--all", action="store_true", help=_("list sent and cancelled items too"))
+    p.add_argument("--json", action="store_true", help=_("print JSON"))
     p.set_defaults(func=cmd_list)
     o = p.add_subparsers(dest="outbox_action", metavar="ACTION")
 
-    s = o.add_parser("show", help="one item: destination, body, revisions, log")
+    s = o.add_parser("show", help=_("one item: destination, body, revisions, log"))
     s.add_argument("id", type=int)
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_show)
 
-    s = o.add_parser("approve", help="approve drafts (or refused items, to send them again)")
+    s = o.add_parser("approve", help=_("approve drafts (or refused items, to send them again)"))
     s.add_argument("ids", type=int, nargs="+", metavar="ID")
-    s.add_argument("--edit", action="store_true", help="edit the body in $EDITOR first (kept as a revision)")
-    s.add_argument("--by", help="who approves")
+    s.add_argument(
+        "--edit", action="store_true", help=_("edit the body in $EDITOR first (kept as a revision)")
+    )
+    s.add_argument("--by", help=_("who approves"))
     s.set_defaults(func=cmd_approve)
 
     s = o.add_parser(
-        "send", help="send approved items once (settles unclear ones by reading the board first)"
+        "send", help=_("send approved items once (settles unclear ones by reading the board first)")
     )
     s.add_argument("ids", type=int, nargs="*", metavar="ID")
-    s.add_argument("--by", help="who sends")
+    s.add_argument("--by", help=_("who sends"))
     s.set_defaults(func=cmd_send)
 
-    s = o.add_parser("cancel", help="cancel an item that is not on the board (kept, never deleted)")
+    s = o.add_parser("cancel", help=_("cancel an item that is not on the board (kept, never deleted)"))
     s.add_argument("id", type=int)
-    s.add_argument("--why", default="", help="the reason, kept in the log")
-    s.add_argument("--by", help="who cancels")
+    s.add_argument("--why", default="", help=_("the reason, kept in the log"))
+    s.add_argument("--by", help=_("who cancels"))
     s.set_defaults(func=cmd_cancel)
 
-    s = o.add_parser("add", help="add a judge's own post or private message as a draft")
+    s = o.add_parser("add", help=_("add a judge's own post or private message as a draft"))
     s.add_argument("--kind", default="judge_post", choices=[k.value for k in ItemKind])
     dest = s.add_mutually_exclusive_group(required=True)
-    dest.add_argument("--reply", type=int, metavar="TID", help="a reply to this thread")
+    dest.add_argument("--reply", type=int, metavar="TID", help=_("a reply to this thread"))
     dest.add_argument(
-        "--new-thread", type=int, metavar="FID", help="a new thread in this forum (give --subject)"
+        "--new-thread", type=int, metavar="FID", help=_("a new thread in this forum (give --subject)")
     )
     dest.add_argument(
-        "--edit-pid", type=int, metavar="PID", help="new text for one of your posts (give --tid)"
+        "--edit-pid", type=int, metavar="PID", help=_("new text for one of your posts (give --tid)")
     )
-    dest.add_argument("--pm", type=int, nargs="+", metavar="UID", help="a private message to these uids")
-    s.add_argument("--tid", type=int, help="the thread of --edit-pid")
-    s.add_argument("--quote", type=int, metavar="PID", help="with --reply: quote this floor")
-    s.add_argument("--subject", help="the subject of --new-thread")
-    s.add_argument("--player", default="", help="secret kinds: the player it is for")
+    dest.add_argument("--pm", type=int, nargs="+", metavar="UID", help=_("a private message to these uids"))
+    s.add_argument("--tid", type=int, help=_("the thread of --edit-pid"))
+    s.add_argument("--quote", type=int, metavar="PID", help=_("with --reply: quote this floor"))
+    s.add_argument("--subject", help=_("the subject of --new-thread"))
+    s.add_argument("--player", default="", help=_("secret kinds: the player it is for"))
     body = s.add_mutually_exclusive_group(required=True)
-    body.add_argument("--body", help="the BBCode text")
-    body.add_argument("--file", help="read the BBCode text from this file ('-': stdin)")
+    body.add_argument("--body", help=_("the BBCode text"))
+    body.add_argument("--file", help=_("read the BBCode text from this file ('-': stdin)"))
     s.add_argument("--day", type=int)
     s.add_argument("--night", type=int)
-    s.add_argument("--by", help="who writes it")
+    s.add_argument("--by", help=_("who writes it"))
     s.set_defaults(func=cmd_add)
 
 
@@ -147,13 +151,15 @@ def cmd_list(args: argparse.Namespace) -> int:
             print(json.dumps([_item_json(i) for i in items], ensure_ascii=False, indent=1))
             return 0
         if not items:
-            print("发件箱是空的" + ("" if args.all else "（--all 显示已发送和已取消的）"))
+            print(
+                _("The outbox is empty") + ("" if args.all else _(" (--all shows sent and cancelled items)"))
+            )
             return 0
         names = {uid: name for name, uid in ob.uid_map().items()}
         for i in items:
             result = i.board_message if i.status in ("failed", "unknown") else (i.result_url or "")
             print(
-                f"#{i.id:<4} {STATUS_ZH.get(i.status, i.status):<4} {i.kind:<17} {describe(i, names)}  "
+                f"#{i.id:<4} {outbox_status_label(i.status):<4} {i.kind:<17} {describe(i, names)}  "
                 f"「{_first_line(i.body)}」 {_local(game, i.sent_at or i.updated_at)} {result}".rstrip()
             )
     return 0
@@ -177,31 +183,36 @@ def cmd_show(args: argparse.Namespace) -> int:
             print(json.dumps(data, ensure_ascii=False, indent=1))
             return 0
         names = {uid: name for name, uid in ob.uid_map().items()}
-        print(f"#{item.id} {item.kind}  {STATUS_ZH.get(item.status, item.status)}（{item.status}）")
-        print(f"目的地：{describe(item, names)}")
+        print(f"#{item.id} {item.kind}  {outbox_status_label(item.status)}（{item.status}）")
+        print(_("destination: {where}").format(where=describe(item, names)))
         if item.day or item.night:
-            print(f"第 {item.day or '-'} 天 / 第 {item.night or '-'} 夜")
+            print(_("day {day} / night {night}").format(day=item.day or "-", night=item.night or "-"))
         if item.approved_by:
-            print(f"批准：{item.approved_by} {_local(game, item.approved_at)}")
+            print(_("approved: {who} {at}").format(who=item.approved_by, at=_local(game, item.approved_at)))
         if item.status == "sent":
             print(
-                f"已发送：{_local(game, item.sent_at)} pid {item.result_pid or '-'} "
-                f"pmid {item.result_pmid or '-'} {item.result_url}"
+                _("sent: {at} pid {pid} pmid {pmid} {url}").format(
+                    at=_local(game, item.sent_at),
+                    pid=item.result_pid or "-",
+                    pmid=item.result_pmid or "-",
+                    url=item.result_url,
+                )
             )
         if item.board_message:
-            print(f"论坛答复：{item.board_message}")
+            print(_("the board said: {words}").format(words=item.board_message))
         if item.dest == "pm" and len(item.uids) > 1:
             print(
-                "已送达："
-                + ", ".join(f"{names.get(u, u)}(pmid {p or '?'})" for u, p in item.delivered.items())
+                _("delivered: {whom}").format(
+                    whom=", ".join(f"{names.get(u, u)}(pmid {p or '?'})" for u, p in item.delivered.items())
+                )
             )
-        print("—— 正文（BBCode）——")
+        print(_("—— body (BBCode) ——"))
         print(item.body)
         if len(revs) > 1:
-            print(f"—— {len(revs)} 个版本 ——")
+            print(_("—— {n} revisions ——").format(n=len(revs)))
             for r in revs:
                 print(f"  v{r.number} {r.by} {_local(game, r.at)} 「{_first_line(r.body)}」")
-        print("—— 记录 ——")
+        print(_("—— log ——"))
         for e in log:
             print(f"  {_local(game, e.at)} {e.by}: {e.old_status or '·'} → {e.new_status}  {e.note}")
     return 0
@@ -211,7 +222,7 @@ def _edit_in_editor(text: str) -> str:
     editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
     if not editor:
         raise UsageError(
-            "--edit needs $EDITOR (or $VISUAL): e.g. EDITOR=nano forumbot outbox approve 3 --edit"
+            _("--edit needs $EDITOR (or $VISUAL): e.g. EDITOR=nano forumbot outbox approve 3 --edit")
         )
     with tempfile.NamedTemporaryFile("w", suffix=".bbcode", encoding="utf-8", delete=False) as fh:
         fh.write(text)
@@ -219,7 +230,11 @@ def _edit_in_editor(text: str) -> str:
     try:
         rc = subprocess.call([*shlex.split(editor), str(path)])
         if rc != 0:
-            raise UsageError(f"the editor exited with {rc}: nothing approved (your text is kept in {path})")
+            raise UsageError(
+                _("the editor exited with {rc}: nothing approved (your text is kept in {path})").format(
+                    rc=rc, path=path
+                )
+            )
         return path.read_text("utf-8")
     finally:
         if path.exists() and path.read_text("utf-8") == text:
@@ -237,22 +252,25 @@ def cmd_approve(args: argparse.Namespace) -> int:
                 edited = _edit_in_editor(item.body)
                 body = edited.rstrip("\n") if edited.rstrip("\n") != item.body else None
             done = ob.approve(item_id, by=who, body=body)
-            note = f"（已修改，第 {done.revision} 版）" if body is not None else ""
-            print(f"#{done.id} 已批准 {note}".rstrip())
+            note = _("(edited: revision {n})").format(n=done.revision) if body is not None else ""
+            print(f"#{done.id} {outbox_status_label(done.status)} {note}".rstrip())
     return 0
 
 
 def cmd_send(args: argparse.Namespace) -> int:
-    _, ob = _open(args)
+    _game, ob = _open(args)
     with ob.store:
         report = ob.send(args.ids or None)
         sent = sum(1 for s in report.steps if s.status == "sent")
         failed = [s for s in report.steps if s.status == "failed"]
-        print(f"已发送 {sent} 条" + (f"，{len(failed)} 条被论坛拒绝" if failed else ""))
+        print(
+            _("{n} sent").format(n=sent)
+            + (_(", {n} refused by the board").format(n=len(failed)) if failed else "")
+        )
         for s in failed:
-            print(f"  #{s.item_id} 被拒绝：{s.words}")
+            print("  " + _("#{id} refused: {words}").format(id=s.item_id, words=s.words))
         if report.stopped:
-            print(f"停止：{report.stopped}", file=sys.stderr)
+            print(_("stopped: {why}").format(why=report.stopped), file=sys.stderr)
             return 3
         return 1 if failed else 0
 
@@ -261,7 +279,7 @@ def cmd_cancel(args: argparse.Namespace) -> int:
     game, ob = _open(args)
     with ob.store:
         ob.cancel(args.id, by=_who(args, game), why=args.why)
-        print(f"#{args.id} 已取消（保留记录）")
+        print(_("#{id} cancelled (kept in the log)").format(id=args.id))
     return 0
 
 
@@ -275,11 +293,11 @@ def cmd_add(args: argparse.Namespace) -> int:
         dest: Reply | NewThread | Edit | PrivateMessage = Reply(args.reply, quote_pid=args.quote)
     elif args.new_thread is not None:
         if not args.subject:
-            raise UsageError("--new-thread needs --subject")
+            raise UsageError(_("--new-thread needs --subject"))
         dest = NewThread(args.new_thread, args.subject)
     elif args.edit_pid is not None:
         if args.tid is None:
-            raise UsageError("--edit-pid needs --tid (the thread of that post)")
+            raise UsageError(_("--edit-pid needs --tid (the thread of that post)"))
         dest = Edit(args.tid, args.edit_pid)
     else:
         dest = PrivateMessage(args.pm)
@@ -288,7 +306,7 @@ def cmd_add(args: argparse.Namespace) -> int:
             args.kind, dest, text, day=args.day, night=args.night, player=args.player, by=_who(args, game)
         )
         item = ob.get(item_id)
-        print(f"#{item_id} {STATUS_ZH.get(item.status, item.status)}：{describe(item)}")
+        print(f"#{item_id} {outbox_status_label(item.status)}：{describe(item)}")
     return 0
 
 
@@ -335,7 +353,7 @@ def demo_outbox(
         out.print(f"   #{i} {item.kind}: {STATUS_ZH.get(item.status, item.status)} ({where})", markup=False)
     if report.stopped:
         out.print(f"   stopped: {report.stopped}", markup=False)
-    for kind, tid, _ in public:
+    for kind, tid, _body in public:
         page = client.fetch_thread_page(tid, 999)
         mine = [p for p in page.posts if p.author == game.board.username]
         if mine:

@@ -27,6 +27,7 @@ from forumbot import urls
 from forumbot.board import DEFAULT_TZ, BoardConfig, SourceKind
 from forumbot.config import Game, find_game_file, load_game
 from forumbot.errors import ConfigError, UsageError
+from forumbot.i18n import _
 from forumbot.store.base import boards
 from forumbot.store.posts import thread_posts
 from forumbot.store.threads import get_thread, update_thread
@@ -41,10 +42,10 @@ DEFAULT_PARSE_API_URL = urls.build("http://board.invalid/", Url.API_VIEWTHREAD, 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "poll",
-        help="read new posts (and, with --full, edits and deletions) into the store",
-        description="Poll the watched threads. Idle polls cost one request (the forum's thread list).",
+        help=_("read new posts (and, with --full, edits and deletions) into the store"),
+        description=_("Poll the watched threads. Idle polls cost one request (the forum's thread list)."),
     )
-    p.add_argument("--full", action="store_true", help="re-read every page: finds edits and deletions")
+    p.add_argument("--full", action="store_true", help=_("re-read every page: finds edits and deletions"))
     p.add_argument(
         "--thread",
         "-t",
@@ -52,47 +53,53 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         type=int,
         action="append",
         metavar="TID",
-        help="poll only this thread",
+        help=_("poll only this thread"),
     )
-    p.add_argument("--board", metavar="URL", help="the board's root URL (overrides the game file)")
-    p.add_argument("--fid", type=int, help="the forum holding the threads (one list request per poll)")
-    p.add_argument("--source", choices=[s.value for s in SourceKind], help="api, pc or touch")
-    p.add_argument("--min-interval", type=float, metavar="SECONDS", help="seconds between two requests")
-    p.add_argument("--json", action="store_true", help="print the poll report as JSON")
+    p.add_argument("--board", metavar="URL", help=_("the board's root URL (overrides the game file)"))
+    p.add_argument("--fid", type=int, help=_("the forum holding the threads (one list request per poll)"))
+    p.add_argument("--source", choices=[s.value for s in SourceKind], help=_("api, pc or touch"))
+    p.add_argument("--min-interval", type=float, metavar="SECONDS", help=_("seconds between two requests"))
+    p.add_argument("--json", action="store_true", help=_("print the poll report as JSON"))
     p.add_argument(
         "--retry-login",
         action="store_true",
-        help="try the login once more although it failed less than 15 minutes ago (password fixed)",
+        help=_("try the login once more although it failed less than 15 minutes ago (password fixed)"),
     )
     p.set_defaults(func=cmd_poll)
 
     p = sub.add_parser(
         "parse",
-        help="parse one saved page and print what forumbot reads from it",
-        description="Parse a saved thread (or forum) page offline. The URL, Date and Content-Type come "
-        "from a sibling FILE.headers when present.",
+        help=_("parse one saved page and print what forumbot reads from it"),
+        description=_(
+            "Parse a saved thread (or forum) page offline. The URL, Date and Content-Type come "
+            "from a sibling FILE.headers when present."
+        ),
     )
     p.add_argument("file", metavar="FILE")
-    p.add_argument("--url", help="the URL the page came from (chooses PC, touch or API parsing)")
-    p.add_argument("--json", action="store_true", help="print the page as one JSON object")
-    p.add_argument("--date", metavar="HTTP-DATE", help="the response's Date (resolves 3 分钟前)")
-    p.add_argument("--tz", default=None, help=f"the viewer's time zone (default {DEFAULT_TZ})")
+    p.add_argument("--url", help=_("the URL the page came from (chooses PC, touch or API parsing)"))
+    p.add_argument("--json", action="store_true", help=_("print the page as one JSON object"))
+    p.add_argument("--date", metavar="HTTP-DATE", help=_("the response's Date (resolves 3 分钟前)"))
+    p.add_argument(
+        "--tz", default=None, help=_("the viewer's time zone (default {tz})").format(tz=DEFAULT_TZ)
+    )
     p.set_defaults(func=cmd_parse)
 
     p = sub.add_parser(
         "posts",
-        help="list what the store holds for a thread",
-        description="Posts of a thread as stored, times in the board's time zone. --since/--until take "
-        "'YYYY-MM-DD HH:MM[:SS]' in that zone (or ISO 8601 with an offset); both are inclusive.",
+        help=_("list what the store holds for a thread"),
+        description=_(
+            "Posts of a thread as stored, times in the board's time zone. --since/--until take "
+            "'YYYY-MM-DD HH:MM[:SS]' in that zone (or ISO 8601 with an offset); both are inclusive."
+        ),
     )
     p.add_argument("thread", type=int, metavar="THREAD")
-    p.add_argument("--author", help="only this author's posts")
+    p.add_argument("--author", help=_("only this author's posts"))
     p.add_argument("--since", metavar="T")
     p.add_argument("--until", metavar="T")
-    p.add_argument("--revisions", action="store_true", help="show every revision, not just the current")
-    p.add_argument("--json", action="store_true", help="print JSON")
-    p.add_argument("--board", metavar="URL", help="the board (default: the game file's, or the only one)")
-    p.add_argument("--tz", default=None, help="time zone for display (default: the game's or board's)")
+    p.add_argument("--revisions", action="store_true", help=_("show every revision, not just the current"))
+    p.add_argument("--json", action="store_true", help=_("print JSON"))
+    p.add_argument("--board", metavar="URL", help=_("the board (default: the game file's, or the only one)"))
+    p.add_argument("--tz", default=None, help=_("time zone for display (default: the game's or board's)"))
     p.set_defaults(func=cmd_posts)
 
 
@@ -178,7 +185,7 @@ def cmd_poll(args: argparse.Namespace) -> int:
     board = _board(args, game)
     tids: list[int] = list(args.threads or (game.watched_tids() if game is not None else []))
     if not tids:
-        raise UsageError("no thread to poll: pass --thread TID or list the days' threads in the game file")
+        raise UsageError(_("no thread to poll: pass --thread TID or list the days' threads in the game file"))
     tz = board.tz
     with open_store(_store_url(args, game)) as store, BoardClient(board) as client:
         votes = [t for t in game.vote_tids() if t in tids] if game is not None else []
@@ -196,26 +203,39 @@ def cmd_poll(args: argparse.Namespace) -> int:
         data["failure"] = report.failure_message()
         print(json.dumps(data, ensure_ascii=False, indent=1))
         return 0 if report.ok else 3
-    print(f"poll of {board.url} ({'full' if args.full else 'new posts'}): {report.summary()}")
+    print(
+        _("poll of {url} ({what}): {summary}").format(
+            url=board.url, what=_("full") if args.full else _("new posts"), summary=report.summary()
+        )
+    )
     for tid, outcome in sorted(report.threads.items()):
-        line = f"  thread {tid}: {outcome.reason}"
+        line = "  " + _("thread {tid}: {reason}").format(tid=tid, reason=outcome.reason)
         if outcome.pages_read:
-            line += f", {outcome.pages_read} page(s) from page {outcome.start_page}"
+            line += _(", {n} page(s) from page {start}").format(
+                n=outcome.pages_read, start=outcome.start_page
+            )
         if outcome.new_posts or outcome.new_revisions:
-            line += f", {outcome.new_posts} new, {outcome.new_revisions} revised"
+            line += _(", {new} new, {revised} revised").format(
+                new=outcome.new_posts, revised=outcome.new_revisions
+            )
         if outcome.deleted:
-            line += f", deleted: {', '.join(map(str, outcome.deleted))}"
+            line += _(", deleted: {pids}").format(pids=", ".join(map(str, outcome.deleted)))
         if outcome.error:
-            line += f" — FAILED: {outcome.error.message}"
+            line += _(" — FAILED: {why}").format(why=outcome.error.message)
         print(line)
     for ch in report.state_changes:
         old = ch.old.value if ch.old else "-"
-        print(f"  pid {ch.pid} (thread {ch.tid}): {old} -> {ch.new.value} at {_fmt(ch.at, tz)}")
+        print(
+            "  "
+            + _("pid {pid} (thread {tid}): {old} -> {new} at {at}").format(
+                pid=ch.pid, tid=ch.tid, old=old, new=ch.new.value, at=_fmt(ch.at, tz)
+            )
+        )
     for note in report.notes:
-        print(f"  note: {note}")
+        print("  " + _("note: {note}").format(note=note))
     for err in report.errors:
         if err.tid is None:
-            print(f"  error: {err.message}", file=sys.stderr)
+            print("  " + _("error: {message}").format(message=err.message), file=sys.stderr)
     if not report.ok:
         print(f"forumbot: {report.failure_message()}", file=sys.stderr)
     return 0 if report.ok else 3
@@ -268,7 +288,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
     try:
         body = path.read_bytes()
     except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror}") from exc
+        raise UsageError(_("cannot read {path}: {why}").format(path=path, why=exc.strerror)) from exc
     saved = SavedHeaders()
     hdr = path.with_name(path.name + ".headers")
     if hdr.is_file():
@@ -337,7 +357,9 @@ def parse_when(text: str, tz: ZoneInfo) -> datetime:
     try:
         dt = datetime.fromisoformat(value)
     except ValueError as exc:
-        raise UsageError(f"cannot read the time {text!r}: use 'YYYY-MM-DD HH:MM' (board time)") from exc
+        raise UsageError(
+            _("cannot read the time {text!r}: use 'YYYY-MM-DD HH:MM' (board time)").format(text=text)
+        ) from exc
     if dt.tzinfo is None:
         dt = dt.replace(tzinfo=tz)
     return dt.astimezone(UTC)
@@ -358,8 +380,8 @@ def cmd_posts(args: argparse.Namespace) -> int:
             known = boards(store)
             if len(known) != 1:
                 raise UsageError(
-                    f"the store holds {len(known)} boards: pass --board URL"
-                    + (f" (one of {', '.join(known)})" if known else "")
+                    _("the store holds {n} boards: pass --board URL").format(n=len(known))
+                    + (_(" (one of {urls})").format(urls=", ".join(known)) if known else "")
                 )
             board_url = known[0]
         since = parse_when(args.since, tz) if args.since else None
@@ -370,11 +392,12 @@ def cmd_posts(args: argparse.Namespace) -> int:
         print(json.dumps([_post_json(p, args.revisions) for p in posts], ensure_ascii=False, indent=1))
         return 0
     if thread is None:
-        print(f"thread {args.thread}: not in the store (poll it first)")
+        print(_("thread {tid}: not in the store (poll it first)").format(tid=args.thread))
         return 1
     print(
-        f"thread {thread.tid} {thread.title!r}: {len(posts)} post(s) shown, last read "
-        f"{_fmt(thread.last_read, tz)} ({tz.key})"
+        _("thread {tid} {title!r}: {n} post(s) shown, last read {at} ({zone})").format(
+            tid=thread.tid, title=thread.title, n=len(posts), at=_fmt(thread.last_read, tz), zone=tz.key
+        )
     )
     for p in posts:
         when = _fmt(p.posted_at, tz) + ("" if p.posted_at == p.posted_until else "~")

@@ -13,6 +13,7 @@ from rich.table import Table
 from forumbot.commands.common import console, local_time, open_desk
 from forumbot.config import Game
 from forumbot.errors import UsageError
+from forumbot.i18n import _
 
 
 def _t(game: Game, t: datetime | None) -> str | None:
@@ -134,15 +135,18 @@ def cmd_applications(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("lastwords", help="last words (遗言) owed after a day, and what waits for them")
+    p = sub.add_parser("lastwords", help=_("last words (遗言) owed after a day, and what waits for them"))
     p.add_argument("--day", type=int, required=True)
-    p.add_argument("--at", help="as of this board-zone time (default: now)")
+    p.add_argument("--at", help=_("as of this board-zone time (default: now)"))
     p.add_argument(
-        "--received", action="append", metavar="NAME=TIME", help="R004: words the director received"
+        "--received",
+        action="append",
+        metavar="NAME=TIME",
+        help=_("R004: words the director received (NAME=TIME)"),
     )
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_lastwords)
-    p = sub.add_parser("applications", help="R004: the day's 延时/加速 applications (process thread)")
+    p = sub.add_parser("applications", help=_("R004: the day's 延时/加速 applications (process thread)"))
     p.add_argument("--day", type=int, required=True)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_applications)

@@ -6,6 +6,7 @@ import argparse
 import json
 import tomllib
 from collections.abc import Mapping
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +15,10 @@ from rich.table import Table
 from engine import Setup, all_flags
 from forumbot import drafts
 from forumbot.commands.common import console, open_desk
+from forumbot.config import Game
 from forumbot.desk import describe_state
 from forumbot.errors import UsageError
+from forumbot.i18n import _
 
 
 def cmd_setup(args: argparse.Namespace) -> int:
@@ -25,25 +28,29 @@ def cmd_setup(args: argparse.Namespace) -> int:
         if args.roles:
             roles = tomllib.loads(Path(args.roles).read_text("utf-8")).get("roles")
             if not isinstance(roles, dict):
-                raise UsageError(f"{args.roles}: expected a [roles] table of name = role")
+                raise UsageError(_("{file}: expected a [roles] table of name = role").format(file=args.roles))
         made = desk.setup(seed=args.seed, roles=roles, variant=args.variant, force=args.force)
         state = made.state if isinstance(made, Setup) else made
         out = console()
-        out.print(f"[b]{game.name}[/b]: roles stored for {len(state.players)} players ({state.ruleset_id}).")
+        out.print(
+            _("[b]{game}[/b]: roles stored for {n} players ({ruleset}).").format(
+                game=game.name, n=len(state.players), ruleset=state.ruleset_id
+            )
+        )
         for w in made.warnings if isinstance(made, Setup) else ():
-            out.print(f"[yellow]warning:[/yellow] {w}")
+            out.print(_("[yellow]warning:[/yellow] {w}").format(w=w))
         notices: Mapping[str, str] = made.notices if isinstance(made, Setup) else {}
         if notices and args.notices:
-            out.print("\n[b]Private notices (send each to the player's main account):[/b]")
+            out.print("\n" + _("[b]Private notices (send each to the player's main account):[/b]"))
             for name, text in notices.items():
                 out.print(f"\n── {name} ──\n{text}")
         elif notices:
-            out.print("Private notices not shown (--no-notices).")
+            out.print(_("Private notices not shown (--no-notices)."))
     return 0
 
 
 def cmd_state(args: argparse.Namespace) -> int:
-    _game, store, desk = open_desk(args)
+    game, store, desk = open_desk(args)
     with store:
         st = desk.require_state()
         info = describe_state(st)
@@ -66,16 +73,29 @@ def cmd_state(args: argparse.Namespace) -> int:
         out.print(
             f"[b]{info['ruleset']}[/b], {info['phase']}" + (f", {info['outcome']}" if info["outcome"] else "")
         )
-        t = Table("player", "role", "status", "notes")
+        t = Table(_("player"), _("role"), _("status"), _("notes"))
         for p in info["players"]:
-            notes = ", ".join(k for k in ("possessed", "converted") if p[k])
-            t.add_row(p["name"], p["role"], "alive" if p["alive"] else f"out: {p['out']}", notes)
+            notes = ", ".join(_(k) for k in ("possessed", "converted") if p[k])
+            t.add_row(
+                p["name"],
+                p["role"],
+                _("alive") if p["alive"] else _("out: {how}").format(how=p["out"]),
+                notes,
+            )
         out.print(t)
-        if args.history:
-            for h in info["history"]:
-                undone = f" — undone {h['undone_at']} by {h['undone_by']}" if h["undone_at"] else ""
-                out.print(f"  #{h['id']} {h['label']} ({h['at']}){undone}")
+        if args.history:  # shown in the board's zone (the JSON keeps UTC)
+            for v in desk.history():
+                undone = (
+                    _(" — undone {at} by {who}").format(at=_local(v.undone_at, game), who=v.undone_by)
+                    if v.undone_at
+                    else ""
+                )
+                out.print(f"  #{v.id} {v.label} ({_local(v.at, game)}){undone}")
     return 0
+
+
+def _local(at: datetime, game: Game) -> str:
+    return at.astimezone(game.tz).strftime("%Y-%m-%d %H:%M")
 
 
 def cmd_init(args: argparse.Namespace) -> int:
@@ -84,7 +104,7 @@ def cmd_init(args: argparse.Namespace) -> int:
 
     path = Path(args.game or "forumbot.toml")
     if path.exists() and not args.force:
-        raise UsageError(f"{path} exists; pass --force to overwrite it")
+        raise UsageError(_("{path} exists; pass --force to overwrite it").format(path=path))
     ruleset = canonical_ruleset(args.ruleset)
     r004 = ruleset == "R004"
     text = drafts.render_text(
@@ -96,7 +116,9 @@ def cmd_init(args: argparse.Namespace) -> int:
         vote_close="21:00" if r004 else "13:00",
     )
     path.write_text(text, "utf-8")
-    console().print(f"wrote {path}: fill in the roster and the days, then `forumbot poll`")
+    console().print(
+        _("wrote {path}: fill in the roster and the days, then `forumbot poll`").format(path=path)
+    )
     return 0
 
 
@@ -105,7 +127,9 @@ def cmd_undo(args: argparse.Namespace) -> int:
     with store:
         undone, now = desk.undo()
         console().print(
-            f"undone: {undone}; the game is back at: {now} (the undo is kept in `state --history`)"
+            _("undone: {undone}; the game is back at: {now} (the undo is kept in `state --history`)").format(
+                undone=undone, now=now
+            )
         )
     return 0
 
@@ -115,7 +139,7 @@ def cmd_flags(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([_row(r) for r in rows], ensure_ascii=False, indent=1, default=str))
         return 0
-    t = Table("flag", "side", "default", "AMB", "meaning")
+    t = Table(_("flag"), _("side"), _("default"), "AMB", _("meaning"))
     for r in rows:
         t.add_row(r.name, r.side, repr(r.default), r.amb, r.doc)
     console().print(t)
@@ -127,31 +151,38 @@ def _row(r: Any) -> dict[str, Any]:
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("setup", help="draw roles for the roster (or store the judges' own) as secrets")
-    p.add_argument("--seed", type=int, help="the seed of the draw (recorded)")
-    p.add_argument("--roles", metavar="FILE", help="a TOML file with [roles] name = 角色 instead of a draw")
-    p.add_argument("--variant", choices=("doctor", "butterfly"), help="R004 医生/花蝴蝶")
-    p.add_argument("--force", action="store_true", help="draw again (the old draw stays in the history)")
+    p = sub.add_parser("setup", help=_("draw roles for the roster (or store the judges' own) as secrets"))
+    p.add_argument("--seed", type=int, help=_("the seed of the draw (recorded)"))
     p.add_argument(
-        "--no-notices", dest="notices", action="store_false", help="do not print the players' private notices"
+        "--roles", metavar="FILE", help=_("a TOML file with [roles] name = 角色 instead of a draw")
+    )
+    p.add_argument("--variant", choices=("doctor", "butterfly"), help=_("R004 医生/花蝴蝶"))
+    p.add_argument("--force", action="store_true", help=_("draw again (the old draw stays in the history)"))
+    p.add_argument(
+        "--no-notices",
+        dest="notices",
+        action="store_false",
+        help=_("do not print the players' private notices"),
     )
     p.set_defaults(func=cmd_setup)
 
-    p = sub.add_parser("state", help="the secret game state (judges only)")
+    p = sub.add_parser("state", help=_("the secret game state (judges only)"))
     p.add_argument("--json", action="store_true")
-    p.add_argument("--history", action="store_true", help="every stored version of the state")
+    p.add_argument("--history", action="store_true", help=_("every stored version of the state"))
     p.set_defaults(func=cmd_state)
 
-    p = sub.add_parser("init", help="write a starter game file (--game FILE, default ./forumbot.toml)")
-    p.add_argument("--ruleset", default="R001", help="R001, R000-GP, R000-G1, R000-G2 or R004")
-    p.add_argument("--board", default="https://bbs.example.com/", help="the board's root URL")
-    p.add_argument("--name", default="版杀", help="the game's name (used in drafts and in the store)")
-    p.add_argument("--force", action="store_true", help="overwrite an existing file")
+    p = sub.add_parser("init", help=_("write a starter game file (--game FILE, default ./forumbot.toml)"))
+    p.add_argument("--ruleset", default="R001", help=_("R001, R000-GP, R000-G1, R000-G2 or R004"))
+    p.add_argument("--board", default="https://bbs.example.com/", help=_("the board's root URL"))
+    p.add_argument("--name", default="版杀", help=_("the game's name (used in drafts and in the store)"))
+    p.add_argument("--force", action="store_true", help=_("overwrite an existing file"))
     p.set_defaults(func=cmd_init)
 
-    p = sub.add_parser("undo", help="step the secret state back one version (a night, a day close, a setup)")
+    p = sub.add_parser(
+        "undo", help=_("step the secret state back one version (a night, a day close, a setup)")
+    )
     p.set_defaults(func=cmd_undo)
 
-    p = sub.add_parser("flags", help="every rule-reading flag with its default and AMB id")
+    p = sub.add_parser("flags", help=_("every rule-reading flag with its default and AMB id"))
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_flags)

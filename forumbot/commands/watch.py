@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from forumbot.commands.common import open_desk
 from forumbot.desk import Desk, vote_count_draft
+from forumbot.i18n import _
 
 if TYPE_CHECKING:
     from forumbot.watch import Moment
@@ -72,8 +73,8 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("watch", help="poll on the timetable; full read and drafts at every deadline")
-    p.add_argument("--every", type=float, default=5.0, help="minutes between polls (default 5)")
-    p.add_argument("--drafts", default="drafts", help="folder for the drafts written at deadlines")
-    p.add_argument("--once", action="store_true", help="one tick, then stop")
+    p = sub.add_parser("watch", help=_("poll on the timetable; full read and drafts at every deadline"))
+    p.add_argument("--every", type=float, default=5.0, help=_("minutes between polls (default 5)"))
+    p.add_argument("--drafts", default="drafts", help=_("folder for the drafts written at deadlines"))
+    p.add_argument("--once", action="store_true", help=_("one tick, then stop"))
     p.set_defaults(func=cmd_watch)

@@ -521,3 +521,32 @@ class OutboxLogRow(SQLModel, table=True):
 OUTBOX_TABLES = (OutboxItemRow, OutboxRevisionRow, OutboxLogRow)
 # Extended here rather than above, so the lines other branches also touch stay as they were.
 TABLE_NAMES = (*TABLE_NAMES, "outbox_items", "outbox_revisions", "outbox_log")
+
+
+class JudgeAccountRow(SQLModel, table=True):
+    """A judge who may log in to the web desk (``forumbot judges add``). Only an Argon2 hash of the
+    password is kept; removing a judge keeps the row (disabled) so the log's "who" still resolves."""
+
+    __tablename__ = "judge_accounts"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True, index=True, max_length=100)
+    password_hash: str = Field(sa_type=Text)
+    active: bool = True
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    last_login_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
+class DeskLogRow(SQLModel, table=True):
+    """One change made through the web desk: who, when, what, why (the desk's own audit trail)."""
+
+    __tablename__ = "desk_log"
+
+    id: int | None = Field(default=None, primary_key=True)
+    at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    who: str = Field(max_length=100, index=True)
+    action: str = Field(max_length=50)
+    detail: str = Field(default="", sa_type=Text)
+
+
+DESK_TABLE_NAMES = ("judge_accounts", "desk_log")  # created by forumbot/store/judges.py when first used

@@ -80,6 +80,11 @@ def ensure_game(session: Session, name: str, ruleset: str) -> GameRow:
     return row
 
 
+def game_names(session: Session) -> list[str]:
+    """The names of the games the store holds records for, oldest first."""
+    return [r.name for r in session.exec(select(GameRow).order_by(col(GameRow.id)))]
+
+
 def game_id(session: Session, name: str) -> int | None:
     row = session.exec(select(GameRow).where(GameRow.name == name)).first()
     return row.id if row else None

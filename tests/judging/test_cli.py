@@ -120,7 +120,7 @@ def test_init_writes_a_starter_game_file_that_loads(tmp_path: Path, capsys) -> N
     target.write_text(tomli_w.dumps(data), "utf-8")
     assert load_game(target).ruleset == "R004"
     assert main(["--game", str(target), "init"]) == 1  # never overwrites without --force
-    assert "exists" in capsys.readouterr().err
+    assert "已存在" in capsys.readouterr().err  # Chinese first
 
 
 def test_undo_is_shown_in_the_history_with_who_undid_what(game_file: Path, capsys) -> None:
@@ -128,7 +128,7 @@ def test_undo_is_shown_in_the_history_with_who_undid_what(game_file: Path, capsy
     assert run(game_file, "night", "submit", "--night", "1", "--file", str(EXAMPLE / "night1.toml")) == 0
     assert run(game_file, "night", "resolve", "--night", "1") == 0
     assert run(game_file, "undo") == 0
-    assert "undone: night 1; the game is back at: setup" in capsys.readouterr().out
+    assert "已撤销：night 1；游戏回到：setup" in capsys.readouterr().out
     assert run(game_file, "state", "--json", "--history") == 0
     state = out_json(capsys)
     assert state["phase"] == "night 1"  # the roles as set up, before the night was resolved

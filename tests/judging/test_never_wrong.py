@@ -49,7 +49,7 @@ def test_a_tally_of_a_day_never_read_says_so_and_exits_non_zero(game_file: Path,
     assert any("主题 2 从未被读取" in why for why in out["provisional_reasons"])
     assert run(game_file, "tally", "--day", "1") == 5
     text = capsys.readouterr().out
-    assert text.index("非最终结果") < text.index("Vote count draft")  # the warning comes above the draft
+    assert text.index("非最终结果") < text.index("计票草稿")  # the warning comes above the draft
 
 
 def test_close_refuses_a_day_read_only_before_the_close_and_force_is_recorded(

@@ -85,7 +85,7 @@ def test_poll_from_a_game_file(
             (5, "vote", 2),
         ]
     assert main(["posts", "3"]) == 0  # board and store from the game file
-    assert "6 post(s) shown" in capsys.readouterr().out
+    assert "显示 6 个回帖" in capsys.readouterr().out
 
 
 def test_poll_without_a_board_is_a_config_error(capsys: pytest.CaptureFixture[str]) -> None:

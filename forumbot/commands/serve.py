@@ -1,0 +1,223 @@
+"""``forumbot serve`` (the judges' web desk) and ``forumbot judges`` (who may log in to it).
+
+The desk listens on 127.0.0.1 unless ``--host`` says otherwise (and then warns: it shows roles and
+night actions, so put it behind HTTPS and a firewall). ``serve --demo`` plays the bundled example
+game into a folder and serves it, for a first look.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import getpass
+import io
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from forumbot.config import Game
+from forumbot.errors import UsageError
+from forumbot.i18n import _, choose_language, current_language, set_language
+from forumbot.store.db import Store, open_store
+
+DEFAULT_PORT = 8765
+LOCALHOST = ("127.0.0.1", "localhost", "::1")
+
+
+def _need_web() -> None:
+    """The desk's libraries come with the ``web`` extra: say how to get them instead of a traceback."""
+    import importlib.util
+
+    missing = [m for m in ("flask", "argon2", "waitress") if importlib.util.find_spec(m) is None]
+    if missing:
+        raise UsageError(
+            _("the web desk needs {mods}: pip install 'forumbot[web]'").format(mods=", ".join(missing))
+        )
+
+
+def _store_for(args: argparse.Namespace) -> Store:
+    """The store named by --store, else the game file's."""
+    url = getattr(args, "store", None)
+    if not url:
+        from forumbot.commands.common import open_game
+
+        url = open_game(args).store_url
+    return open_store(url)
+
+
+def cmd_judges(args: argparse.Namespace) -> int:
+    _need_web()
+    from forumbot.store import judges as repo
+
+    set_language(getattr(args, "lang", None) or current_language())
+    with _store_for(args) as store:
+        if args.judges_cmd == "add":
+            if args.password_env:
+                password = os.environ.get(args.password_env, "")
+                if not password:
+                    raise UsageError(
+                        _("the environment variable {var} is empty or unset").format(var=args.password_env)
+                    )
+            else:
+                password = getpass.getpass(_("Password for {name}: ").format(name=args.name))
+                if getpass.getpass(_("Again: ")) != password:
+                    raise UsageError(_("the two passwords differ; nothing was changed"))
+            acc = repo.add_judge(store, args.name, password, replace=args.reset)
+            print(_("judge {name} may now log in to the desk").format(name=acc.name))
+        elif args.judges_cmd == "remove":
+            repo.remove_judge(store, args.name)
+            print(_("judge {name} can no longer log in").format(name=args.name))
+        else:
+            rows = repo.list_judges(store)
+            if not rows:
+                print(_("no judge yet: add one with `forumbot judges add NAME`"))
+            for a in rows:
+                last = a.last_login_at.strftime("%Y-%m-%d %H:%M UTC") if a.last_login_at else "-"
+                print(f"{a.name}\t{_('last login')}: {last}")
+    return 0
+
+
+def _demo_into(workdir: Path, out: Console | None = None) -> str:
+    """Play the bundled example game into ``workdir/demo.db`` (afresh; quietly unless ``out`` is given);
+    returns its path."""
+    from forumbot.commands.demo import run_demo
+
+    for leftover in ("demo.db", "demo.db-wal", "demo.db-shm"):
+        (workdir / leftover).unlink(missing_ok=True)
+    run_demo(workdir, out or Console(file=io.StringIO()))
+    return str(workdir / "demo.db")
+
+
+def _warn_if_public(host: str) -> None:
+    if host not in LOCALHOST:
+        print(
+            _(
+                "warning: the desk shows roles and night actions; it now listens on {host}: "
+                "put it behind HTTPS and a firewall"
+            ).format(host=host),
+            file=sys.stderr,
+        )
+
+
+def serve_game(game: Game, store: Store, *, host: str, port: int, lang: str) -> None:
+    """Serve the desk over ``game`` and ``store`` until interrupted (the store stays open)."""
+    from forumbot.store import judges as repo
+    from forumbot.web.app import create_app
+
+    _warn_if_public(host)
+    if not repo.list_judges(store):
+        print(_("no judge can log in yet: add one with `forumbot judges add NAME`"), file=sys.stderr)
+    serve_app(create_app(game, store, lang=lang), host, port)
+
+
+def serve_demo(
+    workdir: Path | None = None,
+    *,
+    host: str = "127.0.0.1",
+    port: int = DEFAULT_PORT,
+    lang: str | None = None,
+    out: Console | None = None,
+) -> int:
+    """Play the example game into ``workdir`` (default: a temporary folder) and leave the desk open on it,
+    with a ``demo`` login. What ``forumbot demo --serve`` calls (with ``out``: the demo's own text shown
+    as it plays)."""
+    _need_web()
+    from forumbot.store import judges as repo
+    from forumbot.web import data
+
+    lang = choose_language(lang)
+    set_language(lang)
+    with contextlib.ExitStack() as stack:
+        if workdir is None:
+            workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="forumbot-desk-")))
+        workdir.mkdir(parents=True, exist_ok=True)
+        print(_("playing the example game into {path} ...").format(path=workdir))
+        store = stack.enter_context(open_store(_demo_into(workdir, out)))
+        repo.add_judge(store, "demo", "demo-judge", replace=True)
+        print(_("demo login: name demo, password demo-judge"))
+        game = data.example_game(store.url, data.board_of(store), data.played_example(store))
+        serve_game(game, store, host=host, port=port, lang=lang)
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    _need_web()
+    if args.demo:
+        return serve_demo(
+            Path(args.workdir) if args.workdir else None,
+            host=args.host,
+            port=args.port,
+            lang=args.lang or current_language(),
+        )
+    from forumbot.commands.common import open_game
+
+    lang = args.lang or current_language()
+    set_language(lang)
+    game = open_game(args)
+    with open_store(getattr(args, "store", None) or game.store_url) as store:
+        serve_game(game, store, host=args.host, port=args.port, lang=lang)
+    return 0
+
+
+def make_server(app: Any, host: str, port: int) -> Any:
+    """A waitress server for the desk (a small production WSGI server: threads, no reloader); port 0
+    picks a free one (``server.effective_port``)."""
+    from waitress import create_server  # type: ignore[import-untyped]
+
+    return create_server(app, host=host, port=port, threads=4, ident="forumbot-desk")
+
+
+def serve_app(app: Any, host: str, port: int) -> None:
+    """Serve until interrupted, after printing the desk's address."""
+    server = make_server(app, host, port)
+    url = f"http://{host}:{server.effective_port}/"
+    print(_("the judges' desk is open at {url}").format(url=url), flush=True)
+    try:
+        server.run()
+    finally:
+        server.close()
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "serve",
+        help=_("open the judges' web desk on this machine"),
+        description=_(
+            "The judges' web desk: the game, each day's verdicts, each night, the drafts, "
+            "the state history. Every page needs a judge's login."
+        ),
+    )
+    p.add_argument("--host", default="127.0.0.1", help=_("address to listen on (default: 127.0.0.1)"))
+    p.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=_("port (default: 8765; 0 picks a free one)")
+    )
+    p.add_argument(
+        "--lang",
+        choices=("zh_CN", "en"),
+        help=_("language of the pages (default: Chinese; LANG=en… gives English)"),
+    )
+    p.add_argument("--demo", action="store_true", help=_("play the bundled example game and serve it"))
+    p.add_argument("--workdir", help=_("with --demo: keep the example's store here"))
+    p.set_defaults(func=cmd_serve)
+
+    j = sub.add_parser(
+        "judges",
+        help=_("who may log in to the web desk"),
+        description=_("Add, list or remove the judges who may log in to the web desk."),
+    )
+    jsub = j.add_subparsers(dest="judges_cmd", metavar="ACTION")
+    add = jsub.add_parser("add", help=_("add a judge (asks for the password twice)"))
+    add.add_argument("name", help=_("the judge's login name"))
+    add.add_argument(
+        "--password-env", metavar="VAR", help=_("read the password from this environment variable")
+    )
+    add.add_argument("--reset", action="store_true", help=_("give an existing judge a new password"))
+    rm = jsub.add_parser("remove", help=_("stop a judge from logging in (kept in the log)"))
+    rm.add_argument("name", help=_("the judge's login name"))
+    jsub.add_parser("list", help=_("list the judges"))
+    j.add_argument("--lang", choices=("zh_CN", "en"), help=_("language of the messages"))
+    j.set_defaults(func=cmd_judges, judges_cmd="list")

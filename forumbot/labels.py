@@ -1,0 +1,76 @@
+"""The judge's words for the codes forumbot prints: verdict statuses, outbox statuses and kinds.
+
+Shared by the CLI and the web desk so a verdict reads the same in the terminal and in the browser. Each
+label is an English msgid marked with ``N_`` and translated where it is shown (``_(STATUS_LABELS[code])``);
+the JSON output keeps the codes themselves.
+"""
+
+from __future__ import annotations
+
+from forumbot.i18n import N_, _
+
+VALID_STATUSES = frozenset({"counted", "changed", "superseded", "abstain", "not_a_vote", "after_as_of"})
+STATUS_LABELS: dict[str, str] = {
+    "counted": N_("counted"),
+    "changed": N_("changed (counts)"),
+    "superseded": N_("superseded"),
+    "abstain": N_("abstains"),
+    "void_self": N_("voided by the player"),
+    "void_wrong_name": N_("void: wrong name"),
+    "ambiguous": N_("void: more than one name"),
+    "edited": N_("void: edited"),
+    "late": N_("late"),
+    "before_open": N_("before the case post"),
+    "void_after_cutoff": N_("void after the cutoff"),
+    "change_last_hour": N_("change in the last hour"),
+    "change_not_reply": N_("change not replying to the vote"),
+    "second_change": N_("second change"),
+    "change_while_accelerated": N_("change while accelerated"),
+    "not_a_player": N_("not a player"),
+    "dead": N_("dead player"),
+    "drowned": N_("drowned"),
+    "duplicate": N_("duplicate vote"),
+    "not_a_vote": N_("not a vote"),
+    "unreadable": N_("unreadable"),
+    "overridden": N_("struck out by a judge"),
+    "proxy_refused": N_("proxy vote refused"),
+    "not_a_participant": N_("not in the revote"),
+    "noncompliant": N_("revote not as asked"),
+    "after_as_of": N_("after the as-of time"),
+}
+OUTBOX_STATUS_LABELS: dict[str, str] = {
+    "draft": N_("draft"),
+    "approved": N_("approved"),
+    "sending": N_("sending"),
+    "sent": N_("sent"),
+    "failed": N_("refused by the board"),
+    "unknown": N_("to be verified on the board"),
+    "cancelled": N_("cancelled"),
+}
+OUTBOX_KIND_LABELS: dict[str, str] = {
+    "case_post": N_("case post"),
+    "vote_count": N_("vote count"),
+    "running_count": N_("running count"),
+    "revote_call": N_("revote call"),
+    "execution_notice": N_("execution notice"),
+    "drowning_notice": N_("drowning notice"),
+    "elevator": N_("elevator"),
+    "judge_post": N_("judge's post"),
+    "private_notice": N_("private notice"),
+    "check_result": N_("check result"),
+    "night_result": N_("night result"),
+    "judge_pm": N_("judge's private message"),
+}
+
+
+def status_label(code: str) -> str:
+    """A verdict status in the judge's language (the code itself when it has no label)."""
+    return _(STATUS_LABELS[code]) if code in STATUS_LABELS else code
+
+
+def outbox_status_label(code: str) -> str:
+    return _(OUTBOX_STATUS_LABELS[code]) if code in OUTBOX_STATUS_LABELS else code
+
+
+def outbox_kind_label(code: str) -> str:
+    return _(OUTBOX_KIND_LABELS[code]) if code in OUTBOX_KIND_LABELS else code

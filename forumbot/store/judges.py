@@ -1,0 +1,145 @@
+"""The web desk's judges and its log of changes, in the store (so a team sharing a PostgreSQL store
+shares its accounts, whichever desk they log in to).
+
+Passwords are hashed with Argon2id (argon2-cffi, its default parameters); a hash made with older
+parameters is re-hashed at the next good login. A removed judge is disabled, not deleted: the log's
+"who" must still name someone who existed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import weakref
+from dataclasses import dataclass
+from datetime import datetime
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import SQLAlchemyError
+from sqlmodel import SQLModel, col, select
+
+from forumbot.errors import StoreError, UsageError
+from forumbot.store.db import Store
+from forumbot.store.models import DESK_TABLE_NAMES, DeskLogRow, JudgeAccountRow, utcnow
+
+_hasher = PasswordHasher()
+_ready: weakref.WeakSet[Engine] = weakref.WeakSet()
+MIN_PASSWORD = 8
+
+
+@dataclass(frozen=True)
+class JudgeAccount:
+    name: str
+    active: bool
+    created_at: datetime
+    last_login_at: datetime | None
+
+
+@dataclass(frozen=True)
+class DeskLogEntry:
+    at: datetime
+    who: str
+    action: str
+    detail: str
+
+
+def _tables(store: Store) -> Store:
+    """Create the desk's tables beside the store's the first time a store is used here (never alters
+    or drops anything), as forumbot/gamerecords.py does for the judging tables."""
+    if store.engine not in _ready:
+        try:
+            tables = [SQLModel.metadata.tables[name] for name in DESK_TABLE_NAMES]
+            SQLModel.metadata.create_all(store.engine, tables=tables)
+        except SQLAlchemyError as exc:
+            raise StoreError(f"cannot create the desk's tables in {store.safe_url}: {exc}") from exc
+        _ready.add(store.engine)
+    return store
+
+
+def _account(r: JudgeAccountRow) -> JudgeAccount:
+    return JudgeAccount(r.name, r.active, r.created_at, r.last_login_at)
+
+
+def add_judge(store: Store, name: str, password: str, *, replace: bool = False) -> JudgeAccount:
+    """Add a judge (or, with ``replace``, set a new password for one, re-enabling a removed judge)."""
+    name = name.strip()
+    if not name:
+        raise UsageError("a judge needs a name")
+    if len(password) < MIN_PASSWORD:
+        raise UsageError(f"the password is too short: use at least {MIN_PASSWORD} characters")
+    with _tables(store).session() as s:
+        row = s.exec(select(JudgeAccountRow).where(JudgeAccountRow.name == name)).first()
+        if row is not None and row.active and not replace:
+            raise UsageError(f"judge {name!r} exists already; pass --reset to give a new password")
+        if row is None:
+            row = JudgeAccountRow(name=name, password_hash=_hasher.hash(password))
+        else:
+            row.password_hash = _hasher.hash(password)
+            row.active = True
+        s.add(row)
+        s.commit()
+        s.refresh(row)
+        return _account(row)
+
+
+def list_judges(store: Store, *, include_removed: bool = False) -> list[JudgeAccount]:
+    with _tables(store).session() as s:
+        q = select(JudgeAccountRow).order_by(col(JudgeAccountRow.name))
+        rows = s.exec(q).all()
+    return [_account(r) for r in rows if include_removed or r.active]
+
+
+def remove_judge(store: Store, name: str) -> None:
+    """Disable a judge's login (the row stays, so the log keeps naming him)."""
+    with _tables(store).session() as s:
+        row = s.exec(select(JudgeAccountRow).where(JudgeAccountRow.name == name)).first()
+        if row is None or not row.active:
+            raise UsageError(f"no judge named {name!r} (see `forumbot judges list`)")
+        row.active = False
+        s.add(row)
+        s.commit()
+
+
+def verify_login(store: Store, name: str, password: str) -> JudgeAccount | None:
+    """The judge when the password is right, else None (a wrong name costs the same time as a wrong
+    password: a dummy hash is checked, so a stranger cannot learn which names exist)."""
+    with _tables(store).session() as s:
+        row = s.exec(select(JudgeAccountRow).where(JudgeAccountRow.name == name)).first()
+        if row is None or not row.active:
+            with contextlib.suppress(VerificationError, InvalidHashError):
+                _hasher.verify(_DUMMY, password)
+            return None
+        try:
+            _hasher.verify(row.password_hash, password)
+        except (VerificationError, InvalidHashError):
+            return None
+        if _hasher.check_needs_rehash(row.password_hash):
+            row.password_hash = _hasher.hash(password)
+        row.last_login_at = utcnow()
+        s.add(row)
+        s.commit()
+        s.refresh(row)
+        return _account(row)
+
+
+def is_active(store: Store, name: str) -> bool:
+    """Whether ``name`` may still use the desk (a session cookie outlives a removal otherwise)."""
+    with _tables(store).session() as s:
+        row = s.exec(select(JudgeAccountRow).where(JudgeAccountRow.name == name)).first()
+        return row is not None and row.active
+
+
+def log_change(store: Store, who: str, action: str, detail: str) -> None:
+    with _tables(store).session() as s:
+        s.add(DeskLogRow(who=who, action=action, detail=detail))
+        s.commit()
+
+
+def desk_log(store: Store, *, limit: int = 200) -> list[DeskLogEntry]:
+    with _tables(store).session() as s:
+        rows = s.exec(select(DeskLogRow).order_by(col(DeskLogRow.id).desc()).limit(limit)).all()
+    return [DeskLogEntry(r.at, r.who, r.action, r.detail) for r in rows]
+
+
+_DUMMY = _hasher.hash("not a real password, only for timing")

@@ -1,0 +1,239 @@
+"""The web desk's Flask app: login, the pages, the forms. Data comes from :mod:`forumbot.web.data`.
+
+Who may see what: every page but the login needs a judge's session (a cookie signed with the app's
+secret, HttpOnly, SameSite=Strict); every form carries the session's CSRF token and a POST without
+the right one is refused (400) before anything is read; every change is recorded with its judge in
+the desk log (and, for overrides, in the override itself). A judge removed with ``forumbot judges
+remove`` is logged out at his next request.
+"""
+
+from __future__ import annotations
+
+import hmac
+import os
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from flask import Flask, abort, flash, g, redirect, render_template, request, session, url_for
+from markupsafe import Markup
+from werkzeug.wrappers import Response
+
+from engine import EngineError
+from forumbot import labels
+from forumbot.config import Game
+from forumbot.errors import ForumbotError
+from forumbot.i18n import DEFAULT_LANGUAGE, set_language, translations
+from forumbot.resources import templates_dir
+from forumbot.store import judges as judges_repo
+from forumbot.store.db import Store
+from forumbot.web import bbcode, data, diff, svg
+
+OPEN_ENDPOINTS = frozenset({"login", "static"})
+SECRET_ENV = "FORUMBOT_DESK_SECRET"
+
+
+def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret: str | None = None) -> Flask:
+    """The desk for one game over one store. ``secret`` signs the session cookies: give the same one
+    (or set FORUMBOT_DESK_SECRET) to several desks of a team so a login works on each; without one a
+    random secret is drawn and every login ends when the desk stops."""
+    folder = templates_dir() / "web"
+    app = Flask(
+        __name__, template_folder=str(folder), static_folder=str(folder / "static"), static_url_path="/static"
+    )
+    app.config.update(
+        SECRET_KEY=secret or os.environ.get(SECRET_ENV) or secrets.token_hex(32),
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Strict",
+        SESSION_COOKIE_NAME="forumbot_desk",
+        MAX_CONTENT_LENGTH=64 * 1024,
+    )
+    set_language(lang)  # the data adapter's labels and the templates speak the same language
+    tr = translations(lang)
+    app.jinja_env.add_extension("jinja2.ext.i18n")
+    app.jinja_env.install_gettext_callables(tr.gettext, tr.ngettext, newstyle=True)  # type: ignore[attr-defined]
+    app.jinja_env.globals.update(lang=lang, game=game, status_labels=labels.STATUS_LABELS)
+    app.extensions["forumbot"] = (game, store)
+    gettext: Callable[[str], str] = tr.gettext
+
+    def _csrf_token() -> str:
+        tok = session.get("csrf")
+        if not isinstance(tok, str):
+            tok = secrets.token_urlsafe(32)
+            session["csrf"] = tok
+        return tok
+
+    app.jinja_env.globals["csrf_token"] = _csrf_token
+
+    @app.before_request
+    def guard() -> Response | None:
+        if request.method == "POST":
+            sent = request.form.get("csrf", "")
+            good = session.get("csrf")
+            if not isinstance(good, str) or not hmac.compare_digest(sent.encode(), good.encode()):
+                abort(
+                    400,
+                    description=gettext(
+                        "The form has expired or did not come from this desk: reload the page and try again."
+                    ),
+                )
+        if request.endpoint in OPEN_ENDPOINTS:
+            return None
+        who = session.get("judge")
+        if not isinstance(who, str) or not judges_repo.is_active(store, who):
+            session.pop("judge", None)
+            return redirect(url_for("login", next=request.full_path if request.method == "GET" else None))
+        g.judge = who
+        return None
+
+    @app.after_request
+    def headers(resp: Response) -> Response:
+        resp.headers["Content-Security-Policy"] = (
+            "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+            "script-src 'self'; frame-ancestors 'none'; form-action 'self'"
+        )
+        resp.headers["X-Content-Type-Options"] = "nosniff"
+        resp.headers["Referrer-Policy"] = "no-referrer"
+        resp.headers["Cache-Control"] = "no-store"
+        return resp
+
+    @app.errorhandler(ForumbotError)
+    @app.errorhandler(EngineError)
+    def refused(exc: Exception) -> tuple[str, int]:
+        return render_template("error.html", message=str(exc)), 400
+
+    @app.errorhandler(400)
+    def bad_request(exc: Any) -> tuple[str, int]:
+        return render_template("error.html", message=getattr(exc, "description", str(exc))), 400
+
+    # ------------------------------------------------------------------ login
+
+    @app.route("/login", methods=["GET", "POST"])
+    def login() -> Response | str:
+        error = ""
+        if request.method == "POST":
+            name = request.form.get("name", "").strip()
+            account = judges_repo.verify_login(store, name, request.form.get("password", ""))
+            if account is not None:
+                session.clear()
+                session["judge"] = account.name
+                session["csrf"] = secrets.token_urlsafe(32)
+                nxt = request.args.get("next") or ""
+                return redirect(nxt if nxt.startswith("/") and not nxt.startswith("//") else url_for("index"))
+            error = gettext("Wrong name or password.")
+        return render_template("login.html", error=error)
+
+    @app.post("/logout")
+    def logout() -> Response:
+        session.clear()
+        return redirect(url_for("login"))
+
+    # ------------------------------------------------------------------ pages
+
+    @app.get("/")
+    def index() -> str:
+        return render_template("game.html", o=data.game_overview(game, store))
+
+    @app.get("/day/<int:n>")
+    def day(n: int) -> str:
+        view = data.day_view(game, store, n)
+        which = request.args.get("show", "all")
+        rows = view.verdicts
+        if which == "invalid":
+            rows = tuple(v for v in rows if v.invalid)
+        elif which == "flagged":
+            rows = tuple(v for v in rows if v.needs_review)
+        chart = svg.timeline_svg(
+            svg.vote_series(view.moves),
+            start=view.window[0],
+            end=view.window[1],
+            tz=game.tz,
+            title=gettext("Votes per target over time"),
+            marks=view.marks,
+        )
+        return render_template(
+            "day.html",
+            d=view,
+            rows=rows,
+            show=which,
+            chart=Markup(chart),
+            choices=data.OVERRIDE_CHOICES,
+        )
+
+    @app.post("/day/<int:n>/override")
+    def override(n: int) -> Response:
+        pid = request.form.get("pid", type=int)
+        if pid is None:
+            abort(400, description=gettext("No post given."))
+        done = data.override(
+            game,
+            store,
+            pid,
+            request.form.get("as_kind", ""),
+            request.form.get("target") or None,
+            request.form.get("why", ""),
+            g.judge,
+        )
+        flash(gettext("Override recorded for post {pid} by {who}.").format(pid=done.pid, who=g.judge))
+        return redirect(url_for("day", n=done.day, show=request.form.get("show", "all")) + f"#p{pid}")
+
+    @app.get("/post/<int:pid>")
+    def post(pid: int) -> str:
+        view = data.post_revisions(game, store, pid)
+        pairs = [
+            (a, b, diff.side_by_side(a.text, b.text))
+            for a, b in zip(view.revisions, view.revisions[1:], strict=False)
+        ]
+        return render_template("post.html", p=view, pairs=pairs)
+
+    @app.get("/night/<int:n>")
+    def night(n: int) -> str:
+        return render_template("night.html", nv=data.night_view(game, store, n))
+
+    @app.get("/outbox")
+    def outbox() -> str:
+        queued = [(o, Markup(bbcode.to_html(o.body))) for o in data.outbox_items(game, store)]
+        items = [(d, Markup(bbcode.to_html(d.bbcode))) for d in data.public_drafts(game, store)]
+        in_outbox = data.queued_drafts(game, store)
+        return render_template("outbox.html", queued=queued, items=items, in_outbox=in_outbox)
+
+    @app.post("/outbox/draft/<key>")
+    def outbox_add_draft(key: str) -> Response:
+        item_id = data.outbox_add_draft(game, store, key, g.judge)
+        flash(gettext("Draft put in the outbox as #{id} by {who}.").format(id=item_id, who=g.judge))
+        return redirect(url_for("outbox") + f"#item-{item_id}")
+
+    @app.post("/outbox/<int:item_id>/approve")
+    def outbox_approve(item_id: int) -> Response:
+        status = data.outbox_approve(game, store, item_id, g.judge, request.form.get("body"))
+        flash(gettext("Outbox item #{id}: {status} by {who}.").format(id=item_id, status=status, who=g.judge))
+        return redirect(url_for("outbox") + f"#item-{item_id}")
+
+    @app.post("/outbox/<int:item_id>/cancel")
+    def outbox_cancel(item_id: int) -> Response:
+        status = data.outbox_cancel(game, store, item_id, g.judge, request.form.get("why", ""))
+        flash(gettext("Outbox item #{id}: {status} by {who}.").format(id=item_id, status=status, who=g.judge))
+        return redirect(url_for("outbox") + f"#item-{item_id}")
+
+    @app.post("/outbox/<int:item_id>/send")
+    def outbox_send(item_id: int) -> Response:
+        status, words = data.outbox_send(game, store, item_id, g.judge)
+        flash(
+            gettext("Outbox item #{id}: {status} by {who}.").format(id=item_id, status=status, who=g.judge)
+            + (f" {words}" if words else "")
+        )
+        return redirect(url_for("outbox") + f"#item-{item_id}")
+
+    @app.get("/history")
+    def history() -> str:
+        return render_template(
+            "history.html", items=data.state_history(game, store), log=data.change_log(game, store)
+        )
+
+    @app.post("/history/undo")
+    def undo() -> Response:
+        undone, now = data.undo(game, store, g.judge)
+        flash(gettext("Undone: {undone}. Current: {now}.").format(undone=undone, now=now))
+        return redirect(url_for("history"))
+
+    return app

@@ -1,0 +1,1065 @@
+"""The web desk's one door to the game's data: the store, the judging desk and the drafts.
+
+Why one module: the judging workflow lives in :class:`forumbot.desk.Desk` (the same one the CLI
+drives); every page reads and writes through the narrow, typed functions here, so a change of the
+desk's API is a change of this module only. Each function opens a fresh desk for one
+unit of work (a page or a form), so two judges' desks on one PostgreSQL store never serve a stale
+tally, and returns plain frozen dataclasses that the templates show as they are.
+
+Times are returned already in the board's zone, as text (``MM-DD HH:MM``), except where a chart
+needs them as datetimes.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from engine import (
+    ACTION_KINDS,
+    GROUP_ZH,
+    ROLE_TABLES,
+    ActionKind,
+    AudienceKind,
+    Cause,
+    EngineError,
+    Event,
+    GameState,
+    GroupId,
+    Phase,
+    action_from_dict,
+    new_night,
+    resolve_night,
+    submit,
+)
+from forumbot import drafts
+from forumbot.config import Game, game_from_dict
+from forumbot.desk import OVERRIDE_KINDS, DayJudgement, Desk, case_post_draft, vote_count_draft
+from forumbot.errors import ConfigError, UsageError
+from forumbot.i18n import N_, _, current_language
+from forumbot.labels import OUTBOX_KIND_LABELS, OUTBOX_STATUS_LABELS, STATUS_LABELS, VALID_STATUSES
+from forumbot.store import base, fetchlog, posts, records, threads
+from forumbot.store import judges as judges_repo
+from forumbot.store.db import Store
+from forumbot.web.svg import VoteMove
+
+if TYPE_CHECKING:
+    from forumbot.outbox import Outbox
+
+
+# Verdict and outbox labels are shared with the CLI (forumbot/labels.py).
+OVERRIDE_CHOICES: dict[str, str] = {
+    "vote": N_("a vote for the target"),
+    "change": N_("a change to the target"),
+    "abstain": N_("an abstention"),
+    "void": N_("a void (废票)"),
+    "ignore": N_("not a vote"),
+}
+
+
+FIELD_LABELS: dict[str, str] = {
+    "target": N_("target"),
+    "victim": N_("victim"),
+    "pledge": N_("pledge"),
+    "possess": N_("possesses"),
+    "text": N_("kill text"),
+    "guardian": N_("guardian"),
+    "first": N_("first"),
+    "second": N_("second"),
+}
+# Why a player is out, in the judge's words (the catalog's Chinese; the code in English).
+CAUSE_LABELS: dict[str, str] = {
+    Cause.KILLED: N_("killed"),
+    Cause.PLEDGE: N_("died with the poison (pledge)"),
+    Cause.POSSESSED_POISON: N_("died with the possessed poison"),
+    Cause.GUARDED_KILL: N_("died for the guarded player"),
+    Cause.DERELICTION: N_("dereliction"),
+    Cause.FORCED_DERELICTION: N_("forced dereliction"),
+    Cause.EXECUTED: N_("executed"),
+    Cause.GUARDED_EXECUTION: N_("out in place of the executed"),
+    Cause.DOUBLE_KILL: N_("double kill"),
+    Cause.DROWNED: N_("drowned"),
+    Cause.SENT_OFF: N_("sent off"),
+    Cause.JUDGE: N_("removed by the judges"),
+    Cause.FIREWORKS: N_("fireworks"),
+    Cause.HOSTAGE: N_("hostage killed"),
+    Cause.SNIPE: N_("sniped"),
+    Cause.ASSASSINATION: N_("assassinated"),
+    Cause.KILLERS: N_("killed by the killers"),
+    Cause.DOUBLE_EMPTY_HEAL: N_("two empty heals"),
+    Cause.HUG: N_("hugged"),
+    Cause.HANFEI: N_("the desperado"),
+    Cause.LOVER: N_("out for a lover (Cupid's arrow)"),
+    Cause.VOTE: N_("voted out"),
+    Cause.RED_CARD: N_("red card"),
+}
+# The day's last-minute cutoff each day procedure has (a table keyed by the rule set's family: R001's
+# last void, R004's last change), drawn on the vote timeline and listed among the deadlines.
+CUTOFF_OF_FAMILY: dict[str, str] = {"r001": "void", "r004": "change"}
+POST_STATES: dict[str, str] = {
+    "normal": N_("shown normally"),
+    "banned": N_("author banned: content masked"),
+    "blocked": N_("blocked by a moderator"),
+    "author_only": N_("visible to its author only"),
+    "pending": N_("awaiting moderation"),
+    "hidden": N_("partly hidden"),
+    "deleted": N_("deleted (kept in the store)"),
+}
+_VERSION = re.compile(r"^(night|day) (\d+)( extra check)?$")
+_UNDO_OF = re.compile(r"^undo #(\d+) \((.*)\)$")
+_SEED = re.compile(r"^setup \(seed (\d+)\)$")
+
+
+def version_label(label: str) -> str:
+    """A stored state version's label (``night 2``, ``undo #5 (day 2)``, ``setup (seed 7)``) in the
+    current language; an unknown label is shown as stored."""
+    if m := _VERSION.match(label):
+        text = (_("night {n}") if m.group(1) == "night" else _("day {n}")).format(n=m.group(2))
+        return text + (_(": extra check") if m.group(3) else "")
+    if m := _UNDO_OF.match(label):
+        return _("undo of #{id} ({what})").format(id=m.group(1), what=version_label(m.group(2)))
+    if m := _SEED.match(label):
+        return _("roles drawn (seed {seed})").format(seed=m.group(1))
+    if label == "setup (roles given by the judges)":
+        return _("roles given by the judges")
+    return label
+
+
+def _zh() -> bool:
+    return current_language() == "zh_CN"
+
+
+def _action_name(kind: str) -> str:
+    """A night action's name: the rules' Chinese word, or its code in English."""
+    if not _zh():
+        return kind
+    try:
+        return ACTION_KINDS[ActionKind(kind)].name_zh
+    except (ValueError, KeyError):
+        return kind
+
+
+def _local(game: Game, when: datetime | None) -> str:
+    return "" if when is None else when.astimezone(game.tz).strftime("%m-%d %H:%M")
+
+
+def _desk(game: Game, store: Store, who: str | None = None) -> Desk:
+    return Desk(game, store, by=who or "web-desk")
+
+
+def _cutoff(desk: Desk) -> str:
+    """``void``, ``change`` or '' : which last-minute cutoff the rule set's day has."""
+    return CUTOFF_OF_FAMILY.get(desk.ruleset.family, "")
+
+
+def _live_labels(desk: Desk) -> set[str]:
+    return {v.label for v in desk.live_history()}
+
+
+def secret_state(game: Game, store: Store) -> GameState | None:
+    """The current secret state (roles, who is out), or None before ``forumbot setup``."""
+    return _desk(game, store).state()
+
+
+# --------------------------------------------------------------------------- the game
+
+
+@dataclass(frozen=True)
+class PlayerLine:
+    name: str
+    role: str  # secret: judges only ("" when no roles are stored)
+    alive: bool
+    out: str  # how and when the player went out ("" while alive)
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class TimelineItem:
+    kind: str  # night | day
+    number: int
+    starts: str
+    ends: str
+    status: str  # done | open | upcoming
+    threads: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Deadline:
+    label: str
+    at: str
+    utc: datetime
+
+
+@dataclass(frozen=True)
+class GameOverview:
+    name: str
+    ruleset: str
+    timezone: str
+    board_url: str
+    phase: str  # e.g. "night 3"; "" when no roles are stored
+    outcome: str
+    players: tuple[PlayerLine, ...]
+    timeline: tuple[TimelineItem, ...]
+    next_deadlines: tuple[Deadline, ...]
+    last_poll: str
+    has_state: bool
+
+
+def game_overview(game: Game, store: Store, *, now: datetime | None = None) -> GameOverview:
+    """Phase, players (with their secret roles), the days and nights, and what falls due next."""
+    judge = _desk(game, store)
+    now = now or datetime.now(UTC)
+    st = judge.state()
+    players: list[PlayerLine] = []
+    if st is not None:
+        table = ROLE_TABLES[st.family]
+        for p in st.players:
+            out = "" if p.alive else _("{cause}, round {n}").format(cause=_cause(p.cause), n=p.out_round)
+            notes = tuple(
+                _(n) for n, on in ((N_("possessed"), p.possessed), (N_("converted"), p.converted)) if on
+            )
+            players.append(PlayerLine(p.name, table[p.role].name_zh, p.alive, out, notes))
+    else:
+        players = [PlayerLine(name, "", True, "") for name in game.roster]
+    labels = _live_labels(judge)
+    timeline: list[TimelineItem] = []
+    deadlines: list[Deadline] = []
+    for d in game.days:
+        n = d.day
+        try:
+            night_due = judge.night_deadline(n)
+        except ConfigError:  # no first night in the timetable
+            night_due = None
+        night_done = f"night {n}" in labels
+        timeline.append(
+            TimelineItem(
+                "night",
+                n,
+                "",
+                _local(game, night_due),
+                "done" if night_done else _status(now, None, night_due),
+            )
+        )
+        if night_due is not None:
+            deadlines.append(
+                Deadline(_("night {n}: submissions due").format(n=n), _local(game, night_due), night_due)
+            )
+        day_done = f"day {n}" in labels
+        timeline.append(
+            TimelineItem(
+                "day",
+                n,
+                _local(game, d.opens),
+                _local(game, d.closes),
+                "done" if day_done else _status(now, d.opens, d.closes),
+                tuple(t for t in (d.discussion_tid, d.vote_tid) if t is not None),
+            )
+        )
+        if _cutoff(judge) == "void":
+            deadlines.append(
+                Deadline(_("day {n}: last void").format(n=n), _local(game, d.void_cutoff), d.void_cutoff)
+            )
+        elif _cutoff(judge) == "change":
+            deadlines.append(
+                Deadline(
+                    _("day {n}: last change").format(n=n), _local(game, d.change_cutoff), d.change_cutoff
+                )
+            )
+        deadlines.append(Deadline(_("day {n}: vote closes").format(n=n), _local(game, d.closes), d.closes))
+    if st is not None and st.phase is Phase.NIGHT and all(d.day != st.round for d in game.days):
+        try:  # the night the game is in, after the game file's last day: its deadline follows that day
+            due: datetime | None = judge.night_deadline(st.round)
+        except (ConfigError, UsageError):
+            due = None
+        timeline.append(TimelineItem("night", st.round, "", _local(game, due), _status(now, None, due)))
+        if due is not None:
+            deadlines.append(
+                Deadline(_("night {n}: submissions due").format(n=st.round), _local(game, due), due)
+            )
+    upcoming = tuple(sorted((x for x in deadlines if x.utc > now), key=lambda x: x.utc)[:4])
+    runs = fetchlog.poll_runs(store, game.board, limit=1)
+    return GameOverview(
+        name=game.name,
+        ruleset=judge.ruleset.id,
+        timezone=game.timezone,
+        board_url=game.board.url,
+        phase="" if st is None else phase_text(st),
+        outcome="" if st is None or st.outcome is None else str(st.outcome),
+        players=tuple(players),
+        timeline=tuple(timeline),
+        next_deadlines=upcoming,
+        last_poll=_local(game, runs[0].finished_at) if runs else "",
+        has_state=st is not None,
+    )
+
+
+def phase_text(st: GameState) -> str:
+    """``第3夜`` / ``第2日`` / ``游戏结束`` in the current language."""
+    if st.phase is Phase.NIGHT:
+        return _("night {n}").format(n=st.round)
+    if st.phase is Phase.DAY:
+        return _("day {n}").format(n=st.round)
+    return _("game over")
+
+
+def _cause(cause: Cause | None) -> str:
+    """Why a player is out: the engine's Chinese name, or its code in English."""
+    if cause is None:
+        return "?"
+    return _(CAUSE_LABELS.get(cause, cause.value))
+
+
+def _status(now: datetime, starts: datetime | None, ends: datetime | None) -> str:
+    if ends is not None and now >= ends:
+        return "due"
+    if starts is not None and now < starts:
+        return "upcoming"
+    return "open"
+
+
+# --------------------------------------------------------------------------- a day
+
+
+@dataclass(frozen=True)
+class VerdictLine:
+    pid: int | None
+    floor: int | None
+    author: str
+    at: str
+    status: str
+    label: str
+    target: str
+    reason: str
+    needs_review: bool
+    suggestion: str | None
+    invalid: bool
+    override_why: str | None
+    override_by: str | None
+    url: str
+    revisions: int
+    proxy: bool
+    stage: int
+
+
+@dataclass(frozen=True)
+class TallyEntry:
+    target: str
+    count: int
+    voters: tuple[tuple[str, str], ...]  # (voter, link to his floor)
+
+
+@dataclass(frozen=True)
+class AttendanceLine:
+    name: str
+    valid: int
+    total: int
+    short: bool
+    floors: tuple[tuple[str, str, bool], ...]  # (floor label, link, counts)
+
+
+@dataclass(frozen=True)
+class DayView:
+    number: int
+    vote_tid: int | None
+    discussion_tid: int | None
+    opens: str
+    closes: str
+    void_cutoff: str
+    verdicts: tuple[VerdictLine, ...]
+    tally: tuple[TallyEntry, ...]
+    outcome: str
+    no_vote: tuple[str, ...]
+    drowned: tuple[str, ...]
+    problems: tuple[str, ...]
+    attendance: tuple[AttendanceLine, ...]
+    min_posts: int
+    vote_count_draft: str
+    elevator_draft: str
+    moves: tuple[VoteMove, ...]
+    read_warning: str
+    window: tuple[datetime, datetime]
+    marks: tuple[tuple[datetime, str], ...]
+    roster: tuple[str, ...]
+    closed: bool = False
+
+
+def read_warning(
+    thread: threads.StoredThread | None, tid: int, closes: datetime, now: datetime, game: Game
+) -> str:
+    """Why the day's verdicts may not be final because of what the store has read ('' when nothing):
+    the desk never shows a count as settled when the read behind it is incomplete."""
+    if thread is None or thread.posts == 0:
+        return _(
+            "The vote thread (tid {tid}) is not in the store yet: run `forumbot poll`. Nothing here is final."
+        ).format(tid=tid)
+    if now < closes:
+        return _("The vote is still open: this count is provisional (last read {at}).").format(
+            at=_local(game, thread.last_read) or _("never")
+        )
+    if thread.last_full_poll is None or thread.last_full_poll < closes:
+        return _(
+            "The vote thread was not read in full after the close (last full read: {at}): edits and "
+            "deletions may be missing. Run `forumbot poll --full` before posting the count."
+        ).format(at=_local(game, thread.last_full_poll) or _("never"))
+    return ""
+
+
+def _moves(judged: DayJudgement) -> tuple[VoteMove, ...]:
+    """Each vote post's effect on the running count, at its time (first round only)."""
+    out = []
+    for v in judged.result.verdicts:
+        if v.stage:
+            continue
+        s = v.status.value
+        if s in ("counted", "changed", "superseded"):
+            out.append(VoteMove(v.at, v.author, None if v.abstain else v.target))
+        elif s in ("void_self", "abstain"):
+            out.append(VoteMove(v.at, v.author, None))
+    return tuple(out)
+
+
+def day_view(game: Game, store: Store, n: int) -> DayView:
+    """Day ``n`` judged from the store: every vote post's verdict, the tally, the drafts, attendance."""
+    judge = _desk(game, store)
+    judged = judge.tally(n)
+    day = judged.day
+    r = judged.result
+    tid = day.vote_tid or 0
+    revs = {p.pid: len(p.revisions) for p in posts.thread_posts(store, game.board, tid)} if tid else {}
+    lines = []
+    for v in r.verdicts:
+        s = v.status.value
+        lines.append(
+            VerdictLine(
+                pid=v.pid,
+                floor=v.floor,
+                author=v.author,
+                at=_local(game, v.at),
+                status=s,
+                label=_(STATUS_LABELS.get(s, s)),
+                target="弃权" if v.abstain else (v.target or ""),
+                reason=v.reason,
+                needs_review=v.needs_review,
+                suggestion=v.suggestion,
+                invalid=s not in VALID_STATUSES,
+                override_why=v.override.why if v.override else None,
+                override_by=v.override.by if v.override else None,
+                url=drafts.findpost_url(game.board.url, tid, v.pid) if v.pid else "",
+                revisions=revs.get(v.pid or 0, 0),
+                proxy=v.proxy,
+                stage=v.stage,
+            )
+        )
+    tally = tuple(
+        TallyEntry(
+            t.target,
+            t.count,
+            tuple(
+                (x.player, drafts.findpost_url(game.board.url, tid, x.pid) if x.pid else "") for x in t.voters
+            ),
+        )
+        for t in r.final_tally
+    )
+    att_lines: list[AttendanceLine] = []
+    elevator = ""
+    min_posts = 0
+    att = judged.attendance
+    if att is not None and day.discussion_tid is not None:
+        floors = {p.pid: p.floor for p in judge.discussion_posts(day)}
+        view = drafts.elevator_view(
+            game_name=game.name,
+            day=n,
+            board_url=game.board.url,
+            tid=day.discussion_tid,
+            roster=game.roster,
+            attendance=att,
+            floors=floors,
+            as_of=_local(game, datetime.now(UTC)),
+            rule="顶、+1、纯表情、纯引用等不计",
+        )
+        elevator = drafts.render_elevator(view)
+        min_posts = att.min_posts
+        for row in view.rows:
+            att_lines.append(
+                AttendanceLine(
+                    row.name,
+                    row.valid,
+                    row.total,
+                    row.valid < att.min_posts,
+                    tuple((p.floor_label, p.url, p.valid) for p in row.posts),
+                )
+            )
+    marks = [(day.closes, _("close"))]
+    if _cutoff(judge) == "void":
+        marks.insert(0, (day.void_cutoff, _("void cutoff")))
+    elif _cutoff(judge) == "change":
+        marks.insert(0, (day.change_cutoff, _("change cutoff")))
+    labels = _live_labels(judge)
+    return DayView(
+        number=n,
+        vote_tid=day.vote_tid,
+        discussion_tid=day.discussion_tid,
+        opens=_local(game, day.opens),
+        closes=_local(game, day.closes),
+        void_cutoff=_local(game, day.void_cutoff) if _cutoff(judge) == "void" else "",
+        verdicts=tuple(lines),
+        tally=tally,
+        outcome=r.outcome.text or r.outcome.kind.value,
+        no_vote=tuple(r.no_vote),
+        drowned=tuple(f"{d.player}（{d.rule.label}）" for d in r.drowned),
+        problems=tuple(r.problems),
+        attendance=tuple(att_lines),
+        min_posts=min_posts,
+        vote_count_draft=vote_count_draft(judge, judged),
+        elevator_draft=elevator,
+        moves=_moves(judged),
+        read_warning=read_warning(
+            threads.get_thread(store, game.board, tid) if tid else None,
+            tid,
+            day.closes,
+            datetime.now(UTC),
+            game,
+        ),
+        window=(day.opens, day.closes),
+        marks=tuple(marks),
+        roster=game.roster,
+        closed=f"day {n}" in labels,
+    )
+
+
+# --------------------------------------------------------------------------- a post's revisions
+
+
+@dataclass(frozen=True)
+class RevisionView:
+    number: int
+    first_seen: str
+    last_seen: str
+    state: str
+    text: str
+    edit_note: str
+
+
+@dataclass(frozen=True)
+class PostRevisions:
+    pid: int
+    tid: int
+    floor: int | None
+    author: str
+    posted_at: str
+    url: str
+    state: str
+    revisions: tuple[RevisionView, ...]
+
+
+def post_revisions(game: Game, store: Store, pid: int) -> PostRevisions:
+    """Every content the store ever saw for post ``pid``, oldest first."""
+    post = posts.get_post(store, game.board, pid)
+    if post is None:
+        raise UsageError(_("post {pid} is not in the store").format(pid=pid))
+    revs = tuple(
+        RevisionView(
+            r.number,
+            _local(game, r.first_seen),
+            _local(game, r.last_seen),
+            _(POST_STATES.get(str(r.state), str(r.state))),
+            r.text,
+            f"{r.edit.by} {_local(game, r.edit.at)}".strip() if r.edit else "",
+        )
+        for r in post.revisions
+    )
+    return PostRevisions(
+        pid,
+        post.tid,
+        post.floor,
+        post.author,
+        _local(game, post.posted_at),
+        drafts.findpost_url(game.board.url, post.tid, pid),
+        _(POST_STATES.get(str(post.state), str(post.state))),
+        revs,
+    )
+
+
+# --------------------------------------------------------------------------- changes
+
+
+@dataclass(frozen=True)
+class OverrideDone:
+    day: int
+    pid: int
+    as_kind: str
+    target: str | None
+    why: str
+    by: str
+
+
+def override(
+    game: Game, store: Store, pid: int, as_kind: str, target: str | None, why: str, who: str
+) -> OverrideDone:
+    """Record a judge's verdict on a vote post (kept with who and why; every later tally applies it)."""
+    if as_kind not in OVERRIDE_KINDS:
+        raise UsageError(_("unknown override kind: {kind}").format(kind=as_kind))
+    judge = _desk(game, store, who)
+    day = judge.day_of_vote_post(pid)
+    rec = judge.override(day, pid, as_kind, target or None, why)
+    judges_repo.log_change(
+        store, who, "override", f"day {rec.day} pid {pid} → {as_kind} {target or ''}: {why}".strip()
+    )
+    return OverrideDone(rec.day, rec.pid, rec.as_kind, rec.target, rec.why, rec.by)
+
+
+@dataclass(frozen=True)
+class HistoryItem:
+    id: int
+    label: str
+    at: str
+    by: str
+    live: bool  # False: undone later (kept, never deleted)
+    current: bool
+    undone_by: str = ""
+    undone_at: str = ""
+
+
+def state_history(game: Game, store: Store) -> tuple[HistoryItem, ...]:
+    """Every stored version of the secret state, newest last; which are live and which one is current."""
+    rows = _desk(game, store).history()
+    live = [v.id for v in rows if v.live]
+    current = live[-1] if live else None
+    return tuple(
+        HistoryItem(
+            v.id,
+            version_label(v.label),
+            _local(game, v.at),
+            v.by,
+            v.live,
+            v.id == current,
+            v.undone_by or "",
+            _local(game, v.undone_at),
+        )
+        for v in rows
+    )
+
+
+def undo(game: Game, store: Store, who: str) -> tuple[str, str]:
+    """Step the secret state back one version; returns (what was undone, what is current now)."""
+    undone, now = _desk(game, store, who).undo()
+    judges_repo.log_change(store, who, "undo", f"{undone} → {now}")
+    return version_label(undone), version_label(now)
+
+
+# --------------------------------------------------------------------------- a night
+
+
+@dataclass(frozen=True)
+class SubmissionLine:
+    at: str
+    kind: str
+    by: str
+    detail: str
+    late: bool
+    ok: bool
+    reason: str
+
+
+@dataclass(frozen=True)
+class NightView:
+    number: int
+    deadline: str
+    resolved: bool
+    submissions: tuple[SubmissionLine, ...]
+    out: tuple[str, ...]
+    public: tuple[str, ...]
+    private: tuple[tuple[str, tuple[str, ...]], ...]  # (recipient, messages)
+    case_post_draft: str
+    note: str
+
+
+def night_view(game: Game, store: Store, n: int) -> NightView:
+    """Night ``n``: the submissions as checked against the state the night began from, and the
+    resolution from that state (a preview before it is resolved, the same result after)."""
+    judge = _desk(game, store)
+    before = judge.state_before_night(n)
+    resolved = judge.state_labelled(f"night {n}") is not None
+    try:
+        deadline = judge.night_deadline(n)
+    except ConfigError:
+        deadline = None
+    with store.session() as s:
+        subs = records.night_submissions(s, judge.gid, n)
+    lines: list[SubmissionLine] = []
+    note = ""
+    if before is None or before.phase is not Phase.NIGHT or before.round != n:
+        note = _("no stored state to resolve night {n} from").format(n=n)
+        before = None
+    night = new_night(before) if before is not None else None
+    for data, at in subs:
+        late = deadline is not None and at > deadline
+        detail = "；".join(
+            f"{_(FIELD_LABELS.get(k, k))}：{v}"
+            for k, v in data.items()
+            if k not in ("kind", "by") and v not in (None, [], "")
+        )
+        ok, reason = True, _("accepted") if not late else _("late: forfeited at resolution")
+        if before is not None and night is not None:
+            try:
+                night = submit(before, night, action_from_dict(data), late=late)
+            except EngineError as exc:
+                ok, reason = False, str(exc)
+        lines.append(
+            SubmissionLine(
+                _local(game, at),
+                _action_name(str(data.get("kind", ""))),
+                str(data.get("by", "")),
+                detail,
+                late,
+                ok,
+                reason,
+            )
+        )
+    out: tuple[str, ...] = ()
+    public: list[str] = []
+    private: dict[str, list[str]] = {}
+    draft = ""
+    if before is not None and night is not None:
+        try:
+            res = resolve_night(before, night)
+        except EngineError as exc:
+            note = str(exc)
+        else:
+            out = res.out
+            for e in res.events:
+                if e.audience.kind is AudienceKind.PUBLIC:
+                    public.append(e.text)
+                else:
+                    private.setdefault(_recipient(e), []).append(e.text)
+            draft = case_post_draft(judge, n, res.events)
+    return NightView(
+        n,
+        _local(game, deadline),
+        resolved,
+        tuple(lines),
+        out,
+        tuple(public),
+        tuple((k, tuple(v)) for k, v in private.items()),
+        draft,
+        note,
+    )
+
+
+def _recipient(e: Event) -> str:
+    a = e.audience
+    if a.kind is AudienceKind.JUDGE:
+        return _("judges")
+    if a.kind is AudienceKind.GROUP and a.name and _zh():
+        try:
+            return GROUP_ZH[GroupId(a.name)]
+        except ValueError:
+            return a.name
+    return a.name or a.kind.value
+
+
+# --------------------------------------------------------------------------- drafts (the outbox)
+
+
+@dataclass(frozen=True)
+class Draft:
+    key: str
+    title: str
+    bbcode: str
+    leaks: tuple[str, ...]  # "name: role" pairs of hidden identities found in the text (must be empty)
+    warning: str = ""  # why the draft may not be final (an incomplete read)
+
+
+def hidden_roles_in(text: str, state: GameState | None) -> tuple[str, ...]:
+    """Hidden identities a public text gives away: a living player's name followed, on the same line,
+    by his role's name. A living player's role is never public in any rule set (an out player's may
+    be: the rules decide, and the engine's public events say it). The outbox blocks any such draft."""
+    if state is None:
+        return ()
+    table = ROLE_TABLES[state.family]
+    found = []
+    for p in state.players:
+        if not p.alive:
+            continue
+        role = table[p.role].name_zh
+        for line in text.splitlines():
+            i = line.find(p.name)
+            if i != -1 and role in line[i + len(p.name) :]:
+                found.append(f"{p.name}: {role}")
+                break
+    return tuple(found)
+
+
+def public_drafts(game: Game, store: Store) -> tuple[Draft, ...]:
+    """Every public post the desk has drafted so far: each night's case post, each day's vote count
+    and 电梯, newest first, each checked for a hidden identity."""
+    st = _desk(game, store).state()
+    out: list[Draft] = []
+    for d in game.days:
+        n = d.day
+        nv = night_view(game, store, n)
+        if nv.case_post_draft:
+            out.append(Draft(f"night-{n}", _("night {n}: case post").format(n=n), nv.case_post_draft, ()))
+        if not d.vote_tid or not posts.thread_posts(store, game.board, d.vote_tid):
+            continue
+        dv = day_view(game, store, n)
+        out.append(
+            Draft(
+                f"day-{n}-count",
+                _("day {n}: vote count").format(n=n),
+                dv.vote_count_draft,
+                (),
+                dv.read_warning,
+            )
+        )
+        if dv.elevator_draft:
+            out.append(Draft(f"day-{n}-elevator", _("day {n}: elevator").format(n=n), dv.elevator_draft, ()))
+    return tuple(
+        Draft(x.key, x.title, x.bbcode, hidden_roles_in(x.bbcode, st), x.warning) for x in reversed(out)
+    )
+
+
+# --------------------------------------------------------------------------- the outbox (forumbot.outbox)
+
+_EDITABLE = frozenset({"draft", "approved", "failed"})
+
+
+@dataclass(frozen=True)
+class OutboxLogLine:
+    at: str
+    by: str
+    change: str
+    note: str
+
+
+@dataclass(frozen=True)
+class OutboxLine:
+    id: int
+    kind: str
+    kind_label: str
+    destination: str
+    status: str
+    status_label: str
+    body: str
+    revision: int  # 1: as drafted; more: edited by a judge (each edit kept)
+    approved_by: str
+    sent_at: str
+    result_url: str
+    board_message: str
+    secret: bool  # a private message: its body may name roles (sent to its player only)
+    leaks: tuple[str, ...]  # a public item naming a hidden identity (never approve it)
+    editable: bool
+    can_send: bool
+    can_cancel: bool
+    log: tuple[OutboxLogLine, ...]
+
+
+def _outbox(game: Game, store: Store, who: str = "web-desk") -> Outbox:
+    from forumbot.outbox import Outbox
+
+    return Outbox(store, game, by=who)
+
+
+def outbox_items(game: Game, store: Store) -> tuple[OutboxLine, ...]:
+    """Every item of the game's outbox (newest first) with its status, its log and what a judge may do."""
+    from forumbot.outbox import describe
+    from forumbot.store import outbox as outbox_repo
+
+    ob = _outbox(game, store)
+    st = secret_state(game, store)
+    try:
+        names = {uid: name for name, uid in ob.uid_map().items()}
+    except ConfigError:
+        names = {}
+    out = []
+    for it in sorted(ob.items(), key=lambda i: i.id, reverse=True):
+        secret = it.dest == "pm"
+        log = tuple(
+            OutboxLogLine(
+                _local(game, e.at),
+                e.by,
+                " → ".join(_(OUTBOX_STATUS_LABELS.get(x, x)) for x in (e.old_status, e.new_status) if x),
+                e.note,
+            )
+            for e in outbox_repo.log(store, it.id)
+        )
+        out.append(
+            OutboxLine(
+                id=it.id,
+                kind=it.kind,
+                kind_label=_(OUTBOX_KIND_LABELS.get(it.kind, it.kind)),
+                destination=describe(it, names),
+                status=it.status,
+                status_label=_(OUTBOX_STATUS_LABELS.get(it.status, it.status)),
+                body=it.body,
+                revision=it.revision,
+                approved_by=it.approved_by,
+                sent_at=_local(game, it.sent_at),
+                result_url=it.result_url,
+                board_message=it.board_message,
+                secret=secret,
+                leaks=() if secret else hidden_roles_in(it.body, st),
+                editable=it.status in _EDITABLE,
+                can_send=it.status == "approved",
+                can_cancel=it.status in _EDITABLE,
+                log=log,
+            )
+        )
+    return tuple(out)
+
+
+_DRAFT_KEY = re.compile(r"^(night|day)-(\d+)(?:-(count|elevator))?$")
+
+
+def draft_destination(game: Game, key: str) -> tuple[str, int, int]:
+    """Where a desk draft is posted: (outbox kind, thread tid, day or night number). The case post after
+    night n opens day n's discussion thread; the vote count goes to the vote thread; the 电梯 to the
+    discussion thread."""
+    m = _DRAFT_KEY.match(key)
+    day = next((d for d in game.days if m and d.day == int(m.group(2))), None)
+    if m is None or day is None:
+        raise UsageError(_("no such draft: {key}").format(key=key))
+    n = int(m.group(2))
+    kind, tid = {
+        "night": ("case_post", day.discussion_tid),
+        "count": ("vote_count", day.vote_tid),
+        "elevator": ("elevator", day.discussion_tid),
+    }[m.group(3) or m.group(1)]
+    if tid is None:
+        raise UsageError(_("the game file names no thread for {key}").format(key=key))
+    return kind, tid, n
+
+
+def queued_drafts(game: Game, store: Store) -> dict[str, int]:
+    """Bodies already in the outbox (not cancelled) → the item's id: a draft is queued once."""
+    return {it.body: it.id for it in _outbox(game, store).items() if it.status != "cancelled"}
+
+
+def outbox_add_draft(game: Game, store: Store, key: str, who: str) -> int:
+    """Put the desk's draft ``key`` into the outbox as a draft item (to be reviewed and approved there).
+    Refused when it names a hidden identity, when the read behind it is incomplete, or when the same
+    text is queued already."""
+    from forumbot.outbox import Reply
+
+    draft = next((d for d in public_drafts(game, store) if d.key == key), None)
+    if draft is None:
+        raise UsageError(_("no such draft: {key}").format(key=key))
+    if draft.leaks:
+        raise UsageError(
+            _("the draft names a hidden identity ({what}): not queued").format(what="; ".join(draft.leaks))
+        )
+    if draft.warning:
+        raise UsageError(draft.warning)
+    queued = queued_drafts(game, store).get(draft.bbcode)
+    if queued is not None:
+        raise UsageError(_("this draft is in the outbox already as #{id}").format(id=queued))
+    kind, tid, n = draft_destination(game, key)
+    is_night = kind == "case_post"
+    item_id = _outbox(game, store, who).add(
+        kind, Reply(tid), draft.bbcode, day=None if is_night else n, night=n if is_night else None, by=who
+    )
+    judges_repo.log_change(store, who, "outbox add", f"#{item_id} {kind} ← {key} (tid {tid})")
+    return item_id
+
+
+def _refuse_leaks(game: Game, store: Store, item_id: int, dest: str, body: str) -> None:
+    """Refuse a public item that names a hidden identity (the desk's own check, on top of the outbox's
+    rule that secret kinds go only to their own player by private message)."""
+    if dest == "pm":
+        return
+    leaks = hidden_roles_in(body, secret_state(game, store))
+    if leaks:
+        raise UsageError(
+            _("outbox item #{id} names a hidden identity ({what}): not approved").format(
+                id=item_id, what="; ".join(leaks)
+            )
+        )
+
+
+def outbox_approve(game: Game, store: Store, item_id: int, who: str, body: str | None = None) -> str:
+    """Approve item ``item_id`` as ``who``; an edited ``body`` is kept as a new revision first. Returns
+    the item's new status label."""
+    ob = _outbox(game, store, who)
+    old = ob.get(item_id)
+    text = body.replace("\r\n", "\n") if body is not None else None
+    new_body = text if text is not None and text != old.body else None
+    _refuse_leaks(game, store, item_id, old.dest, old.body if new_body is None else new_body)
+    item = ob.approve(item_id, by=who, body=new_body)
+    edited = f" (edited: revision {item.revision})" if new_body is not None else ""
+    judges_repo.log_change(store, who, "outbox approve", f"#{item_id} {item.kind}{edited}")
+    return _(OUTBOX_STATUS_LABELS.get(item.status, item.status))
+
+
+def outbox_cancel(game: Game, store: Store, item_id: int, who: str, why: str = "") -> str:
+    item = _outbox(game, store, who).cancel(item_id, by=who, why=why or "cancelled on the web desk")
+    judges_repo.log_change(store, who, "outbox cancel", f"#{item_id} {item.kind}: {why}".strip(": "))
+    return _(OUTBOX_STATUS_LABELS.get(item.status, item.status))
+
+
+def outbox_send(game: Game, store: Store, item_id: int, who: str) -> tuple[str, str]:
+    """Send approved item ``item_id`` to the board once (the outbox settles unclear items first and never
+    retries a POST blindly). Returns (its status label, the board's words or why the run stopped)."""
+    ob = _outbox(game, store, who)
+    old = ob.get(item_id)
+    _refuse_leaks(game, store, item_id, old.dest, old.body)
+    report = ob.send([item_id])
+    item = ob.get(item_id)
+    words = report.stopped or "; ".join(s.words for s in report.steps if s.item_id == item_id and s.words)
+    judges_repo.log_change(
+        store, who, "outbox send", f"#{item_id} {item.kind} → {item.status} {words}".strip()
+    )
+    return _(OUTBOX_STATUS_LABELS.get(item.status, item.status)), words
+
+
+# --------------------------------------------------------------------------- the desk's own log
+
+
+@dataclass(frozen=True)
+class LogLine:
+    at: str
+    who: str
+    action: str
+    detail: str
+
+
+def change_log(game: Game, store: Store, limit: int = 50) -> tuple[LogLine, ...]:
+    return tuple(
+        LogLine(_local(game, e.at), e.who, e.action, e.detail)
+        for e in judges_repo.desk_log(store, limit=limit)
+    )
+
+
+# --------------------------------------------------------------------------- the bundled example
+
+
+def example_game(store_url: str, board_url: str | None = None, example: str = "meishi") -> Game:
+    """The bundled example game over a store the demo filled (its board URL is the one in the store)."""
+    from forumbot.resources import data_dir
+
+    data = tomllib.loads((data_dir() / "examples" / example / "game.toml").read_text("utf-8"))
+    data["game"]["store"] = store_url
+    if board_url:
+        data["board"]["url"] = board_url
+    return game_from_dict(data, path=None)
+
+
+def played_example(store: Store) -> str:
+    """Which bundled example game the store holds (the demo's, whichever it plays): the example whose
+    game file names a game the store has records for. Raises UsageError when none does."""
+    from forumbot.resources import data_dir
+
+    with store.session() as s:
+        names = set(records.game_names(s))
+    for folder in sorted((data_dir() / "examples").iterdir()):
+        path = folder / "game.toml"
+        if path.exists() and tomllib.loads(path.read_text("utf-8"))["game"]["name"] in names:
+            return folder.name
+    raise UsageError(_("the store holds none of the bundled example games"))
+
+
+def board_of(store: Store) -> str | None:
+    found = base.boards(store)
+    return found[0] if found else None

@@ -14,10 +14,10 @@ from engine import (
     EngineError,
 )
 from forumbot import __version__
-from forumbot.commands import day, demo, login, night, outbox, reader, setup, watch
+from forumbot.commands import day, demo, login, night, outbox, reader, run, setup
 from forumbot.errors import BoardError, ConfigError, ForumbotError
 
-COMMAND_MODULES = (reader, setup, night, day, watch, demo, login, outbox)
+COMMAND_MODULES = (reader, setup, night, day, run, demo, login, outbox)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -51,7 +51,8 @@ def example_game(
     the example board's judge password (the file names only the environment variable)."""
     data: dict[str, Any] = tomllib.loads((data_dir() / "examples" / name / "game.toml").read_text("utf-8"))
     data["board"]["url"] = board_url
-    data["board"]["min_interval"] = 0.0
+    data["board"]["min_interval"] = 0.0  # a local board: no politeness pause, no retries
+    data["board"]["retries"] = 0
     data["game"]["store"] = store
     outbox = dict(data.get("outbox", {}))
     if auto_approve:

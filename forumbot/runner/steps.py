@@ -438,7 +438,8 @@ class BoardSteps:
         return StepResult(f"第{n}日截止前计票", {"count": counts, "outbox": [item]})
 
     def close(self, m: Moment) -> StepResult:
-        """The close or a revote's deadline: a full read, the day judged, a revote called or the day closed."""
+        """The close or a revote's deadline: a full read, the day judged, a revote called or the day
+        closed."""
         n = m.round
         day = self.game.day(n)
         tids = [t for t in (day.vote_tid, day.discussion_tid) if t is not None]

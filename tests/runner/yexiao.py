@@ -48,7 +48,7 @@ def open_runner(board_url: str, db: Path, clock: FastClock, *, setup: bool = Tru
     store = open_store(game.store_url)
     if setup and Desk(game, store, by="法官大人").state() is None:
         Desk(game, store, by="法官大人").setup(roles=example_roles("yexiao"))
-    steps = BoardSteps(game, store, client=BoardClient(game.board), clock=clock)
+    steps = BoardSteps(game, store, client=BoardClient(game.board, now=clock), clock=clock)
     steps.outbox.sleep = lambda _s: None
     runner = Runner(store, steps, clock=clock, log=lambda _line: None)
     return Played(game, store, steps, runner, clock)

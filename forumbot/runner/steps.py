@@ -43,11 +43,15 @@ from engine import (
     EventKind,
     GameState,
     GroupId,
+    Night,
     OutcomeKind,
     Phase,
     Resolution,
+    action_from_dict,
     action_to_dict,
+    new_night,
     resolve_night,
+    submit,
 )
 from forumbot.client import BoardClient
 from forumbot.config import Game
@@ -307,8 +311,15 @@ class BoardSteps:
         st = self.desk.state()
         if st is None:
             raise WaitForJudge("还没有保存角色：请先运行 forumbot setup（抽取或录入身份），下一次 tick 继续")
-        if self.desk.state_labelled(f"night {n}") is not None:
-            return StepResult(f"第{n}夜已结算", {"resolved": True})
+        # Run again after a crash that came after the night was resolved: everything is computed again
+        # from the state the night started from (same reads, same submissions, same seed), so the
+        # result recorded is the same and only missing outbox items are added; nothing is stored again.
+        resolved = self.desk.state_labelled(f"night {n}") is not None
+        if resolved:
+            before = self.desk.state_before_night(n)
+            if before is None:
+                raise WaitForJudge(f"第{n}夜已结算，但找不到它开始时的状态：请法官检查（forumbot history）")
+            st = before
         if st.phase is not Phase.NIGHT or st.round != n:
             raise WaitForJudge(
                 f"游戏现在是 {st.phase.value} {st.round}，不是第{n}夜：请法官检查（forumbot state）"
@@ -333,17 +344,18 @@ class BoardSteps:
         # §二.3-4): only doubts about messages on time wait for the judge.
         late = [f"{v.message_id}（" for v in mail.verdicts if v.needs_review and v.at >= deadline]
         blocking = [o for o in mail.open if not any(o.startswith(p) for p in late)]
-        if blocking and not by_judge:
+        if blocking and not by_judge and not resolved:
             raise WaitForJudge(
                 f"第{n}夜有需要法官决定的消息：{'；'.join(blocking)}。"
                 "请用 forumbot night submit 录入本夜的行动，下一次 tick 按法官录入的结算"
             )
-        added = 0 if by_judge else self._store_accepted(n, mail, deadline)
-        st, night = self.desk.night(n)
+        added = 0 if by_judge or resolved else self._store_accepted(n, mail, deadline)
+        night = self._stored_night(st, n, deadline)
         seed = self.game_id * 1000 + n  # fixed: the resolution computed again after a crash is the same
         res = resolve_night(st, night, seed=seed)
         items = self._night_items(n, res)
-        self.desk.night_resolve(n, seed=seed)
+        if not resolved:
+            self.desk.night_resolve(n, seed=seed)
         return StepResult(
             f"第{n}夜结算：出局 {'、'.join(res.out) or '无'}",
             {
@@ -356,6 +368,16 @@ class BoardSteps:
                 "outbox": items,
             },
         )
+
+    def _stored_night(self, st: GameState, n: int, deadline: datetime) -> Night:
+        """Night ``n``'s stored submissions as the engine holds them, from the state ``st`` it began with
+        (what ``desk.night`` does from the current state)."""
+        night = new_night(st)
+        with self.store.session() as s:
+            subs = records.night_submissions(s, self.game_id, n)
+        for data, at in subs:
+            night = submit(st, night, action_from_dict(data), late=at > deadline)
+        return night
 
     def _night_items(self, n: int, res: Resolution) -> list[int]:
         """The case post and every private result, each added once."""
@@ -460,8 +482,7 @@ class BoardSteps:
             number, plan_dict, called_at = called[m.number]
             item = self._revote_item(n, number, plan_dict, called_at)
             return StepResult(f"第{n}日重投 #{number} 已宣布", {"revote": number, "outbox": [item]})
-        if self.desk.state_labelled(f"day {n}") is not None:
-            return StepResult(f"第{n}日已结算", {"closed": True})
+        closed = self.desk.state_labelled(f"day {n}") is not None
         judged = self.desk.tally(n)
         r = judged.result
         if r.outcome.kind is OutcomeKind.REVOTE and r.outcome.plan is not None:
@@ -473,8 +494,10 @@ class BoardSteps:
         preview = self.desk.preview_close(judged)
         if preview is None:
             raise WaitForJudge(f"第{n}日无法结算：保存的状态不是第{n}日（forumbot state）")
+        # Run again after a crash that came after the close: the same preview (from the state the day
+        # began with), only missing items added, the day not closed twice.
         items = self._day_items(n, judged, preview, m)
-        res = self.desk.close_day(n)
+        res = preview if closed else self.desk.close_day(n)
         counts = {line.target: line.count for line in r.final_tally}
         return StepResult(
             f"第{n}日结算：出局 {'、'.join(res.out) or '无'}",

@@ -42,6 +42,7 @@ class R004(RuleSet):
     # two calendar days (one more with a weekend), closing 21:00; nights end 2 h after the close (AMB-85)
     case_post_title = "第{n}讨论日"  # the day-start post (AMB-88)
     timetable = TimetableDefaults(vote_close="21:00", day_length=2, weekend_extra_day=True, night_hours=2)
+    day_cutoff = "change_cutoff"  # no change in the last hour
 
     # ---- setup ----
     def setup_fields(

@@ -66,8 +66,9 @@ def run_demo(workdir: Path, out: Console) -> int:
             until = max(scenario.moments()) + timedelta(days=2)
             reports = play(runner, clock, until=until, board_moments=scenario.moments(), on_tick=shown)
             st = steps.desk.require_state()
+            winner = st.outcome.winner.value if st.outcome and st.outcome.winner else "-"
             out.print(
-                f"\n[b]The end[/b]: winner {st.outcome.winner.value if st.outcome else '-'}; "
+                f"\n[b]The end[/b]: winner {winner}; "
                 f"alive: {'、'.join(st.living())}. "
                 f"{len(reports)} ticks; every moment done once."
             )

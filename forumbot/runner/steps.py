@@ -29,6 +29,7 @@ the moment runs again on the next tick.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import fields as dc_fields
@@ -77,7 +78,7 @@ from forumbot.store.reads import day_read_complete
 
 RUNNER_BY = "forumbot-runner"  # who the runner's own decisions are logged as
 
-# [night_sources] group names → the engine's groups, per rule-set family.
+# [night_sources] group names → the engine's groups, per submission grammar (as nightmail keys its tables).
 _GROUPS: Mapping[str, Mapping[str, GroupId]] = {
     "r001": {"killers": GroupId.BANDITS, "bandits": GroupId.BANDITS, "police": GroupId.POLICE},
     "r004": {"killers": GroupId.KILLERS, "bandits": GroupId.KILLERS, "police": GroupId.POLICE},
@@ -111,7 +112,7 @@ class BoardSteps:
         self.game_id = self.desk.gid
         self.client = client or BoardClient(game.board, now=clock)
         self.outbox = outbox or Outbox(store, game, client=self.client, now=clock, by=by)
-        self.family = str(self.desk.ruleset.family)
+        self.grammar = str(self.desk.ruleset.grammar)  # the submission grammar names the groups
 
     # ------------------------------------------------------------------ the plan
 
@@ -123,10 +124,13 @@ class BoardSteps:
 
         Each day is followed by its night (the timetable's night deadline), so the last night of the
         file is played too. Once a night or a day ended the game, nothing after it is planned."""
-        cutoff = MomentKind.CHANGE_CUTOFF if self.family == "r004" else MomentKind.VOID_CUTOFF
+        cutoff = MomentKind(self.desk.ruleset.day_cutoff)  # the rule set says which cutoff its days have
         days = [
             DayTimes(
-                d.day, d.change_cutoff if self.family == "r004" else d.void_cutoff, d.closes, d.night_deadline
+                d.day,
+                d.change_cutoff if cutoff is MomentKind.CHANGE_CUTOFF else d.void_cutoff,
+                d.closes,
+                d.night_deadline,
             )
             for d in self.game.days
         ]
@@ -186,7 +190,7 @@ class BoardSteps:
         src = self.game.night_sources
         if src is None:
             return []
-        table = _GROUPS.get(self.family, _GROUPS["r001"])
+        table = _GROUPS.get(self.grammar, _GROUPS["r001"])
         out: list[tuple[GroupId, int]] = []
         for g in src.groups:
             group = table[g.group]
@@ -403,7 +407,7 @@ class BoardSteps:
                     f"night{n}/private/{player}",
                     kind,
                     PrivateMessage(uid),
-                    lambda b=body: b,
+                    functools.partial(str, body),
                     night=n,
                     player=player,
                 )

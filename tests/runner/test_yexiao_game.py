@@ -167,7 +167,8 @@ def test_each_days_verdicts_counts_and_close_match_the_hand_judgement(
 def test_the_game_ends_at_night_3_with_the_police_and_civilians_winning(played: tuple[Played, Any]) -> None:
     p, _ = played
     st = p.steps.desk.require_state()
-    assert st.outcome is not None and st.outcome.winner.value == EXPECTED["game"]["winner"]
+    assert st.outcome is not None and st.outcome.winner is not None
+    assert st.outcome.winner.value == EXPECTED["game"]["winner"]
     assert sorted(st.living()) == sorted(EXPECTED["game"]["survivors"])
     assert p.steps.desk.live_history()[-1].label == EXPECTED["game"]["ended"]
     case3 = next(i for i in p.steps.outbox.items() if i.kind == "case_post" and i.night == 3)

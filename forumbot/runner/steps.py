@@ -54,6 +54,7 @@ from engine import (
     resolve_night,
     submit,
 )
+from forumbot import urls
 from forumbot.client import BoardClient
 from forumbot.config import Game
 from forumbot.desk import Desk, case_post_draft, elevator_draft, vote_count_draft
@@ -75,6 +76,7 @@ from forumbot.runner.tick import Delay, StepResult, WaitForJudge
 from forumbot.store import posts, records
 from forumbot.store.models import NightSubmissionRow
 from forumbot.store.reads import day_read_complete
+from forumbot.urls import Url
 
 RUNNER_BY = "forumbot-runner"  # who the runner's own decisions are logged as
 
@@ -206,11 +208,11 @@ class BoardSteps:
 
     def read_pms(self) -> list[PmMessage]:
         """Every private message in the judge's conversations (every page), read now with his login."""
-        base = self.game.board.url.rstrip("/") + "/"
+        root = self.game.board.url
         try:
             if self.client.has_credentials and not self.client.logged_in:
                 self.client.login()
-            page = self.client.get(base + "home.php?mod=space&do=pm&filter=privatepm")
+            page = self.client.get(urls.build(root, Url.PM_LIST))
             listing = parse_pm_list(
                 page.body, page.url, date_header=page.date, content_type=page.content_type
             )
@@ -218,8 +220,7 @@ class BoardSteps:
             for conv in listing.conversations:
                 if conv.other_uid is None:
                     continue
-                url = f"{base}home.php?mod=space&do=pm&subop=view&touid={conv.other_uid}"
-                first = self.client.get(url)
+                first = self.client.get(urls.build(root, Url.PM_VIEW, uid=conv.other_uid))
                 view = parse_pm_conversation(
                     first.body, first.url, date_header=first.date, content_type=first.content_type
                 )
@@ -227,7 +228,7 @@ class BoardSteps:
                 for n in range(1, (view.pages or 1) + 1):
                     if n == view.page:
                         continue
-                    more = self.client.get(f"{url}&page={n}")
+                    more = self.client.get(urls.build(root, Url.PM_VIEW_PAGE, uid=conv.other_uid, page=n))
                     pages.append(
                         parse_pm_conversation(
                             more.body, more.url, date_header=more.date, content_type=more.content_type

@@ -80,6 +80,9 @@ class RuleSet:
     # single elimination) or "per_batch" (R001/R000, AMB-06: once when the day closes, per the flag)
     win_check_timing: ClassVar[str] = "per_elimination"
     reveals_executed_identity: ClassVar[bool] = False  # R001: “X 被处决，身份：…”; R004 none (AMB-64)
+    day_cutoff: ClassVar[str] = (
+        "void_cutoff"  # the day's last cutoff before the close: R001 voids, R004 changes
+    )
     case_post_title: ClassVar[str] = "第{n}夜结果"  # the title of the post after night n (.format(n=…))
     # R004: living roles apply for a delay or acceleration in the process thread (judge_applications)
     has_applications: ClassVar[bool] = False

@@ -77,6 +77,63 @@ class DayConfig:
 
 
 @dataclass(frozen=True)
+class NightGroupSource:
+    """One group's private forum (access granted per user: read with the judge's login) and, optionally,
+    the one thread in it where the group's night actions go (None: every thread of the forum)."""
+
+    group: str  # the group's name as the rules call it: killers (匪帮/杀手), bandits, police
+    fid: int
+    tid: int | None = None
+
+
+@dataclass(frozen=True)
+class NightSources:
+    """``[night_sources]``: where the runner reads night actions (issue 10). ``pm``: the players' private
+    messages to the judge count too."""
+
+    pm: bool = False
+    groups: tuple[NightGroupSource, ...] = ()
+
+
+NIGHT_GROUPS = ("killers", "bandits", "police")
+
+
+def _night_sources(raw: Any) -> NightSources | None:
+    """The [night_sources] table: ``pm = true`` and one ``GROUP = { fid = N, tid = M }`` per group."""
+    if raw is None:
+        return None
+    if not isinstance(raw, Mapping):
+        raise GameFileError(
+            "[night_sources] must be a table", field="night_sources", fix="killers = { fid = 6, tid = 8 }"
+        )
+    groups: list[NightGroupSource] = []
+    pm = False
+    for key, value in raw.items():
+        if key == "pm":
+            if not isinstance(value, bool):
+                raise GameFileError("pm must be true or false", field="night_sources.pm", fix="pm = true")
+            pm = value
+            continue
+        if key not in NIGHT_GROUPS:
+            raise GameFileError(
+                f"unknown group {key!r}",
+                field=f"night_sources.{key}",
+                fix=f"one of {', '.join(NIGHT_GROUPS)} (or pm = true)",
+            )
+        if not isinstance(value, Mapping) or not isinstance(value.get("fid"), int):
+            raise GameFileError(
+                "a group needs the fid of its private forum",
+                field=f"night_sources.{key}",
+                fix=f"{key} = {{ fid = 6, tid = 8 }}",
+            )
+        tid = value.get("tid")
+        if tid is not None and not isinstance(tid, int):
+            raise GameFileError("tid must be a number", field=f"night_sources.{key}.tid", fix="tid = 8")
+        groups.append(NightGroupSource(key, int(value["fid"]), tid))
+    return NightSources(pm=pm, groups=tuple(groups))
+
+
+@dataclass(frozen=True)
 class Game:
     name: str
     ruleset: str
@@ -91,6 +148,7 @@ class Game:
     attendance: Mapping[str, Any] = field(default_factory=dict)
     night1_deadline: datetime | None = None  # night 1's submissions are due (UTC)
     outbox: Mapping[str, Any] = field(default_factory=dict)  # [outbox]: auto_approve, pm_interval, uids...
+    night_sources: NightSources | None = None  # [night_sources]: where players send night actions
 
     @property
     def tz(self) -> ZoneInfo:
@@ -316,6 +374,7 @@ def game_from_dict(data: Mapping[str, Any], *, path: Path | None = None) -> Game
         attendance=dict(data.get("attendance", {})),
         night1_deadline=_night1_deadline(tt, days, tz),
         outbox=dict(data.get("outbox", {})),  # checked by forumbot.outbox.OutboxSettings
+        night_sources=_night_sources(data.get("night_sources")),
     )
 
 

@@ -245,8 +245,12 @@ def vote_count_view(
         if pv.status is PlayerStatus.ABSTAIN:
             abstain.append(VoterLink(pv.player, link(pv.pid), floor_label(pv.floor, pv.pid or 0)))
     invalid = []
-    for v in result.verdicts:
-        if v.status.value in _NOT_LISTED or v.stage or v.author in judges:
+    # A post answering a called revote is judged by that revote (its first-vote verdict is only «late»).
+    in_revote = {rv.pid: rv for rnd in result.revotes for rv in rnd.verdicts if rv.pid is not None}
+    for first in result.verdicts:
+        late = first.status.value == "late" and first.pid is not None
+        v = in_revote.get(first.pid, first) if late else first
+        if v.status.value in _NOT_LISTED or (v.stage and v is first) or v.author in judges:
             continue
         invalid.append(
             InvalidVote(v.author, link(v.pid), floor_label(v.floor, v.pid or 0), public_reason(v.reason))

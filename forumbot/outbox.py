@@ -46,7 +46,7 @@ from forumbot.parsers import parse_thread_page
 from forumbot.posting import BoardWriter, Outcome, PostResult, WriterSettings, bodies_match
 from forumbot.store import outbox as repo
 from forumbot.store.db import Store
-from forumbot.store.models import BoardRow, PostRow
+from forumbot.store.models import BoardRow, OutboxItemRow, PostRow
 from forumbot.store.outbox import OutboxItem
 from forumbot.urls import Url
 
@@ -338,8 +338,11 @@ class Outbox:
         night: int | None = None,
         player: str = "",
         by: str | None = None,
+        key: str = "",
     ) -> int:
-        """Add a draft (approved at once when the game file auto-approves its kind); returns its id."""
+        """Add a draft (approved at once when the game file auto-approves its kind); returns its id.
+
+        ``key``: the runner's stable key for this item (see :meth:`by_key`); "" for a judge's own."""
         try:
             k = ItemKind(kind)
         except ValueError as exc:
@@ -359,6 +362,7 @@ class Outbox:
             "night": night,
             "player": player,
             "body": body,
+            "moment_key": key,
         }
         if isinstance(destination, Reply):
             fields.update(
@@ -404,6 +408,17 @@ class Outbox:
 
     def get(self, item_id: int) -> OutboxItem:
         return repo.get_item(self.store, item_id)
+
+    def by_key(self, key: str) -> int | None:
+        """The id of this game's item added with ``key`` (the runner looks before it adds, so a moment
+        run again after a crash never adds a second item)."""
+        with self.store.session() as s:
+            row = s.exec(
+                select(OutboxItemRow.id).where(
+                    OutboxItemRow.game == self.game.name, OutboxItemRow.moment_key == key
+                )
+            ).first()
+        return int(row) if row is not None else None
 
     def items(self, statuses: Sequence[str] | None = None) -> list[OutboxItem]:
         return repo.list_items(self.store, game=self.game.name, statuses=statuses)

@@ -40,6 +40,8 @@ class Url(StrEnum):
     PM_FORM = "pm_form"  # GET: the 发消息 popup (the only web answer that carries the pmid)
     PM_SEND = "pm_send"  # POST: the popup's form
     PM_VIEW = "pm_view"  # the conversation with one user
+    PM_VIEW_PAGE = "pm_view_page"  # one page of it (the runner reads every page at a night's deadline)
+    PM_LIST = "pm_list"  # the judge's conversations (the runner's night read)
     API_LOGIN_VERSION = "api_login_version"  # v1/v2: v4's login answers 503 on X3.5 (yet logs in)
     API_VIEWTHREAD_PLAIN = "api_viewthread_plain"  # for the formhash
     API_SENDREPLY = "api_sendreply"
@@ -73,6 +75,8 @@ TEMPLATES: Final[dict[Url, str]] = {
     "&daterange=2&infloat=yes&handlekey=sendpm&inajax=1&ajaxtarget=fwin_content_sendpm",
     Url.PM_SEND: "home.php?mod=spacecp&ac=pm&op=send&touid={uid}&inajax=1",
     Url.PM_VIEW: "home.php?mod=space&do=pm&subop=view&touid={uid}",
+    Url.PM_VIEW_PAGE: "home.php?mod=space&do=pm&subop=view&touid={uid}&page={page}",
+    Url.PM_LIST: "home.php?mod=space&do=pm&filter=privatepm",
     Url.API_LOGIN_VERSION: "api/mobile/index.php?version={version}"
     "&module=login&loginsubmit=yes&loginfield=username",
     Url.API_VIEWTHREAD_PLAIN: API + "&module=viewthread&tid={tid}",

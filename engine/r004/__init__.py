@@ -45,6 +45,7 @@ class R004(RuleSet):
     has_applications = True  # 延时/加速申请 in the process thread
     last_words_due = "next_day_opens"  # 遗言: before the next discussion day starts
     timetable = TimetableDefaults(vote_close="21:00", day_length=2, weekend_extra_day=True, night_hours=2)
+    day_cutoff = "change_cutoff"  # no change in the last hour
 
     # ---- setup ----
     def setup_fields(

@@ -1,17 +1,19 @@
-"""``forumbot demo``: play the bundled example game end to end, with no board and no set-up.
+"""``forumbot demo``: play the whole example game 【夜宵杀】 end to end, with no board and no set-up.
 
-A throwaway local Discuz! board (forumbot/demoboard.py) serves the example pages on 127.0.0.1; the
-demo reads them through the real client into a real SQLite store, exactly as ``poll`` would on a
-real board, then judges the day and drafts the posts. The board is shown twice — mid-day and after
-the close — so the demo also shows an edited vote and a deleted post kept in the store.
+The living example board (forumbot.exampleboard) serves the game's story on 127.0.0.1, its pages
+advancing with a fast clock; the demo runs ``forumbot run``'s own code on it (forumbot.runner: the plan,
+the ledger, the tick, the real steps) from night 1 to the win: the night actions read from the groups'
+private threads and the judge's PMs, each night resolved, the running count at 12:31, each day judged
+at the close, the tie's revote called and judged, drownings, every post and private result written to
+the outbox and sent once. The judge's part — the secret draw and approving the drafts — is done for
+him (``[outbox] auto_approve`` for every kind).
 """
 
 from __future__ import annotations
 
 import argparse
 import tempfile
-import tomllib
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from rich.console import Console
@@ -20,142 +22,102 @@ from rich.table import Table
 from forumbot.client import BoardClient
 from forumbot.commands.common import console
 from forumbot.commands.day import verdict_rows
-from forumbot.commands.outbox import demo_outbox
 from forumbot.commands.serve import DEFAULT_PORT, serve_demo
-from forumbot.config import Game, game_from_dict, parse_local_time
-from forumbot.demoboard import DemoBoard
-from forumbot.desk import Desk, case_post_draft, read_submissions, vote_count_draft
+from forumbot.exampleboard.server import LiveBoard
 from forumbot.i18n import _
-from forumbot.poll import poll
-from forumbot.resources import data_dir
+from forumbot.outbox import ItemKind
+from forumbot.runner.fastplay import FastClock, example_game, example_roles, play
+from forumbot.runner.ledger import records
+from forumbot.runner.plan import MomentKind
+from forumbot.runner.steps import BoardSteps
+from forumbot.runner.tick import Runner, TickReport
 from forumbot.store.db import open_store
-from forumbot.store.posts import get_post
-from forumbot.store.threads import list_threads
 
-EXAMPLE = "meishi"
+EXAMPLE = "yexiao"
 
 
 def run_demo(workdir: Path, out: Console) -> int:
-    folder = data_dir() / "examples" / EXAMPLE
-    data = tomllib.loads((folder / "game.toml").read_text("utf-8"))
-    with DemoBoard(folder / "board") as board:
-        data["board"]["url"] = board.url
-        data["game"]["store"] = str(workdir / "demo.db")
-        game = game_from_dict(data)
+    with LiveBoard.example(EXAMPLE, now="2026-06-03 08:00:00") as board:
+        scenario = board.scenario
+        clock = FastClock(board.now)
+        board.follow(clock)
+        game = example_game(
+            EXAMPLE, board.url, str(workdir / "demo.db"), auto_approve=[k.value for k in ItemKind]
+        )
         out.rule(f"[b]forumbot demo — 【{game.name}】 ({game.ruleset}, {len(game.roster)} players)")
         out.print(f"example board: {board.url}   store: {game.store_url} (SQLite)")
-        store = open_store(game.store_url)
-        with store:
-            desk = Desk(game, store, by="demo-judge")
+        out.print("the runner (forumbot run) plays the game on a fast clock; the judge approves every draft")
+        with open_store(game.store_url) as store:
+            steps = BoardSteps(
+                game, store, client=BoardClient(game.board, now=clock), clock=clock, by="forumbot-runner"
+            )
+            steps.outbox.sleep = lambda _s: None
+            roles = example_roles(EXAMPLE)
+            steps.desk.setup(roles=roles)
+            out.print(f"\n[b]Setup[/b]: the judges' draw stored as secrets for {len(roles)} players.")
+            runner = Runner(store, steps, clock=clock, log=lambda _line: None)
 
-            # 1. the secret draw, as the judges made it
-            roles = tomllib.loads((folder / "roles.toml").read_text("utf-8"))["roles"]
-            desk.setup(roles=roles)
-            out.print(f"\n[b]1. Setup[/b]: roles stored as secrets for {len(roles)} players (judges only).")
+            def shown(report: TickReport) -> None:
+                for key in report.done:
+                    _show_moment(out, steps, key)
+                for key, why in {**report.delayed, **report.waiting}.items():
+                    out.print(f"   {key}: {why}")
+                if report.sent:
+                    out.print(f"   outbox: {report.sent}")
 
-            # 2. night 1
-            subs = read_submissions(folder / "night1.toml")
-            desk.night_entries(1, subs)
-            res = desk.night_resolve(1)
+            until = max(scenario.moments()) + timedelta(days=2)
+            reports = play(runner, clock, until=until, board_moments=scenario.moments(), on_tick=shown)
+            st = steps.desk.require_state()
+            winner = st.outcome.winner.value if st.outcome and st.outcome.winner else "-"
             out.print(
-                f"\n[b]2. Night 1[/b]: {len(subs)} submissions → out: {'、'.join(res.out) or '(nobody)'}"
+                f"\n[b]The end[/b]: winner {winner}; "
+                f"alive: {'、'.join(st.living())}. "
+                f"{len(reports)} ticks; every moment done once."
             )
-            for e in res.events:
-                if not e.public:
-                    out.print(f"   → {e.audience}: {e.text}")
-            out.print("\n[b]Case post draft[/b] (public):\n")
-            out.print(case_post_draft(desk, 1, res.events), markup=False)
-
-            # 3. poll the board mid-day
-            client = BoardClient(game.board)
-            board.use("s1")
-            report = poll(client, store, game.board, game.watched_tids(), progress=False)
-            out.print(f"\n[b]3. Poll at 11:00[/b]: {report.summary()}")
-            for t in list_threads(store, game.board):
-                out.print(f"   thread {t.tid} 《{t.title}》: {t.pages} page(s), {t.replies} replies")
-            mid = desk.tally(1, as_of=parse_local_time("2026-06-04 11:00", game.tz, "as_of"))
+            items = steps.outbox.items()
+            sent = sum(1 for i in items if i.status == "sent")
             out.print(
-                "   running count at 11:00: "
-                + ", ".join(f"{line.target} {line.count}" for line in mid.result.final_tally)
+                f"outbox: {sent}/{len(items)} items sent once "
+                f"({len(board.writer.posts)} posts, {len(board.writer.pms)} private messages on the board)"
             )
-
-            # 4. after the close: everything again (edits and deletions happen on any page)
-            board.use("s2")
-            report = poll(client, store, game.board, game.watched_tids(), full=True, progress=False)
-            out.print(f"\n[b]4. Full poll at 13:30[/b]: {report.summary()}")
-            for ch in report.state_changes:
-                out.print(f"   pid {ch.pid}: {ch.old} → {ch.new} ({ch.note}); its content stays in the store")
-            for pid in report.revised_pids:
-                post = get_post(store, game.board, pid)
-                if post is None:
-                    continue
-                out.print(f"   pid {pid} by {post.author} was edited; every revision is kept:")
-                for rev in post.revisions:
-                    out.print(f"     r{rev.number} first seen {_local(rev.first_seen, game)}: {rev.text!r}")
-
-            # 5. judge the day
-            judged = desk.tally(1)
-            out.print("\n[b]5. Day 1 verdicts[/b] (every post of the vote thread):")
-            table = Table("floor", "author", "time", "verdict", "target", "reason")
-            for row in verdict_rows(judged, game):
-                table.add_row(
-                    str(row["floor"] or "-"),
-                    row["author"],
-                    row["at"][5:16].replace("T", " "),
-                    row["status"] + (" ⚑" if row["needs_review"] else ""),
-                    ("弃权" if row["abstain"] else row["target"]) or "",
-                    row["reason"],
-                )
-            out.print(table)
-            att = judged.attendance
-            if att is not None:
-                out.print(
-                    "   valid discussion posts: "
-                    + ", ".join(
-                        f"{name} {n}" for name, n in att.counts.items() if name in judged.result.input.alive
-                    )
-                )
-            out.print("\n[b]6. Vote count draft[/b] (BBCode, to paste in the vote thread):\n")
-            out.print(vote_count_draft(desk, judged), markup=False)
-            closed = desk.close_day(1)
-            out.print(f"[b]7. Day 1 closed[/b]: out {'、'.join(closed.out) or '(nobody)'}.")
-
-            # 8. night 2 and day 2: the ghost possesses, attendance and strikes carry over, two drown
-            desk.night_entries(2, read_submissions(folder / "night2.toml"))
-            res = desk.night_resolve(2)
-            out.print(f"\n[b]8. Night 2[/b] → out: {'、'.join(res.out) or '(nobody)'}")
-            for e in res.events:
-                if not e.public:
-                    out.print(f"   → {e.audience}: {e.text}")
-            board.use("s3")
-            report = poll(client, store, game.board, game.watched_tids(), full=True, progress=False)
-            out.print(f"   full poll at 6/5 13:30: {report.summary()}")
-            judged = desk.tally(2)
-            out.print("\n[b]9. Day 2 vote count draft[/b]:\n")
-            day2_count = vote_count_draft(desk, judged)
-            out.print(day2_count, markup=False)
-            closed = desk.close_day(2)
-            st = desk.require_state()
-            out.print(
-                f"[b]10. Day 2 closed[/b]: out {'、'.join(closed.out)}; "
-                f"{len(st.living())} players alive; next: night {st.round}."
-            )
-            # 11. the outbox: the vote count and night 2's private notices, approved and sent once
-            out.print("\n[b]11. Outbox[/b]: approved drafts sent to the example board, then read back")
-            private = [(e.audience.name or "", e.text) for e in res.events if e.audience.kind == "player"]
-            demo_outbox(
-                out,
-                game,
-                store,
-                public=[("vote_count", game.day(2).vote_tid or 0, day2_count)],
-                private=private,
-            )
-            out.print(f"\nboard requests made: {len(board.requests)}; the store is at {game.store_url}")
+            out.print(f"board requests made: {len(board.requests)}; the store is at {game.store_url}")
     return 0
 
 
-def _local(t: datetime, game: Game) -> str:
-    return t.astimezone(game.tz).strftime("%m-%d %H:%M")
+def _local(t: datetime, steps: BoardSteps) -> str:
+    return t.astimezone(steps.game.tz).strftime("%m-%d %H:%M")
+
+
+def _show_moment(out: Console, steps: BoardSteps, key: str) -> None:
+    """One moment done: what it decided, and the drafts it wrote."""
+    with steps.store.session() as s:
+        rec = records(s, steps.game_id)[key]
+    out.rule(f"{_local(rec.deadline, steps)} {key}", style="dim")
+    out.print(f"[b]{rec.note}[/b]")
+    res = rec.result
+    if rec.kind == MomentKind.NIGHT_DEADLINE.value and "verdicts" in res:
+        table = Table("message", "author", "verdict", "reason")
+        for v in res["verdicts"]:
+            table.add_row(v["id"], v["author"], v["code"], v["reason"])
+        out.print(table)
+    if rec.kind in (MomentKind.CLOSE.value, MomentKind.REVOTE_DEADLINE.value) and "revote" not in res:
+        judged = steps.desk.tally(rec.round)
+        table = Table("floor", "author", "time", "verdict", "target", "reason")
+        for row in verdict_rows(judged, steps.game):
+            table.add_row(
+                str(row["floor"] or "-"),
+                row["author"],
+                row["at"][5:16].replace("T", " "),
+                row["status"] + (" ⚑" if row["needs_review"] else ""),
+                ("弃权" if row["abstain"] else row["target"]) or "",
+                row["reason"],
+            )
+        out.print(table)
+    for item_id in res.get("outbox", []):
+        item = steps.outbox.get(int(item_id))
+        where = f"私信 {item.player}" if item.dest == "pm" else f"tid {item.tid}"
+        out.print(f"\n[b]{item.kind}[/b] → {where}:")
+        out.print(item.body, markup=False)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

@@ -309,6 +309,7 @@ def read_night_message(
         for st in found:
             if st.kind is NightKind.KILL_TEXT:
                 st, used = _kill_text(st, lines, i, grammar)
+                st = _as_written(st, t, text or "")
                 skip_lines.update(used)
             out.append(st)
         if not any(s.kind is NightKind.PLEDGE for s in found) and grammar == "r001":
@@ -317,6 +318,16 @@ def read_night_message(
                 out.append(pledge)
     out.sort(key=lambda s: (s.line, s.pos))
     return NightReading(tuple(out), t)
+
+
+def _as_written(st: NightStatement, folded: str, original: str) -> NightStatement:
+    """The kill text as the bandits wrote it (full-width punctuation kept: the case post quotes it),
+    when folding kept every character in place (it maps one character to one)."""
+    original = original.replace("\r\n", "\n").replace("\r", "\n")
+    if not st.text or len(original) != len(folded):
+        return st
+    at = folded.find(st.text)
+    return st if at < 0 else replace(st, text=original[at : at + len(st.text)])
 
 
 def _none_statements(line: str, i: int, grammar: str) -> list[NightStatement]:

@@ -72,12 +72,15 @@ def plan(
     night1_deadline: datetime | None,
     days: Sequence[DayTimes],
     facts: Facts = Facts(),
+    last_night: bool = False,
 ) -> list[Moment]:
     """Every moment of the game, in the order they are to be done.
 
     ``cutoff_kind`` is the rule set's cutoff (VOID_CUTOFF for R001 and R000, CHANGE_CUTOFF for R004).
     Night N's deadline comes from the day before (night 1: the timetable's first night). A game that is
-    over plans nothing more: the ledger keeps what was done.
+    over plans nothing more: the ledger keeps what was done. ``last_night``: the night after the game
+    file's last day is played too (its deadline is that day's ``night_deadline``): a game file often
+    lists only the days, and the last night may end the game.
     """
     out: list[Moment] = []
     seq = 0
@@ -96,7 +99,7 @@ def plan(
         for number, deadline in sorted(facts.revotes.get(d.day, ())):
             add(MomentKind.REVOTE_DEADLINE, d.day, deadline, f"day{d.day}/revote{number}", number)
         has_next = i + 1 < len(ordered) and ordered[i + 1].day == d.day + 1
-        if has_next:
+        if has_next or (last_night and i + 1 == len(ordered)):
             add(MomentKind.NIGHT_DEADLINE, d.day + 1, d.night_deadline, f"night{d.day + 1}/deadline")
     return out
 

@@ -466,6 +466,7 @@ class OutboxItemRow(SQLModel, table=True):
     quote_pid: int | None = None
     uids: list[int] = Field(default_factory=list, sa_type=JSON)  # pm: the recipients
     player: str = ""  # secret kinds: the one player it is for
+    moment_key: str = Field(default="", max_length=120)  # the runner's stable key: one item per key and game
     subject: str = Field(default="", sa_type=Text)
     body: str = Field(default="", sa_type=Text)
     revision: int = 1

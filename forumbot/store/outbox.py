@@ -61,6 +61,7 @@ class OutboxItem:
     created_by: str
     created_at: datetime
     updated_at: datetime
+    moment_key: str = ""  # the runner's stable key ("" for a judge's own item)
 
     @property
     def pending_uids(self) -> tuple[int, ...]:
@@ -123,6 +124,7 @@ def _item(row: OutboxItemRow) -> OutboxItem:
         created_by=row.created_by,
         created_at=row.created_at,
         updated_at=row.updated_at,
+        moment_key=row.moment_key,
     )
 
 

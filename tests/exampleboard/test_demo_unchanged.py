@@ -1,7 +1,7 @@
-"""``forumbot demo`` still prints the same judgement after the example board's markup moved into
-forumbot.exampleboard: its whole output is compared with the output of the demo before the move
-(demo_output.txt, recorded from commit f8ff8c8), with the port, the temporary paths and the wall-clock
-"first seen"/"last seen" instants masked. When the demo's story is changed on purpose, record the file again.
+"""``forumbot demo`` plays the whole example game 【夜宵杀】 through the runner and prints the same judgement
+every time: its whole output is compared with demo_output.txt (recorded when the demo moved to the runner
+and the living example board, issue 10), with the port and the temporary paths masked. When the demo's
+story is changed on purpose, record the file again (and read the difference: it is the judgement).
 """
 
 from __future__ import annotations
@@ -24,10 +24,11 @@ def _masked(text: str) -> str:
     return re.sub(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+\+00:00", "NOW", text)
 
 
-def test_the_demo_prints_the_same_judgement_as_before(tmp_path: Path) -> None:
+def test_the_demo_plays_the_whole_game_and_prints_the_same_judgement(tmp_path: Path) -> None:
     out = Console(record=True, width=200, force_terminal=False, color_system=None)
     assert run_demo(tmp_path, out) == 0
     got = _masked(out.export_text()).splitlines()
     want = GOLDEN.read_text("utf-8").splitlines()
-    assert any("烧卖 被处决，身份：杀手" in line for line in want)
+    assert any("麻花 被处决，身份：杀手" in line for line in want)
+    assert any("winner police" in line for line in want)
     assert got == want

@@ -1,6 +1,7 @@
 """Issue 8, "never confidently wrong": the example game (data/examples/meishi) with the board down at
-the day's deadline. While the board is down nothing final happens (no final draft, no state change,
-a clear message); once the board is back, the day is judged exactly as with no fault."""
+the day's deadline. While the board is down nothing final happens (a provisional tally that says why, no
+state change, the close refused with a clear message); once the board is back, the day is judged exactly as
+with no fault. (The runner's own moment at a deadline is tested in tests/runner/test_board_down.py.)"""
 
 from __future__ import annotations
 
@@ -15,13 +16,11 @@ import pytest
 import responses
 
 from forumbot.client import BoardClient
-from forumbot.commands.watch import deadline_draft
 from forumbot.demoboard import DemoBoard
 from forumbot.desk import Desk, read_submissions, vote_count_draft
 from forumbot.errors import ForumbotError, ReadIncomplete
 from forumbot.poll import poll
 from forumbot.store import Store, open_store
-from forumbot.watch import Watcher
 from tests.judging.conftest import BOARD_URL, EXAMPLE, example_game, example_roles
 
 
@@ -51,8 +50,8 @@ def utc(text: str) -> datetime:
     return datetime.fromisoformat(text).replace(tzinfo=UTC)
 
 
-def judge_at_deadlines(store: Store, drafts: Path, *, fault: bool) -> tuple[Desk, list[str]]:
-    """Play night 1 and day 1 on the watcher's timetable; ``fault``: the board is down at 13:01."""
+def judge_at_deadlines(store: Store, *, fault: bool) -> tuple[Desk, list[str]]:
+    """Play night 1 and day 1 with the judge's reads; ``fault``: the board is down at 13:01."""
     desk = Desk(example_game(store.url), store, by="test-judge")
     desk.setup(roles=example_roles())
     desk.night_entries(1, read_submissions(EXAMPLE / "night1.toml"))
@@ -62,30 +61,24 @@ def judge_at_deadlines(store: Store, drafts: Path, *, fault: bool) -> tuple[Desk
     with flaky_board() as fb:
         client = BoardClient(desk.game.board, sleep=lambda _s: None, now=lambda: now[0])
 
-        def run_poll(full: bool) -> object:
+        def read(full: bool) -> None:
             try:
                 tids = desk.game.watched_tids()
-                return poll(client, store, desk.game.board, tids, full=full, progress=False)
+                report = poll(client, store, desk.game.board, tids, full=full, progress=False)
+                if not report.ok:
+                    log.append(report.failure_message())
             except ForumbotError as exc:
                 log.append(str(exc))
-                return None
+            desk.refresh()
 
-        watcher = Watcher(
-            desk.game,
-            run_poll,
-            lambda m: deadline_draft(desk, m, drafts, log.append),
-            clock=lambda: now[0],
-            log=log.append,
-        )
         fb.board.use("s1")
-        watcher.tick()  # 11:00: an incremental read
+        read(False)  # 11:00: an incremental read
         fb.board.use("s2")
-        now[0] = utc("2026-06-04 05:01")  # 13:01: the void cutoff and the close are due
+        now[0] = utc("2026-06-04 05:01")  # 13:01: the void cutoff and the close are past
         fb.down = fault
-        watcher.tick()
+        read(True)
         if fault:
-            assert list(drafts.iterdir()) == []  # no draft from an incomplete read
-            assert any("读取不完整，未写草稿" in line for line in log)
+            assert log, "the failed read says so"
             judged = desk.tally(1)
             assert judged.provisional and judged.read_reasons
             assert all("poll --full" in why for why in judged.read_reasons)
@@ -95,18 +88,14 @@ def judge_at_deadlines(store: Store, drafts: Path, *, fault: bool) -> tuple[Desk
             assert [v.label for v in desk.live_history()][-1] == "night 1"
             fb.down = False
             now[0] = utc("2026-06-04 05:06")  # 13:06: the board is back
-            watcher.tick()  # the deadlines stayed due: full read, then the drafts
+            read(True)
     return desk, log
 
 
 def test_the_board_down_at_the_close_gives_no_verdict_then_the_same_one(tmp_path: Path, store: Store) -> None:
-    faulty_drafts = tmp_path / "faulty"
-    faulty_drafts.mkdir()
-    desk, _log = judge_at_deadlines(store, faulty_drafts, fault=True)
+    desk, _log = judge_at_deadlines(store, fault=True)
     with open_store(tmp_path / "reference.db") as ref_store:
-        ref_drafts = tmp_path / "reference"
-        ref_drafts.mkdir()
-        ref, _ = judge_at_deadlines(ref_store, ref_drafts, fault=False)
+        ref, _ = judge_at_deadlines(ref_store, fault=False)
         want = ref.tally(1)
         got = desk.tally(1)
         assert not got.provisional and not want.provisional
@@ -115,12 +104,10 @@ def test_the_board_down_at_the_close_gives_no_verdict_then_the_same_one(tmp_path
         assert [(v.pid, v.status) for v in got.result.verdicts] == [
             (v.pid, v.status) for v in want.result.verdicts
         ]
-        names = ["day1-close.bbcode", "day1-void_cutoff.bbcode"]
-        assert sorted(p.name for p in faulty_drafts.iterdir()) == names
-        for name in names:
-            assert (faulty_drafts / name).read_text("utf-8") == (ref_drafts / name).read_text("utf-8")
-        assert "烧卖 被处决，身份：杀手" in (faulty_drafts / "day1-close.bbcode").read_text("utf-8")
-        running = (faulty_drafts / "day1-void_cutoff.bbcode").read_text("utf-8")
-        assert "被处决" not in running and "实时统计" in running
         assert vote_count_draft(desk, got) == vote_count_draft(ref, want)
+        assert "烧卖 被处决，身份：杀手" in vote_count_draft(desk, got)
+        cutoff = desk.day(1).void_cutoff
+        running = vote_count_draft(desk, desk.tally(1, as_of=cutoff))
+        assert running == vote_count_draft(ref, ref.tally(1, as_of=cutoff))
+        assert "被处决" not in running and "实时统计" in running
         assert desk.close_day(1).out == ref.close_day(1).out == ("烧卖",)

@@ -18,13 +18,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 from rich.console import Console
 
-from forumbot.commands.demo import run_demo
 from forumbot.config import Game
 from forumbot.i18n import set_language
 from forumbot.store import judges
 from forumbot.store.db import Store, open_store
 from forumbot.web import data
 from forumbot.web.app import create_app
+from tests.web.meishi_game import play_meishi
 
 JUDGE, PASSWORD = "执法甲", "correct horse battery"
 CSRF = re.compile(r'name="csrf" value="([^"]+)"')
@@ -34,7 +34,7 @@ CSRF = re.compile(r'name="csrf" value="([^"]+)"')
 def played_demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The example game (night 1, day 1, night 2, day 2) played through the real client into a store."""
     work = tmp_path_factory.mktemp("demo")
-    run_demo(work, Console(file=io.StringIO()))
+    play_meishi(work, Console(file=io.StringIO()))
     return work / "demo.db"
 
 

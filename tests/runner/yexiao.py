@@ -1,0 +1,88 @@
+"""The whole example game 【夜宵杀】 played by the runner on the living example board (shared by the
+whole-game, crash and board-down tests)."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlmodel import col, select
+
+from forumbot.client import BoardClient
+from forumbot.config import Game
+from forumbot.desk import Desk
+from forumbot.exampleboard.model import Scenario, load_scenario
+from forumbot.exampleboard.server import LiveBoard
+from forumbot.outbox import ItemKind
+from forumbot.resources import data_dir
+from forumbot.runner.fastplay import FastClock, example_game, example_roles
+from forumbot.runner.steps import BoardSteps
+from forumbot.runner.tick import Runner
+from forumbot.store.db import Store, open_store
+from forumbot.store.models import GameStateRow, MomentRow, NightSubmissionRow, OutboxItemRow
+
+GAME_DIR = data_dir() / "examples" / "yexiao"
+SCENARIO: Scenario = load_scenario(GAME_DIR / "scenario.toml")
+EXPECTED: dict[str, Any] = tomllib.loads((GAME_DIR / "expected.toml").read_text("utf-8"))
+START = datetime(2026, 6, 3, 0, 0, tzinfo=UTC)  # 6/3 08:00 Beijing: before night 1's deadline
+UNTIL = datetime(2026, 6, 7, tzinfo=UTC)
+ALL_KINDS = [k.value for k in ItemKind]  # the test approves everything the runner drafts
+
+
+@dataclass
+class Played:
+    game: Game
+    store: Store
+    steps: BoardSteps
+    runner: Runner
+    clock: FastClock
+
+
+def open_runner(board_url: str, db: Path, clock: FastClock, *, setup: bool = True) -> Played:
+    """The runner of 【夜宵杀】 on a board, with a store at ``db``; the judge's draw stored first."""
+    game = example_game("yexiao", board_url, str(db), auto_approve=ALL_KINDS)
+    store = open_store(game.store_url)
+    if setup and Desk(game, store, by="法官大人").state() is None:
+        Desk(game, store, by="法官大人").setup(roles=example_roles("yexiao"))
+    steps = BoardSteps(game, store, client=BoardClient(game.board, now=clock), clock=clock)
+    steps.outbox.sleep = lambda _s: None
+    runner = Runner(store, steps, clock=clock, log=lambda _line: None)
+    return Played(game, store, steps, runner, clock)
+
+
+def board(clock: FastClock) -> LiveBoard:
+    b = LiveBoard(SCENARIO, now=clock.now)
+    b.follow(clock)
+    return b
+
+
+def snapshot(store: Store) -> dict[str, Any]:
+    """What a finished game leaves in the store, without ids and wall-clock times."""
+    with store.session() as s:
+        states = [
+            (r.label, r.state_json) for r in s.exec(select(GameStateRow).order_by(col(GameStateRow.id))).all()
+        ]
+        moments = sorted((r.key, r.status, _result(r.result_json)) for r in s.exec(select(MomentRow)).all())
+        subs = sorted(
+            (r.night, r.action_json, r.submitted_at.isoformat(), r.withdrawn)
+            for r in s.exec(select(NightSubmissionRow)).all()
+        )
+        items = sorted(
+            (r.moment_key, r.kind, r.status, r.body, json.dumps(r.uids), r.player)
+            for r in s.exec(select(OutboxItemRow)).all()
+        )
+    return {"states": states, "moments": moments, "submissions": subs, "outbox": items}
+
+
+def _result(raw: str) -> str:
+    """A moment's result without what depends on how often it ran (how many rows this run added)."""
+    data = json.loads(raw or "{}")
+    data.pop("stored", None)
+    return json.dumps(data, sort_keys=True, ensure_ascii=False)
+
+
+__all__ = ["EXPECTED", "SCENARIO", "START", "UNTIL", "Played", "board", "open_runner", "snapshot"]

@@ -530,9 +530,11 @@ class DaySteps(ApplicationSteps):
         if judged.read_reasons:
             if force_why is None or not force_why.strip():
                 raise ReadIncomplete(
-                    f"第{n}日的主题未在截止后完整读取，不能结算：\n  "
-                    + "\n  ".join(judged.read_reasons)
-                    + "\n（确需结算时：forumbot close --day N --force --why 理由；决定会记录在案）"
+                    _(
+                        "the threads of day {day} were not read in full after the deadline, so it cannot "
+                        "be closed:\n  {reasons}\n(to close anyway: forumbot close --day N --force --why "
+                        "REASON; the decision is recorded)"
+                    ).format(day=n, reasons="\n  ".join(judged.read_reasons))
                 )
             with self.store.session() as s:
                 records.add_decision(

@@ -25,6 +25,7 @@ from engine import (
 )
 from forumbot.board import DEFAULT_TZ, DEFAULT_USER_AGENT, BoardConfig, SourceKind
 from forumbot.errors import ConfigError, GameFileError
+from forumbot.i18n import _
 
 DEFAULT_GAME_FILE = "forumbot.toml"
 DEFAULT_STORE = "forumbot.db"
@@ -37,7 +38,9 @@ def canonical_ruleset(name: str) -> str:
     except EngineError as exc:
         known = ", ".join(rs.id for rs in all_rulesets())
         raise GameFileError(
-            f"unknown rule set {name!r}", field="game.ruleset", fix=f"use one of {known}"
+            _("unknown rule set {name!r}").format(name=name),
+            field="game.ruleset",
+            fix=_("use one of {known}").format(known=known),
         ) from exc
 
 
@@ -161,7 +164,11 @@ class Game:
         have = ", ".join(str(d.day) for d in self.days) or "none"
         from forumbot.errors import UsageError
 
-        raise UsageError(f"day {n} is not in the game file (days configured: {have}); add a [[days]] entry")
+        raise UsageError(
+            _("day {day} is not in the game file (days configured: {have}); add a [[days]] entry").format(
+                day=n, have=have
+            )
+        )
 
     def watched_tids(self) -> list[int]:
         seen: list[int] = []
@@ -203,12 +210,16 @@ def parse_local_time(value: Any, tz: ZoneInfo, field_name: str) -> datetime:
                 continue
         if parsed is None:
             raise GameFileError(
-                f"cannot read the time {value!r}", field=field_name, fix='write it as "2026-06-04 13:00"'
+                _("cannot read the time {value!r}").format(value=value),
+                field=field_name,
+                fix=_('write it as "2026-06-04 13:00"'),
             )
         dt = parsed
     else:
         raise GameFileError(
-            f"expected a time, got {value!r}", field=field_name, fix='write it as "2026-06-04 13:00"'
+            _("expected a time, got {value!r}").format(value=value),
+            field=field_name,
+            fix=_('write it as "2026-06-04 13:00"'),
         )
     if dt.tzinfo is None:
         dt = dt.replace(tzinfo=tz)
@@ -223,7 +234,9 @@ def _parse_clock(value: Any, field_name: str) -> time:
         return time(int(hh), int(mm))
     except (ValueError, TypeError) as exc:
         raise GameFileError(
-            f"cannot read the clock time {value!r}", field=field_name, fix='e.g. "13:00"'
+            _("cannot read the clock time {value!r}").format(value=value),
+            field=field_name,
+            fix=_('e.g. "13:00"'),
         ) from exc
 
 
@@ -234,7 +247,9 @@ def _parse_date(value: Any, field_name: str) -> date:
         return date.fromisoformat(str(value).strip())
     except ValueError as exc:
         raise GameFileError(
-            f"cannot read the date {value!r}", field=field_name, fix='e.g. "2026-06-03"'
+            _("cannot read the date {value!r}").format(value=value),
+            field=field_name,
+            fix=_('e.g. "2026-06-03"'),
         ) from exc
 
 
@@ -246,9 +261,9 @@ def _check_names(names: Iterable[str], roster: set[str], field_name: str) -> Non
     for name in names:
         if name not in roster:
             raise GameFileError(
-                f"{name!r} is not in the roster",
+                _("{name!r} is not in the roster").format(name=name),
                 field=field_name,
-                fix="use a role account listed in [players].roster (names match exactly)",
+                fix=_("use a role account listed in [players].roster (names match exactly)"),
             )
 
 
@@ -295,9 +310,9 @@ class Timetable:
         """R001: round r's case post follows night r's deadline (day r at 17:00) by about 20 min."""
         if self.first_night is None:
             raise GameFileError(
-                "no opening time for this day",
+                _("no opening time for this day"),
                 field=f"{where}.opens",
-                fix='give opens = "YYYY-MM-DD HH:MM" (the case post), or [timetable].first_night',
+                fix=_('give opens = "YYYY-MM-DD HH:MM" (the case post), or [timetable].first_night'),
             )
         night = self.first_night + timedelta(days=day - 1)
         return _at(night, self.night_deadline, tz) + timedelta(minutes=self.case_post_delay_minutes)
@@ -328,24 +343,27 @@ def load_game(path: str | Path) -> Game:
         raw = p.read_bytes()
     except FileNotFoundError as exc:
         raise ConfigError(
-            f"game file {str(p)!r} not found",
+            _("game file {path!r} not found").format(path=str(p)),
             field="--game",
-            fix="pass --game FILE, or create forumbot.toml (see README: The game file)",
+            fix=_("pass --game FILE, or create forumbot.toml (see README: The game file)"),
         ) from exc
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise GameFileError(
-            f"{p} is not UTF-8 (byte {exc.start}: {raw[exc.start : exc.start + 2]!r}; "
-            "saved as GBK by an editor?)",
+            _("{path} is not UTF-8 (byte {offset}: {bytes}; saved as GBK by an editor?)").format(
+                path=p, offset=exc.start, bytes=repr(raw[exc.start : exc.start + 2])
+            ),
             field="(file)",
-            fix="save it as UTF-8 (in Notepad: Save As, Encoding: UTF-8)",
+            fix=_("save it as UTF-8 (in Notepad: Save As, Encoding: UTF-8)"),
         ) from exc
     try:
         data = tomllib.loads(text.removeprefix("\ufeff"))
     except tomllib.TOMLDecodeError as exc:
         raise GameFileError(
-            f"{p} is not valid UTF-8 TOML: {exc}", field="(file)", fix="fix the syntax"
+            _("{path} is not valid UTF-8 TOML: {error}").format(path=p, error=exc),
+            field="(file)",
+            fix=_("fix the syntax"),
         ) from exc
     return game_from_dict(data, path=p)
 
@@ -385,7 +403,9 @@ def _game_zone(g: Mapping[str, Any]) -> tuple[str, ZoneInfo]:
         return tzname, ZoneInfo(tzname)
     except Exception as exc:
         raise GameFileError(
-            f"unknown time zone {tzname!r}", field="game.timezone", fix="e.g. Asia/Shanghai"
+            _("unknown time zone {name!r}").format(name=tzname),
+            field="game.timezone",
+            fix=_("e.g. Asia/Shanghai"),
         ) from exc
 
 
@@ -395,7 +415,9 @@ def _board_table(b: Mapping[str, Any], tzname: str) -> BoardConfig:
         source = SourceKind(str(b.get("source", "pc")))
     except ValueError as exc:
         raise GameFileError(
-            f"unknown source {b.get('source')!r}", field="board.source", fix="one of api, pc, touch"
+            _("unknown source {source!r}").format(source=b.get("source")),
+            field="board.source",
+            fix=_("one of api, pc, touch"),
         ) from exc
     cookie = b.get("cookie_file")
     try:
@@ -420,9 +442,9 @@ def _board_table(b: Mapping[str, Any], tzname: str) -> BoardConfig:
         raise GameFileError(exc.message, field=exc.field, fix=exc.fix) from exc
     if "password" in b:
         raise GameFileError(
-            "a password in the game file would be shared with everyone who gets the file",
+            _("a password in the game file would be shared with everyone who gets the file"),
             field="board.password",
-            fix='put it in an environment variable and name it: password_env = "FORUMBOT_PASSWORD"',
+            fix=_('put it in an environment variable and name it: password_env = "FORUMBOT_PASSWORD"'),
         )
     return board
 
@@ -437,15 +459,19 @@ def _roster_and_judges(
     dupes = sorted({x for x in roster if roster.count(x) > 1})
     if dupes:
         raise GameFileError(
-            f"{dupes[0]!r} is listed twice", field="players.roster", fix="list each role once"
+            _("{name!r} is listed twice").format(name=dupes[0]),
+            field="players.roster",
+            fix=_("list each role once"),
         )
     if not roster:
-        raise GameFileError("the roster is empty", field="players.roster", fix="list the role accounts")
+        raise GameFileError(_("the roster is empty"), field="players.roster", fix=_("list the role accounts"))
     judges = tuple(str(x) for x in g.get("judges", ()))
     clash = [j for j in judges if j in roster]
     if clash:
         raise GameFileError(
-            f"{clash[0]!r} is both a judge and a player", field="game.judges", fix="a judge cannot play"
+            _("{name!r} is both a judge and a player").format(name=clash[0]),
+            field="game.judges",
+            fix=_("a judge cannot play"),
         )
     return roster, judges
 
@@ -453,7 +479,9 @@ def _roster_and_judges(
 def _days(days_raw: Any, tt: Timetable, tz: ZoneInfo, roster: set[str]) -> tuple[DayConfig, ...]:
     """The [[days]]: numbered 1, 2, 3..., each opening after the one before closes."""
     if not isinstance(days_raw, list):
-        raise GameFileError("days must be an array of tables", field="days", fix="write [[days]] entries")
+        raise GameFileError(
+            _("days must be an array of tables"), field="days", fix=_("write [[days]] entries")
+        )
     days: list[DayConfig] = []
     for i, d in enumerate(days_raw):
         days.append(_day(d, i, days[-1] if days else None, tt, tz, roster))
@@ -479,12 +507,14 @@ def _day(
     process_tid = d.get("process", d.get("process_tid"))
     if process_tid is not None and (isinstance(process_tid, bool) or not isinstance(process_tid, int)):
         raise GameFileError(
-            f"process = {process_tid!r} is not a thread id",
+            _("process = {value!r} is not a thread id").format(value=process_tid),
             field=f"{where}.process",
-            fix="process = TID of [进程]",
+            fix=_("process = TID of [进程]"),
         )
     if vote_tid is None:
-        raise GameFileError("no vote thread for this day", field=f"{where}.vote", fix="vote = TID of [投票]")
+        raise GameFileError(
+            _("no vote thread for this day"), field=f"{where}.vote", fix=_("vote = TID of [投票]")
+        )
     return DayConfig(
         day=n,
         vote_tid=int(vote_tid),
@@ -538,39 +568,41 @@ def _check_day_times(
     """The day's times in order (opens ≤ cutoffs ≤ close ≤ night deadline), after the day before."""
     if not opens < closes:
         raise GameFileError(
-            f"the vote closes ({_fmt(closes, tz)}) before it opens ({_fmt(opens, tz)})",
+            _("the vote closes ({closes}) before it opens ({opens})").format(
+                closes=_fmt(closes, tz), opens=_fmt(opens, tz)
+            ),
             field=f"{where}.close",
-            fix="close must come after opens",
+            fix=_("close must come after opens"),
         )
     if not opens <= void_cutoff <= closes:
         raise GameFileError(
-            "void_cutoff is outside the vote window",
+            _("void_cutoff is outside the vote window"),
             field=f"{where}.void_cutoff",
             fix="opens ≤ void_cutoff ≤ close",
         )
     if not opens <= change_cutoff <= closes:
         raise GameFileError(
-            "change_cutoff is outside the vote window",
+            _("change_cutoff is outside the vote window"),
             field=f"{where}.change_cutoff",
             fix="opens ≤ change_cutoff ≤ close",
         )
     if night < closes:
         raise GameFileError(
-            "the night deadline comes before the vote closes",
+            _("the night deadline comes before the vote closes"),
             field=f"{where}.night_deadline",
-            fix="the next night follows the vote",
+            fix=_("the next night follows the vote"),
         )
     if prev is not None and opens < prev.closes:
         raise GameFileError(
-            f"day {n} opens before day {prev.day} closes",
+            _("day {day} opens before day {previous} closes").format(day=n, previous=prev.day),
             field=f"{where}.opens",
-            fix="days must follow each other in order",
+            fix=_("days must follow each other in order"),
         )
     if prev is not None and n != prev.day + 1:
         raise GameFileError(
-            f"day {n} follows day {prev.day}",
+            _("day {day} follows day {previous}").format(day=n, previous=prev.day),
             field=f"{where}.day",
-            fix="number the days 1, 2, 3, ...",
+            fix=_("number the days 1, 2, 3, ..."),
         )
 
 
@@ -598,9 +630,9 @@ def _accelerated(d: Mapping[str, Any], where: str, tz: ZoneInfo) -> bool | datet
         return parse_local_time(accel, tz, f"{where}.accelerated")
     if not isinstance(accel, bool):
         raise GameFileError(
-            f"accelerated = {accel!r}",
+            _("accelerated = {value!r} is neither true nor a time").format(value=accel),
             field=f"{where}.accelerated",
-            fix='true, or the moment: "2026-06-12 10:00"',
+            fix=_('true, or the moment: "2026-06-12 10:00"'),
         )
     return accel
 

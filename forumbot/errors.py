@@ -34,6 +34,8 @@ escapes to the command line, which prints the message and exits non-zero.
 
 from __future__ import annotations
 
+from forumbot.i18n import N_, _
+
 
 class ForumbotError(Exception):
     """Base of every error forumbot raises on purpose."""
@@ -50,7 +52,7 @@ class ConfigError(ForumbotError):
         if field:
             parts.insert(0, f"[{field}]")
         if fix:
-            parts.append(f"Fix: {fix}")
+            parts.append(_("Fix: {fix}").format(fix=fix))
         super().__init__(" ".join(parts))
 
 
@@ -78,26 +80,26 @@ class StoreBusy(StoreError):
 class BoardError(ForumbotError):
     """Something the board sent (or failed to send). Always names the URL and the board's words."""
 
-    what = "the board refused the request"
+    what = N_("the board refused the request")
 
     def __init__(self, url: str, board_message: str = "", detail: str = "") -> None:
         self.url = url
         self.board_message = board_message.strip()
         self.detail = detail
-        msg = f"{self.what}: {url}"
+        msg = _("{what}: {url}").format(what=_(self.what), url=url)
         if self.board_message:
-            msg += f" — the board says: {self.board_message}"
+            msg += _(" — the board says: {board_message}").format(board_message=self.board_message)
         if detail:
             msg += f" ({detail})"
         super().__init__(msg)
 
 
 class NetworkError(BoardError):
-    what = "no answer from the board"
+    what = N_("no answer from the board")
 
 
 class UnparseablePage(BoardError):
-    what = "cannot read this page"
+    what = N_("cannot read this page")
 
 
 class TruncatedPage(UnparseablePage):
@@ -105,53 +107,53 @@ class TruncatedPage(UnparseablePage):
     not the last holding fewer posts than a page holds. Its posts are not stored as a complete read, so
     nothing missing from it is ever taken for deleted; the next poll reads it again."""
 
-    what = "the page was cut off before its end (read again later; nothing on it was trusted)"
+    what = N_("the page was cut off before its end (read again later; nothing on it was trusted)")
 
 
 class RedirectLoop(BoardError):
     """The board kept redirecting: a loop, or more hops than a page ever needs."""
 
-    what = "the board redirected too many times (a redirect loop?)"
+    what = N_("the board redirected too many times (a redirect loop?)")
 
 
 class ThreadNotFound(BoardError):
-    what = "thread not found (deleted, moved or awaiting moderation)"
+    what = N_("thread not found (deleted, moved or awaiting moderation)")
 
 
 class ForumNotFound(BoardError):
-    what = "forum not found"
+    what = N_("forum not found")
 
 
 class NoPermission(BoardError):
-    what = "no permission to read this"
+    what = N_("no permission to read this")
 
 
 class LoginRequired(BoardError):
-    what = (
+    what = N_(
         "login required: set [board] username and password_env (the environment variable holding "
         "the password, e.g. FORUMBOT_PASSWORD) in the game file"
     )
 
 
 class LoginFailed(BoardError):
-    what = "login failed (not retried: Discuz! locks the IP after 5 failures)"
+    what = N_("login failed (not retried: Discuz! locks the IP after 5 failures)")
 
 
 class CaptchaRequired(BoardError):
-    what = "the board asks for a captcha: log in once in a browser, then retry"
+    what = N_("the board asks for a captcha: log in once in a browser, then retry")
 
 
 class CCDefence(BoardError):
-    what = "the board's anti-flood (CC) defence answered; slow down the poll interval"
+    what = N_("the board's anti-flood (CC) defence answered; slow down the poll interval")
 
 
 class AntiTheftPage(BoardError):
-    what = "the board served an anti-theft script page instead of the thread"
+    what = N_("the board served an anti-theft script page instead of the thread")
 
 
 class BoardSystemError(BoardError):
-    what = "the board had a system error"
+    what = N_("the board had a system error")
 
 
 class ApiClosed(BoardError):
-    what = "the board's mobile API is closed or missing"
+    what = N_("the board's mobile API is closed or missing")

@@ -74,3 +74,16 @@ def outbox_status_label(code: str) -> str:
 
 def outbox_kind_label(code: str) -> str:
     return _(OUTBOX_KIND_LABELS[code]) if code in OUTBOX_KIND_LABELS else code
+
+
+# Where the game stands (engine ``Phase`` value → label with its round), for the desk's refusals.
+PHASE_LABELS: dict[str, str] = {
+    "night": N_("night {round}"),
+    "day": N_("day {round}"),
+    "over": N_("the end (after round {round})"),
+}
+
+
+def phase_label(phase: str, round_: int) -> str:
+    """``night 2`` / ``第2夜``: the engine's phase and round in the judge's language."""
+    return _(PHASE_LABELS.get(phase, phase + " {round}")).format(round=round_)

@@ -42,6 +42,7 @@ from forumbot import urls
 from forumbot.client import BoardClient
 from forumbot.config import Game
 from forumbot.errors import BoardError, ConfigError, UnparseablePage, UsageError
+from forumbot.i18n import _
 from forumbot.parsers import parse_thread_page
 from forumbot.posting import BoardWriter, Outcome, PostResult, WriterSettings, bodies_match
 from forumbot.store import outbox as repo
@@ -184,36 +185,38 @@ class OutboxSettings:
         for k in auto:
             if k not in known:
                 raise ConfigError(
-                    f"unknown outbox kind {k!r}",
+                    _("unknown outbox kind {kind!r}").format(kind=k),
                     field="outbox.auto_approve",
-                    fix=f"use any of {', '.join(sorted(known))}",
+                    fix=_("use any of {kinds}").format(kinds=", ".join(sorted(known))),
                 )
         via = str(raw.get("via", "web"))
         if via not in ("web", "api"):
             raise ConfigError(
-                f"via = {via!r}", field="outbox.via", fix='"web" (the forms) or "api" (mobile API)'
+                _("via = {value!r} is neither web nor api").format(value=via),
+                field="outbox.via",
+                fix=_('"web" (the forms) or "api" (mobile API)'),
             )
         uids_raw = raw.get("uids", {})
         try:
             uids = {str(k): int(v) for k, v in dict(uids_raw).items()}
         except (TypeError, ValueError) as exc:
             raise ConfigError(
-                "uids must map names to numbers", field="outbox.uids", fix='[outbox.uids] "饺子" = 2'
+                _("uids must map names to numbers"), field="outbox.uids", fix='[outbox.uids] "饺子" = 2'
             ) from exc
         for name in uids:
             if name not in game.roster and name not in game.judges:
                 raise ConfigError(
-                    f"{name!r} is neither a player nor a judge",
+                    _("{name!r} is neither a player nor a judge").format(name=name),
                     field="outbox.uids",
-                    fix="names match the roster",
+                    fix=_("names match the roster"),
                 )
         try:
             pm_interval = float(raw.get("pm_interval", 15.0))
             flood_cap = float(raw.get("flood_cap", 120.0))
         except (TypeError, ValueError) as exc:
-            raise ConfigError("not a number", field="outbox.pm_interval", fix="pm_interval = 15") from exc
+            raise ConfigError(_("not a number"), field="outbox.pm_interval", fix="pm_interval = 15") from exc
         if pm_interval < 0 or flood_cap < 0:
-            raise ConfigError("a negative wait", field="outbox.pm_interval", fix="pm_interval = 15")
+            raise ConfigError(_("a negative wait"), field="outbox.pm_interval", fix="pm_interval = 15")
         return cls(
             auto_approve=frozenset(auto),
             pm_interval=pm_interval,
@@ -302,29 +305,45 @@ class Outbox:
         if kind in SECRET_KINDS:
             if not isinstance(dest, PrivateMessage):
                 raise OutboxRefused(
-                    f"{kind.value} 是秘密内容，只能私信给该玩家本人，"
-                    f"不能发到公开位置（{type(dest).__name__}）"
+                    _(
+                        "{kind} is secret: it may only be sent by private message to that player, "
+                        "never to a public place ({place})"
+                    ).format(kind=kind.value, place=type(dest).__name__)
                 )
             if not player or player not in self.game.roster:
-                raise OutboxRefused(f"{kind.value} 必须指明收信的玩家（名单中的角色），得到 {player!r}")
+                raise OutboxRefused(
+                    _(
+                        "{kind} must name the player who receives it (a role in the roster), got {player!r}"
+                    ).format(kind=kind.value, player=player)
+                )
             uid = self.uid_map().get(player)
             if uid is None:
-                raise OutboxRefused(f"不知道 {player} 的 uid：在游戏文件 [outbox.uids] 中写明 {player} = UID")
+                raise OutboxRefused(
+                    _(
+                        "the uid of {player} is not known: write {player} = UID under [outbox.uids] "
+                        "in the game file"
+                    ).format(player=player)
+                )
             if dest.uids != (uid,):
                 raise OutboxRefused(
-                    f"{kind.value} 只能私信给 {player} 本人（uid {uid}），不能发给 {list(dest.uids)}"
+                    _("{kind} may only be sent to {player} (uid {uid}), not to {uids}").format(
+                        kind=kind.value, player=player, uid=uid, uids=list(dest.uids)
+                    )
                 )
         if isinstance(dest, PrivateMessage):
             if not dest.uids:
-                raise OutboxRefused("私信没有收信人")
+                raise OutboxRefused(_("the private message has no recipient"))
             allowed = set(self.uid_map().values())
             strangers = [u for u in dest.uids if u not in allowed]
             if strangers:
                 raise OutboxRefused(
-                    f"uid {strangers} 不是本局的玩家或法官：拒绝私信（先在 [outbox.uids] 写明）"
+                    _(
+                        "uid {uids} is not a player or judge of this game: private message refused "
+                        "(name them under [outbox.uids] first)"
+                    ).format(uids=strangers)
                 )
             if len(set(dest.uids)) != len(dest.uids):
-                raise OutboxRefused(f"收信人重复：{list(dest.uids)}")
+                raise OutboxRefused(_("a recipient is named twice: {uids}").format(uids=list(dest.uids)))
 
     # ------------------------------------------------------------------ adding and reviewing
 
@@ -347,13 +366,19 @@ class Outbox:
             k = ItemKind(kind)
         except ValueError as exc:
             raise UsageError(
-                f"unknown outbox kind {kind!r}: one of {', '.join(k.value for k in ItemKind)}"
+                _("unknown outbox kind {kind!r}: one of {kinds}").format(
+                    kind=kind, kinds=", ".join(k.value for k in ItemKind)
+                )
             ) from exc
         if not body.strip():
-            raise UsageError("the body is empty: the board would answer 抱歉，您尚未输入标题或内容")
+            raise UsageError(_("the body is empty: the board would answer 抱歉，您尚未输入标题或内容"))
         self._check_safe(k, destination, player)
         if isinstance(destination, Edit) and not self._is_judges_post(destination.pid):
-            raise OutboxRefused(f"pid {destination.pid} 不是法官自己的帖子：只能编辑自己的帖子")
+            raise OutboxRefused(
+                _("pid {pid} is not the judge's own post: only your own posts can be edited").format(
+                    pid=destination.pid
+                )
+            )
         fields: dict[str, Any] = {
             "game": self.game.name,
             "board_url": self.game.board.url,
@@ -370,7 +395,7 @@ class Outbox:
             )
         elif isinstance(destination, NewThread):
             if not destination.subject.strip():
-                raise UsageError("a new thread needs a subject")
+                raise UsageError(_("a new thread needs a subject"))
             fields.update(dest="newthread", fid=destination.fid, subject=destination.subject)
         elif isinstance(destination, Edit):
             fields.update(
@@ -430,7 +455,7 @@ class Outbox:
         item = self.get(item_id)
         if body is not None:
             if not body.strip():
-                raise UsageError("the edited body is empty: nothing approved")
+                raise UsageError(_("the edited body is empty: nothing approved"))
             repo.revise(
                 self.store,
                 item_id,
@@ -520,7 +545,11 @@ class Outbox:
         """Settle an unknown item by reading its destination. Returns (item, found)."""
         item = self.get(item_id)
         if item.status != UNKNOWN:
-            raise UsageError(f"outbox item {item_id} is {item.status}, not unknown: nothing to verify")
+            raise UsageError(
+                _("outbox item {id} is {status}, not unknown: nothing to verify").format(
+                    id=item_id, status=item.status
+                )
+            )
         pids, pmids = repo.claimed_ids(self.store, board_url=item.board_url, exclude=item.id)
         since = (item.sending_at or item.updated_at) - timedelta(minutes=10)
         if item.dest == "pm":

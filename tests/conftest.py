@@ -158,3 +158,16 @@ def make_board(**overrides: Any) -> BoardConfig:
     base: dict[str, Any] = {"url": "http://bbs.example.com/", "user_agent": TEST_UA, "fid": 3}
     base.update(overrides)
     return BoardConfig(**base)
+
+
+@pytest.fixture
+def english_messages() -> Iterator[None]:
+    """Messages in English for a test that checks a rule by its error's wording (the msgid): the desk,
+    game-file and outbox errors are Chinese by default (issue 11); tests/test_error_language.py checks
+    that the judge reads them in Chinese, and in English with ``--lang en``."""
+    from forumbot.i18n import current_language, set_language
+
+    before = current_language()
+    set_language("en")
+    yield
+    set_language(before)

@@ -11,6 +11,10 @@ import pytest
 from forumbot.config import canonical_ruleset, game_from_dict, load_game
 from forumbot.errors import ConfigError, GameFileError
 
+# These tests check each rule by its message's English wording (the msgid); the Chinese a judge
+# reads is checked in tests/test_error_language.py.
+pytestmark = pytest.mark.usefixtures("english_messages")
+
 BASE: dict[str, Any] = {
     "game": {"name": "测试局", "ruleset": "R001", "judges": ["法官"]},
     "board": {"url": "https://bbs.example.com/", "fid": 3},

@@ -104,7 +104,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def _open(args: argparse.Namespace) -> tuple[Game, Outbox]:
     path = find_game_file(getattr(args, "game", None))
     if path is None:
-        raise ConfigError("no game file", field="--game", fix="pass --game FILE or create ./forumbot.toml")
+        raise ConfigError(
+            _("no game file"), field="--game", fix=_("pass --game FILE or create ./forumbot.toml")
+        )
     game = load_game(path)
     store = open_store(getattr(args, "store", None) or game.store_url)
     return game, Outbox(store, game, progress=lambda line: print(line, flush=True), by=_who(args, game))

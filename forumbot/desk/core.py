@@ -23,6 +23,7 @@ from engine import (
 )
 from forumbot.config import Game
 from forumbot.errors import GameFileError, UsageError
+from forumbot.i18n import _
 from forumbot.parsers.votes import Grammar
 from forumbot.store import records
 from forumbot.store.db import Store
@@ -52,13 +53,13 @@ class DeskCore:
             self.ruleset: RuleSet = get_ruleset(game.ruleset)
         except EngineError as exc:
             raise GameFileError(
-                str(exc), field="game.ruleset", fix="use R001, R000-GP, R000-G1, R000-G2 or R004"
+                str(exc), field="game.ruleset", fix=_("use R001, R000-GP, R000-G1, R000-G2 or R004")
             ) from exc
         try:
             self.day_flags, self.night_flags = split_flags(game.flags, self.ruleset.flags)
         except EngineError as exc:
             raise GameFileError(
-                str(exc), field="flags", fix="see `forumbot flags` for every flag and its values"
+                str(exc), field="flags", fix=_("see `forumbot flags` for every flag and its values")
             ) from exc
         with store.session() as s:
             self.gid = records.ensure_game(s, game.name, self.ruleset.id).id or 0
@@ -85,7 +86,7 @@ class DeskCore:
     def require_state(self) -> GameState:
         st = self.state()
         if st is None:
-            raise UsageError("no roles are stored for this game yet: run `forumbot setup` first")
+            raise UsageError(_("no roles are stored for this game yet: run `forumbot setup` first"))
         return st
 
     def save_state(self, label: str, state: GameState) -> int:

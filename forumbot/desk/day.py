@@ -40,6 +40,8 @@ from engine import (
 from forumbot.config import DayConfig
 from forumbot.desk.applications import ApplicationSteps
 from forumbot.errors import GameFileError, ReadIncomplete, UsageError
+from forumbot.i18n import _
+from forumbot.labels import phase_label
 from forumbot.parsers.votes import vote_posts as to_vote_posts
 from forumbot.store import posts, records
 from forumbot.store.reads import day_read_complete, read_status
@@ -140,10 +142,12 @@ class DaySteps(ApplicationSteps):
             return replace(base, **extra)
         except TypeError as exc:
             raise GameFileError(
-                f"unknown attendance setting: {exc}",
+                _("unknown attendance setting: {error}").format(error=exc),
                 field="attendance",
-                fix="min_meaningful_chars, count_bumps, count_quote_only, count_smiley_only, "
-                "bump_words, min_posts",
+                fix=_(
+                    "use min_meaningful_chars, count_bumps, count_quote_only, count_smiley_only, "
+                    "bump_words, min_posts"
+                ),
             ) from exc
 
     def attendance(self, day: DayConfig) -> AttendanceResult | None:
@@ -399,7 +403,11 @@ class DaySteps(ApplicationSteps):
         judged = self.tally(n)
         r = judged.result
         if r.outcome.kind is not OutcomeKind.REVOTE or r.outcome.plan is None:
-            raise UsageError(f"day {n} is not waiting for a revote ({r.outcome.text or r.outcome.kind})")
+            raise UsageError(
+                _("day {day} is not waiting for a revote ({outcome})").format(
+                    day=n, outcome=r.outcome.text or r.outcome.kind
+                )
+            )
         plan = plan_revote(r, called_at)
         with self.store.session() as s:
             records.save_revote(
@@ -420,8 +428,10 @@ class DaySteps(ApplicationSteps):
             if d.vote_tid is not None and any(p.pid == pid for p in self._thread_posts(d.vote_tid)):
                 return d.day
         raise UsageError(
-            f"pid {pid} is in none of the game's vote threads in the store; "
-            "run `forumbot poll` first, or check the pid"
+            _(
+                "pid {pid} is in none of the game's vote threads in the store; run `forumbot poll` first, "
+                "or check the pid"
+            ).format(pid=pid)
         )
 
     def day_closed(self, n: int) -> bool:
@@ -449,23 +459,28 @@ class DaySteps(ApplicationSteps):
         day = self.game.day(n)
         if self.day_closed(n):
             raise UsageError(
-                f"第{n}日已结算，不能再更正（结算已按原判定改变了局面）："
-                f"先 `forumbot undo` 撤销第{n}日的结算，更正后再 `forumbot close`"
+                _(
+                    "day {day} is closed and cannot be corrected any more (the close already changed the "
+                    "game by the old verdict): `forumbot undo` the close of day {day} first, correct, then "
+                    "`forumbot close` again"
+                ).format(day=n)
             )
         if as_kind not in OVERRIDE_KINDS:
-            raise UsageError(f"--as must be one of {', '.join(OVERRIDE_KINDS)}")
+            raise UsageError(_("--as must be one of {kinds}").format(kinds=", ".join(OVERRIDE_KINDS)))
         if as_kind in ("vote", "change") and not target:
-            raise UsageError(f"--as {as_kind} needs --target NAME")
+            raise UsageError(_("--as {kind} needs --target NAME").format(kind=as_kind))
         if target and target != "弃权" and target not in self.game.roster:
-            raise UsageError(f"{target!r} is not in the roster (names match exactly)")
+            raise UsageError(_("{name!r} is not in the roster (names match exactly)").format(name=target))
         pids = {p.pid for p in self.vote_posts(day)}
         if pid not in pids:
             raise UsageError(
-                f"pid {pid} is not a post of day {n}'s vote thread (tid {day.vote_tid}) in the store; "
-                "run `forumbot poll` first, or check the day"
+                _(
+                    "pid {pid} is not a post of day {day}'s vote thread (tid {tid}) in the store; run "
+                    "`forumbot poll` first, or check the day"
+                ).format(pid=pid, day=n, tid=day.vote_tid)
             )
         if not why.strip():
-            raise UsageError("an override needs --why (it is shown in every later tally)")
+            raise UsageError(_("an override needs --why (it is shown in every later tally)"))
         with self.store.session() as s:
             rec = records.add_override(s, self.gid, n, pid, as_kind, target, why, self.by)
             if waive_edit:
@@ -479,7 +494,7 @@ class DaySteps(ApplicationSteps):
         self.game.day(n)
         for name in (player, target):
             if name != "弃权" and name not in self.game.roster:
-                raise UsageError(f"{name!r} is not in the roster (names match exactly)")
+                raise UsageError(_("{name!r} is not in the roster (names match exactly)").format(name=name))
         with self.store.session() as s:
             records.add_proxy_vote(s, self.gid, n, player, target, at, self.by)
             s.commit()
@@ -515,9 +530,11 @@ class DaySteps(ApplicationSteps):
         if judged.read_reasons:
             if force_why is None or not force_why.strip():
                 raise ReadIncomplete(
-                    f"第{n}日的主题未在截止后完整读取，不能结算：\n  "
-                    + "\n  ".join(judged.read_reasons)
-                    + "\n（确需结算时：forumbot close --day N --force --why 理由；决定会记录在案）"
+                    _(
+                        "the threads of day {day} were not read in full after the deadline, so it cannot "
+                        "be closed:\n  {reasons}\n(to close anyway: forumbot close --day N --force --why "
+                        "REASON; the decision is recorded)"
+                    ).format(day=n, reasons="\n  ".join(judged.read_reasons))
                 )
             with self.store.session() as s:
                 records.add_decision(
@@ -532,14 +549,18 @@ class DaySteps(ApplicationSteps):
                 s.commit()
         if r.outcome.kind is OutcomeKind.REVOTE:
             raise UsageError(
-                f"day {n} waits for revote #{r.outcome.plan.number if r.outcome.plan else '?'}: "
-                "call it with `forumbot revote --day N`, poll after its deadline, then close"
+                _(
+                    "day {day} waits for revote #{number}: call it with `forumbot revote --day N`, poll "
+                    "after its deadline, then close"
+                ).format(day=n, number=r.outcome.plan.number if r.outcome.plan else "?")
             )
         st = self.require_state()
         if st.phase is not Phase.DAY or st.round != n:
             raise UsageError(
-                f"the game is at {st.phase.value} {st.round}, not day {n}: resolve night {n} first, "
-                "or this day is already closed"
+                _(
+                    "the game is at {where}, not day {day}: resolve night {day} first, or this day "
+                    "is already closed"
+                ).format(where=phase_label(st.phase.value, st.round), day=n)
             )
         res = self._apply(st, judged)
         self.save_state(f"day {n}", res.state)

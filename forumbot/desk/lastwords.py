@@ -17,6 +17,7 @@ from datetime import datetime
 from engine import GameState, HeldRelease, LastWordsWindow, held_until, last_words_windows
 from forumbot.desk.core import DeskCore
 from forumbot.errors import UsageError
+from forumbot.i18n import _
 from forumbot.store import posts
 
 
@@ -47,8 +48,10 @@ class LastWordsSteps(DeskCore):
             nxt = next((d for d in self.game.days if d.day == n + 1), None)
             if nxt is None:
                 raise UsageError(
-                    f"R004 last words are due when discussion day {n + 1} opens: add day {n + 1} "
-                    "(its opens) to the game file"
+                    _(
+                        "R004 last words are due when discussion day {day} opens: add day {day} (its "
+                        "opens) to the game file"
+                    ).format(day=n + 1)
                 )
             windows = last_words_windows(state, nxt.opens)
             given = dict(received or {})
@@ -99,6 +102,10 @@ class LastWordsSteps(DeskCore):
         state = after_night or self.state_labelled(f"day {n}")
         if state is None:
             if n == 0:
-                raise UsageError("night 1 is not resolved yet: run `forumbot night resolve --night 1` first")
-            raise UsageError(f"day {n} is not closed yet: run `forumbot close --day {n}` first")
+                raise UsageError(
+                    _("night 1 is not resolved yet: run `forumbot night resolve --night 1` first")
+                )
+            raise UsageError(
+                _("day {day} is not closed yet: run `forumbot close --day {day}` first").format(day=n)
+            )
         return state

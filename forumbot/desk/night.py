@@ -45,6 +45,8 @@ from engine import (
 from forumbot.config import parse_local_time
 from forumbot.desk.applications import ApplicationSteps
 from forumbot.errors import ConfigError, UsageError
+from forumbot.i18n import _
+from forumbot.labels import phase_label
 from forumbot.store import records
 
 # Every night action kind, in the engine's order (the CLI's choices).
@@ -58,7 +60,7 @@ def action_from_fields(kind: str, f: Mapping[str, Any]) -> NightAction:
 
     def need(key: str) -> Any:
         if not f.get(key):
-            raise UsageError(f"a {kind} submission needs {key}")
+            raise UsageError(_("a {kind} submission needs {key}").format(kind=kind, key=key))
         return f[key]
 
     if kind == ActionKind.KILL:
@@ -77,7 +79,11 @@ def action_from_fields(kind: str, f: Mapping[str, Any]) -> NightAction:
     if kind == ActionKind.ARROW:
         return Arrow(first=need("first"), second=need("second"), by=by)
     if kind not in NIGHT_ACTION_KINDS:
-        raise UsageError(f"unknown night action {kind!r} (one of {', '.join(NIGHT_ACTION_KINDS)})")
+        raise UsageError(
+            _("unknown night action {kind!r} (one of {kinds})").format(
+                kind=kind, kinds=", ".join(NIGHT_ACTION_KINDS)
+            )
+        )
     action: NightAction = ACTION_KINDS[ActionKind(kind)].cls(target=need("target"), by=by)
     return action
 
@@ -86,7 +92,7 @@ def read_submissions(path: Path) -> list[dict[str, Any]]:
     """The [[submissions]] of a night file (kind, by, target, pledge, possess, kill_text, at ...)."""
     entries = list(tomllib.loads(path.read_text("utf-8")).get("submissions", []))
     if not entries:
-        raise UsageError(f"{path}: no [[submissions]] entries")
+        raise UsageError(_("{path}: no [[submissions]] entries").format(path=path))
     return entries
 
 
@@ -129,7 +135,7 @@ class NightSteps(ApplicationSteps):
             return self.with_applications(self.game.day(n - 1)).night_deadline
         if self.game.night1_deadline is None:
             raise ConfigError(
-                "no deadline for night 1", field="timetable.first_night", fix='first_night = "2026-06-03"'
+                _("no deadline for night 1"), field="timetable.first_night", fix='first_night = "2026-06-03"'
             )
         return self.game.night1_deadline
 
@@ -160,7 +166,11 @@ class NightSteps(ApplicationSteps):
         """
         st = self.require_state()
         if st.phase is not Phase.NIGHT or st.round != n:
-            raise UsageError(f"the game is at {st.phase.value} {st.round}, not night {n}")
+            raise UsageError(
+                _("the game is at {where}, not night {night}").format(
+                    where=phase_label(st.phase.value, st.round), night=n
+                )
+            )
         deadline = self.night_deadline(n)
         checked = []
         for i, (action, at) in enumerate(actions, 1):
@@ -168,7 +178,9 @@ class NightSteps(ApplicationSteps):
                 rule, why = self._void_rule(st, action)
             except IllegalActionError as exc:
                 where = f"entry {i} ({action.kind.value})" if len(actions) > 1 else action.kind.value
-                raise IllegalActionError(f"{where}: {exc} — nothing was recorded", rule=exc.rule) from exc
+                raise IllegalActionError(
+                    _("{where}: {error} — nothing was recorded").format(where=where, error=exc), rule=exc.rule
+                ) from exc
             checked.append((action, at, rule, why))
         out: list[RecordedSubmission] = []
         with self.store.session() as s:
@@ -221,7 +233,9 @@ class NightSteps(ApplicationSteps):
                     else parse_local_time(text, self.game.tz, "night submission at")
                 )
             except (UsageError, ConfigError) as exc:
-                raise UsageError(f"entry {i}: {exc} — nothing was recorded") from exc
+                raise UsageError(
+                    _("entry {number}: {error} — nothing was recorded").format(number=i, error=exc)
+                ) from exc
             if text is None:  # no time given: the same action already recorded is the same submission
                 at = known.get(json.dumps(action_to_dict(action), ensure_ascii=False, sort_keys=True), at)
             actions.append((action, at))
@@ -267,7 +281,7 @@ class NightSteps(ApplicationSteps):
         night ``n`` was resolved here)."""
         resolved = self.resolved_at(f"night {n}")
         if resolved is None:
-            raise UsageError(f"night {n} is not resolved yet")
+            raise UsageError(_("night {night} is not resolved yet").format(night=n))
         start = result_at or resolved
         late = (at - start).total_seconds() > self.night_flags.gp_extra_check_window_minutes * 60
         res = resolve_extra_check(self.require_state(), target, late=late)
@@ -278,7 +292,11 @@ class NightSteps(ApplicationSteps):
         """Resolve night ``n`` in the rule set's order and store the state as version ``night N``."""
         st, night = self.night(n)
         if st.phase is not Phase.NIGHT or st.round != n:
-            raise UsageError(f"the game is at {st.phase.value} {st.round}, not night {n}")
+            raise UsageError(
+                _("the game is at {where}, not night {night}").format(
+                    where=phase_label(st.phase.value, st.round), night=n
+                )
+            )
         res = resolve_night(st, night, seed=seed)
         res = replace(res, events=(*res.events, *self._late_change_notices(st, n)))
         self.save_state(f"night {n}", res.state)

@@ -18,6 +18,7 @@ from engine import (
 )
 from forumbot.desk.core import DeskCore
 from forumbot.errors import UsageError
+from forumbot.i18n import _
 from forumbot.resources import read_data
 
 
@@ -28,7 +29,9 @@ def role_by_name(ruleset: RuleSet, name: str) -> RoleId:
         return ruleset.role_id(name)
     except KeyError:
         known = "、".join(spec.name_zh for spec in ROLE_TABLES[ruleset.family].values())
-        raise UsageError(f"unknown role {name!r} for this rule set (known: {known})") from None
+        raise UsageError(
+            _("unknown role {name!r} for this rule set (known: {known})").format(name=name, known=known)
+        ) from None
 
 
 class SetupSteps(DeskCore):
@@ -52,7 +55,7 @@ class SetupSteps(DeskCore):
         """
         if self.state() is not None and not force:
             raise UsageError(
-                "roles are already stored for this game; pass --force to draw again (kept in history)"
+                _("roles are already stored for this game; pass --force to draw again (kept in history)")
             )
         roster = list(self.game.roster)
         if roles is not None:
@@ -60,8 +63,9 @@ class SetupSteps(DeskCore):
             extra = [n for n in roles if n not in roster]
             if missing or extra:
                 raise UsageError(
-                    "the roles file must name every player once "
-                    f"(missing: {missing or '-'}, unknown: {extra or '-'})"
+                    _(
+                        "the roles file must name every player once (missing: {missing}, unknown: {unknown})"
+                    ).format(missing=missing or "-", unknown=extra or "-")
                 )
             st = new_game(
                 self.ruleset,
@@ -71,7 +75,7 @@ class SetupSteps(DeskCore):
             self.save_state("setup (roles given by the judges)", st)
             return st
         if seed is None:
-            raise UsageError("give --seed N (recorded, so the draw can be checked) or --roles FILE")
+            raise UsageError(_("give --seed N (recorded, so the draw can be checked) or --roles FILE"))
         drawn = draw_roles(
             self.ruleset,
             roster,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from forumbot.desk.core import DeskCore
 from forumbot.errors import UsageError
+from forumbot.i18n import _
 from forumbot.store import records
 
 
@@ -20,7 +21,7 @@ class UndoSteps(DeskCore):
         """
         live = self.live_history()
         if len(live) < 2:
-            raise UsageError("nothing to undo: the game is at its first stored state (or has none)")
+            raise UsageError(_("nothing to undo: the game is at its first stored state (or has none)"))
         last, prev = live[-1], live[-2]
         with self.store.session() as s:
             records.record_undo(s, self.gid, last.id, prev.id, self.by)

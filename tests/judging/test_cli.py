@@ -94,7 +94,7 @@ def test_flags_lists_every_amb_proposal(capsys) -> None:
     ("args", "code", "words"),
     [
         (["tally", "--day", "1"], 2, "game file"),
-        (["tally", "--day", "9"], 1, "day 9 is not in the game file"),
+        (["tally", "--day", "9"], 1, "游戏文件中没有第9日"),  # Chinese by default (issue 11)
         (["override", "12345", "--day", "1", "--as", "void", "--why", "x"], 1, "pid 12345"),
         (["state"], 1, "forumbot setup"),
     ],

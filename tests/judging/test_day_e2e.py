@@ -25,6 +25,10 @@ from forumbot.poll import poll
 from forumbot.store import Store, open_store
 from tests.judging.conftest import EXAMPLE, MockBoard, example_game, example_roles
 
+# These tests check each rule by its message's English wording (the msgid); the Chinese a judge
+# reads is checked in tests/test_error_language.py.
+pytestmark = pytest.mark.usefixtures("english_messages")
+
 
 def play_night_one(judge: Desk) -> None:
     judge.setup(roles=example_roles())

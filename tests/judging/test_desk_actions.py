@@ -11,6 +11,10 @@ from forumbot.cli import build_parser
 from forumbot.desk import NIGHT_ACTION_KINDS, action_from_fields
 from forumbot.errors import UsageError
 
+# These tests check each rule by its message's English wording (the msgid); the Chinese a judge
+# reads is checked in tests/test_error_language.py.
+pytestmark = pytest.mark.usefixtures("english_messages")
+
 FIELDS = {"by": "包子", "target": "饺子", "first": "饺子", "second": "烧卖", "order": ["饺子", "烧卖"]}
 
 

@@ -11,6 +11,10 @@ from forumbot.desk import Desk
 from forumbot.store import Store, records
 from tests.judging.conftest import example_game, example_roles
 
+# These tests check each rule by its message's English wording (the msgid); the Chinese a judge
+# reads is checked in tests/test_error_language.py.
+pytestmark = pytest.mark.usefixtures("english_messages")
+
 KILL = {"kind": "kill", "by": "烧卖", "target": "锅贴", "pledge": "烧卖", "at": "2026-06-03 16:40"}
 CHECK = {"kind": "check", "by": "包子", "target": "烧卖", "at": "2026-06-03 16:55"}
 

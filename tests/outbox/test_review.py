@@ -106,6 +106,7 @@ def test_cancel_keeps_the_row_and_only_unsent_items_can_be_cancelled(ob: Outbox)
         ob.cancel(item, by="法官大人")
 
 
+@pytest.mark.usefixtures("english_messages")  # checked by the English wording (the msgid)
 def test_bad_input_gets_a_clear_error(ob: Outbox) -> None:
     with pytest.raises(UsageError, match="empty"):
         ob.add(ItemKind.VOTE_COUNT, Reply(5), "   ")

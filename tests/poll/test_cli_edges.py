@@ -21,6 +21,10 @@ from forumbot.store import open_store
 from forumbot.store.posts import thread_posts
 from tests.client.pagebuilder import ROOT, FakeBoard
 
+# The game-file errors are checked by their English wording (the msgid); the Chinese a judge reads is
+# checked in tests/test_error_language.py.
+pytestmark = pytest.mark.usefixtures("english_messages")
+
 EXAMPLE_GAME = data_dir() / "examples" / "meishi" / "game.toml"
 
 

@@ -11,6 +11,7 @@ import json
 from collections.abc import Callable
 from datetime import timedelta
 
+import pytest
 import requests
 
 from forumbot.board import SourceKind
@@ -22,6 +23,10 @@ from forumbot.store.posts import thread_posts
 from forumbot.store.reads import day_read_complete, read_status, running_polls, thread_reads
 from tests.client.pagebuilder import ROOT, SYSTEM_ERROR, FakeBoard
 from tests.conftest import FakeClock
+
+# These tests check each rule by its message's English wording (the msgid); the Chinese a judge
+# reads is checked in tests/test_error_language.py.
+pytestmark = pytest.mark.usefixtures("english_messages")
 
 BOARD = ROOT
 

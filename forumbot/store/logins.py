@@ -17,9 +17,10 @@ from zoneinfo import ZoneInfo
 from sqlmodel import col, select
 
 from forumbot.errors import BoardError, CaptchaRequired, LoginFailed
+from forumbot.store.base import BoardLike
 from forumbot.store.db import Store
 from forumbot.store.models import LoginFailureRow
-from forumbot.store.reads import DEFAULT_TZ, BoardLike, board_id, board_key, unit
+from forumbot.store.reads import DEFAULT_TZ, board_id, board_key, unit
 
 LOCKOUT = timedelta(minutes=15)  # Discuz!: 5 failures in 15 minutes lock the IP; we stop after one
 

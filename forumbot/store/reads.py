@@ -15,62 +15,24 @@ from __future__ import annotations
 import os
 import socket
 import sys
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import func
-from sqlalchemy.exc import SQLAlchemyError
-from sqlmodel import Session, col, select
+from sqlmodel import col, select
 
-from forumbot.board import BoardConfig
-from forumbot.errors import StoreError
+from forumbot.store.base import BoardLike, _aware, _board_id, _key, _unit
 from forumbot.store.db import Store
 from forumbot.store.models import BoardRow, PollProcessRow, PostRow, ThreadReadRow
 
-BoardLike = BoardConfig | str
 DEFAULT_TZ = ZoneInfo("Asia/Shanghai")
 
-
-def board_key(board: BoardLike) -> str:
-    """The store's name for a board: its root URL ending in a slash."""
-    if isinstance(board, BoardConfig):
-        return board.key
-    return board if board.endswith("/") else board + "/"
-
-
-def board_id(s: Session, board: BoardLike, *, create: bool = True) -> int | None:
-    """The board's row id (created on first use unless ``create`` is False)."""
-    key = board_key(board)
-    row = s.exec(select(BoardRow).where(BoardRow.url == key)).first()
-    if row is None:
-        if not create:
-            return None
-        row = BoardRow(url=key)
-        s.add(row)
-        s.flush()
-    assert row.id is not None
-    return row.id
-
-
-@contextmanager
-def unit(store: Store, what: str) -> Iterator[Session]:
-    """One unit of work, committed at the end; nothing written when anything fails."""
-    with store.session() as s:
-        try:
-            yield s
-            s.commit()
-        except SQLAlchemyError as exc:
-            s.rollback()
-            raise StoreError(f"cannot store {what}: {exc}") from exc
-
-
-def _aware(*values: datetime | None) -> None:
-    for v in values:
-        if v is not None and (v.tzinfo is None or v.utcoffset() is None):
-            raise ValueError(f"the store takes aware datetimes only (got naive {v!r}); use UTC")
+# The store's shared helpers under the names the reading records use (forumbot/store/base.py holds them).
+board_key = _key
+board_id = _board_id
+unit = _unit
 
 
 # --------------------------------------------------------------------------- the running poll

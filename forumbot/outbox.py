@@ -808,26 +808,30 @@ class Outbox:
                 sending_uid=None,
             )
 
+    def _refused(self, item: OutboxItem, result: PostResult, report: SendReport, was: str, note: str) -> bool:
+        """The board said no (on the form page, or to the POST): the item fails, with the board's words."""
+        failed = repo.change_status(
+            self.store,
+            item.id,
+            FAILED,
+            expect={was},
+            by=self.by,
+            at=self.now(),
+            note=note,
+            outcome=result.outcome.value,
+            board_message=result.board_message,
+        )
+        self.progress(f"#{item.id} 被拒绝：{result.words()}")
+        report.add(failed, result.outcome.value, result.words())
+        return True
+
     def _record(self, item: OutboxItem, result: PostResult, report: SendReport) -> bool:
         current = self.get(item.id)
         if current.status != SENDING:  # refused before any POST (the form page said no)
             if result.outcome in (Outcome.UNKNOWN, Outcome.NOT_SENT):
                 report.add(current, result.outcome.value, result.words())
                 return False
-            failed = repo.change_status(
-                self.store,
-                item.id,
-                FAILED,
-                expect={APPROVED},
-                by=self.by,
-                at=self.now(),
-                note=f"the form page refused: {result.words()}",
-                outcome=result.outcome.value,
-                board_message=result.board_message,
-            )
-            self.progress(f"#{item.id} 被拒绝：{result.words()}")
-            report.add(failed, result.outcome.value, result.words())
-            return True
+            return self._refused(item, result, report, APPROVED, f"the form page refused: {result.words()}")
         if result.sent:
             url = result.url or self._post_url(result.tid or item.tid, result.pid)
             done = repo.change_status(
@@ -853,20 +857,7 @@ class Outbox:
             report.add(self.get(item.id), result.outcome.value, result.words())
             return False
         if result.refused:
-            failed = repo.change_status(
-                self.store,
-                item.id,
-                FAILED,
-                expect={SENDING},
-                by=self.by,
-                at=self.now(),
-                note=f"refused: {result.words()}",
-                outcome=result.outcome.value,
-                board_message=result.board_message,
-            )
-            self.progress(f"#{item.id} 被拒绝：{result.words()}")
-            report.add(failed, result.outcome.value, result.words())
-            return True
+            return self._refused(item, result, report, SENDING, f"refused: {result.words()}")
         unknown = repo.change_status(
             self.store,
             item.id,

@@ -87,3 +87,57 @@ PHASE_LABELS: dict[str, str] = {
 def phase_label(phase: str, round_: int) -> str:
     """``night 2`` / ``第2夜``: the engine's phase and round in the judge's language."""
     return _(PHASE_LABELS.get(phase, phase + " {round}")).format(round=round_)
+
+
+# The night's verdict codes (forumbot.nightmail.NightCode values), as the demo and the desk show them.
+NIGHT_CODE_LABELS: dict[str, str] = {
+    "accepted": N_("accepted"),
+    "superseded": N_("superseded"),
+    "late": N_("late"),
+    "early": N_("before the night"),
+    "not_member": N_("not in the group"),
+    "wrong_channel": N_("wrong channel"),
+    "illegal": N_("against the rules"),
+    "unreadable": N_("unreadable"),
+    "unknown_name": N_("unknown name"),
+    "ambiguous": N_("unclear: a judge decides"),
+    "conflict": N_("differs from the group"),
+    "not_a_submission": N_("no night action"),
+    "overridden": N_("struck out by a judge"),
+}
+
+# Who won (engine ``Winner`` values).
+WINNER_LABELS: dict[str, str] = {
+    "police": N_("police and civilians"),
+    "bandits": N_("bandits"),
+    "killer_camp": N_("the killers' camp"),
+    "civilian_camp": N_("the civilians' camp"),
+}
+
+# A moment of the runner's timetable (forumbot.runner.plan.MomentKind values) with its round.
+MOMENT_LABELS: dict[str, str] = {
+    "night_deadline": N_("night {round}: deadline"),
+    "void_cutoff": N_("day {round}: void cutoff"),
+    "change_cutoff": N_("day {round}: change cutoff"),
+    "close": N_("day {round}: vote closes"),
+    "revote_deadline": N_("day {round}: revote #{number} closes"),
+}
+
+
+def night_code_label(code: str) -> str:
+    """A night message's verdict code in the judge's language (the code itself when it has no label)."""
+    return _(NIGHT_CODE_LABELS[code]) if code in NIGHT_CODE_LABELS else code
+
+
+def winner_label(code: str | None) -> str:
+    """The winning side in the judge's language; None (a draw, or a judge's end without a winner)."""
+    if code is None:
+        return _("no winner")
+    return _(WINNER_LABELS[code]) if code in WINNER_LABELS else code
+
+
+def moment_label(kind: str, round_: int, number: int = 0) -> str:
+    """``第1日：投票截止`` for the runner's moment ``day1/close`` (its kind, round and revote number)."""
+    if kind not in MOMENT_LABELS:
+        return f"{kind} {round_}"
+    return _(MOMENT_LABELS[kind]).format(round=round_, number=number)

@@ -12,6 +12,7 @@ him (``[outbox] auto_approve`` for every kind).
 from __future__ import annotations
 
 import argparse
+import re
 import tempfile
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -25,6 +26,7 @@ from forumbot.commands.day import verdict_rows
 from forumbot.commands.serve import DEFAULT_PORT, serve_demo
 from forumbot.exampleboard.server import LiveBoard
 from forumbot.i18n import _
+from forumbot.labels import moment_label, night_code_label, outbox_kind_label, status_label, winner_label
 from forumbot.outbox import ItemKind
 from forumbot.runner.fastplay import FastClock, example_game, example_roles, play
 from forumbot.runner.ledger import records
@@ -44,9 +46,17 @@ def run_demo(workdir: Path, out: Console) -> int:
         game = example_game(
             EXAMPLE, board.url, str(workdir / "demo.db"), auto_approve=[k.value for k in ItemKind]
         )
-        out.rule(f"[b]forumbot demo — 【{game.name}】 ({game.ruleset}, {len(game.roster)} players)")
-        out.print(f"example board: {board.url}   store: {game.store_url} (SQLite)")
-        out.print("the runner (forumbot run) plays the game on a fast clock; the judge approves every draft")
+        out.rule(
+            _("[b]forumbot demo — 【{name}】 ({ruleset}, {players} players)").format(
+                name=game.name, ruleset=game.ruleset, players=len(game.roster)
+            )
+        )
+        out.print(
+            _("example board: {url}   store: {store} (SQLite)").format(url=board.url, store=game.store_url)
+        )
+        out.print(
+            _("the runner (forumbot run) plays the game on a fast clock; the judge approves every draft")
+        )
         with open_store(game.store_url) as store:
             steps = BoardSteps(
                 game, store, client=BoardClient(game.board, now=clock), clock=clock, by="forumbot-runner"
@@ -54,33 +64,44 @@ def run_demo(workdir: Path, out: Console) -> int:
             steps.outbox.sleep = lambda _s: None
             roles = example_roles(EXAMPLE)
             steps.desk.setup(roles=roles)
-            out.print(f"\n[b]Setup[/b]: the judges' draw stored as secrets for {len(roles)} players.")
+            out.print(
+                "\n"
+                + _("[b]Setup[/b]: the judges' draw stored as secrets for {players} players.").format(
+                    players=len(roles)
+                )
+            )
             runner = Runner(store, steps, clock=clock, log=lambda _line: None)
 
             def shown(report: TickReport) -> None:
                 for key in report.done:
                     _show_moment(out, steps, key)
                 for key, why in {**report.delayed, **report.waiting}.items():
-                    out.print(f"   {key}: {why}")
+                    out.print(_("   {moment}: {why}").format(moment=_moment(steps, key), why=why))
                 if report.sent:
-                    out.print(f"   outbox: {report.sent}")
+                    out.print(_("   outbox: {sent}").format(sent=report.sent))
 
             until = max(scenario.moments()) + timedelta(days=2)
             reports = play(runner, clock, until=until, board_moments=scenario.moments(), on_tick=shown)
             st = steps.desk.require_state()
-            winner = st.outcome.winner.value if st.outcome and st.outcome.winner else "-"
+            winner = winner_label(st.outcome.winner.value if st.outcome and st.outcome.winner else None)
             out.print(
-                f"\n[b]The end[/b]: winner {winner}; "
-                f"alive: {'、'.join(st.living())}. "
-                f"{len(reports)} ticks; every moment done once."
+                "\n"
+                + _(
+                    "[b]The end[/b]: winner {winner}; alive: {alive}. {ticks} ticks; every moment done once."
+                ).format(winner=winner, alive="、".join(st.living()), ticks=len(reports))
             )
             items = steps.outbox.items()
             sent = sum(1 for i in items if i.status == "sent")
             out.print(
-                f"outbox: {sent}/{len(items)} items sent once "
-                f"({len(board.writer.posts)} posts, {len(board.writer.pms)} private messages on the board)"
+                _("outbox: {sent}/{items} items sent once ({posts} posts, {pms} PMs on the board)").format(
+                    sent=sent, items=len(items), posts=len(board.writer.posts), pms=len(board.writer.pms)
+                )
             )
-            out.print(f"board requests made: {len(board.requests)}; the store is at {game.store_url}")
+            out.print(
+                _("board requests made: {requests}; the store is at {store}").format(
+                    requests=len(board.requests), store=game.store_url
+                )
+            )
     return 0
 
 
@@ -88,35 +109,49 @@ def _local(t: datetime, steps: BoardSteps) -> str:
     return t.astimezone(steps.game.tz).strftime("%m-%d %H:%M")
 
 
+def _moment(steps: BoardSteps, key: str) -> str:
+    """A moment of the ledger in the judge's words (``第1日：投票截止``); its key when the ledger lacks it."""
+    with steps.store.session() as s:
+        rec = records(s, steps.game_id).get(key)
+    if rec is None:
+        return key
+    number = re.search(r"revote(\d+)$", key)
+    return moment_label(rec.kind, rec.round, int(number.group(1)) if number else 0)
+
+
 def _show_moment(out: Console, steps: BoardSteps, key: str) -> None:
-    """One moment done: what it decided, and the drafts it wrote."""
+    """One moment done: what it decided, and the drafts it wrote. Verdicts, kinds and headings are the
+    judge's words (labels.py); the codes stay in the ledger's result and in ``--json`` output."""
     with steps.store.session() as s:
         rec = records(s, steps.game_id)[key]
-    out.rule(f"{_local(rec.deadline, steps)} {key}", style="dim")
+    out.rule(f"{_local(rec.deadline, steps)} {_moment(steps, key)}", style="dim")
     out.print(f"[b]{rec.note}[/b]")
     res = rec.result
     if rec.kind == MomentKind.NIGHT_DEADLINE.value and "verdicts" in res:
-        table = Table("message", "author", "verdict", "reason")
+        table = Table(_("message"), _("author"), _("verdict"), _("reason"))
         for v in res["verdicts"]:
-            table.add_row(v["id"], v["author"], v["code"], v["reason"])
+            table.add_row(v["id"], v["author"], night_code_label(v["code"]), v["reason"])
         out.print(table)
     if rec.kind in (MomentKind.CLOSE.value, MomentKind.REVOTE_DEADLINE.value) and "revote" not in res:
         judged = steps.desk.tally(rec.round)
-        table = Table("floor", "author", "time", "verdict", "target", "reason")
+        table = Table(_("floor"), _("author"), _("time"), _("verdict"), _("target"), _("reason"))
         for row in verdict_rows(judged, steps.game):
             table.add_row(
                 str(row["floor"] or "-"),
                 row["author"],
                 row["at"][5:16].replace("T", " "),
-                row["status"] + (" ⚑" if row["needs_review"] else ""),
-                ("弃权" if row["abstain"] else row["target"]) or "",
+                status_label(row["status"]) + (" ⚑" if row["needs_review"] else ""),
+                (_("abstains") if row["abstain"] else row["target"]) or "",
                 row["reason"],
             )
         out.print(table)
     for item_id in res.get("outbox", []):
         item = steps.outbox.get(int(item_id))
-        where = f"私信 {item.player}" if item.dest == "pm" else f"tid {item.tid}"
-        out.print(f"\n[b]{item.kind}[/b] → {where}:")
+        if item.dest == "pm":
+            where = _("private message to {player}").format(player=item.player)
+        else:
+            where = _("thread {tid}").format(tid=item.tid)
+        out.print("\n" + _("[b]{kind}[/b] → {where}:").format(kind=outbox_kind_label(item.kind), where=where))
         out.print(item.body, markup=False)
 
 

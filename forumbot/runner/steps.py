@@ -15,7 +15,7 @@ the start. So each step first looks in the store for its own earlier effects and
   pure, the seed fixed) and adds only the items still missing; once the version exists, every item
   exists too.
 
-What needs a judge stops the moment with :class:`~forumbot.runner.tick.WaitForJudge` (a Chinese reason):
+What needs a judge stops the moment with :class:`~forumbot.runner.tick.WaitForJudge` (why, translated):
 no roles stored; a night message only a judge can read (ambiguous, an unknown name, unreadable, a
 group that disagrees). The judge then types the night's actions (``forumbot night submit``): a night
 with submissions the judge entered is resolved from those, and the runner's own reading is shown but
@@ -23,7 +23,7 @@ not stored. A day's flagged posts do NOT stop the close: the engine's verdict st
 the vote-count draft, which waits for the judge's approval in the outbox like every public post).
 
 What cannot be had now (the board is down, a read is incomplete) raises
-:class:`~forumbot.runner.tick.Delay` with the read status's Chinese reason: nothing final changes, and
+:class:`~forumbot.runner.tick.Delay` with the read status's reason: nothing final changes, and
 the moment runs again on the next tick.
 """
 
@@ -60,6 +60,8 @@ from forumbot.config import Game
 from forumbot.desk import Desk, case_post_draft, elevator_draft, vote_count_draft
 from forumbot.drafts import local_text
 from forumbot.errors import BoardError, UsageError
+from forumbot.i18n import _
+from forumbot.labels import phase_label
 from forumbot.nightmail import (
     NightMail,
     NightMailFlags,
@@ -153,7 +155,7 @@ class BoardSteps:
         if st is None or st.outcome is None:
             return moments
         label = self.desk.live_history()[-1].label
-        kind, _, num = label.partition(" ")
+        kind, _sep, num = label.partition(" ")
         end = -1
         for i, m in enumerate(moments):
             if kind == "night" and m.kind is MomentKind.NIGHT_DEADLINE and str(m.round) == num:
@@ -179,13 +181,13 @@ class BoardSteps:
 
         One already done after ``after`` (by this moment in an earlier life, killed since) is enough:
         every post up to the deadline is in the store, so the moment does not read everything again."""
-        ok, _ = day_read_complete(self.store, self.game.board, tids, after, full=True, tz=self.game.tz)
+        ok, _reasons = day_read_complete(self.store, self.game.board, tids, after, full=True, tz=self.game.tz)
         if ok:
             return
         self._poll(tids, full=True)
         ok, reasons = day_read_complete(self.store, self.game.board, tids, after, full=True, tz=self.game.tz)
         if not ok:
-            raise Delay("；".join(reasons))
+            raise Delay(_("; ").join(reasons))
 
     def group_tids(self) -> list[tuple[GroupId, int]]:
         """Each group's thread(s): the ``tid`` given, else every thread of the group's forum."""
@@ -202,7 +204,11 @@ class BoardSteps:
             try:
                 page = self.client.fetch_forum_page(g.fid)
             except BoardError as exc:
-                raise Delay(f"无法读取 {g.group} 的讨论组版块 fid {g.fid}：{exc}") from exc
+                raise Delay(
+                    _("cannot read the forum of the group {group} (fid {fid}): {error}").format(
+                        group=g.group, fid=g.fid, error=exc
+                    )
+                ) from exc
             out += [(group, t.tid) for t in page.threads]
         return out
 
@@ -236,10 +242,14 @@ class BoardSteps:
                     )
                 for p in pages:
                     if p.problems:
-                        raise Delay(f"与 {conv.other_name} 的短消息没有读全：{'；'.join(p.problems)}")
+                        raise Delay(
+                            _("the private messages with {name} were not read completely: {problems}").format(
+                                name=conv.other_name, problems=_("; ").join(p.problems)
+                            )
+                        )
                     found += p.messages
         except BoardError as exc:
-            raise Delay(f"无法读取法官的短消息：{exc}") from exc
+            raise Delay(_("cannot read the judge's private messages: {error}").format(error=exc)) from exc
         unique = {m.pmid: m for m in found}
         return sorted(unique.values(), key=lambda m: (m.sent_at, m.pmid))
 
@@ -253,7 +263,7 @@ class BoardSteps:
             return self.cutoff(moment)
         if moment.kind in (MomentKind.CLOSE, MomentKind.REVOTE_DEADLINE):
             return self.close(moment)
-        raise UsageError(f"unknown moment {moment.kind}")
+        raise UsageError(_("unknown moment {kind}").format(kind=moment.kind))
 
     def send(self) -> str:
         """Send what the judges approved (and settle anything unclear first)."""
@@ -261,7 +271,8 @@ class BoardSteps:
             return ""
         report = self.outbox.send()
         sent = sum(1 for s in report.steps if s.status == "sent")
-        return f"{sent} sent" + (f"; stopped: {report.stopped}" if report.stopped else "")
+        stopped = _("; stopped: {why}").format(why=report.stopped) if report.stopped else ""
+        return _("{sent} sent").format(sent=sent) + stopped
 
     # ------------------------------------------------------------------ night
 
@@ -315,7 +326,9 @@ class BoardSteps:
         n = m.round
         st = self.desk.state()
         if st is None:
-            raise WaitForJudge("还没有保存角色：请先运行 forumbot setup（抽取或录入身份），下一次 tick 继续")
+            raise WaitForJudge(
+                _("no roles stored yet: run forumbot setup first (draw or enter them); the next tick goes on")
+            )
         # Run again after a crash that came after the night was resolved: everything is computed again
         # from the state the night started from (same reads, same submissions, same seed), so the
         # result recorded is the same and only missing outbox items are added; nothing is stored again.
@@ -323,11 +336,18 @@ class BoardSteps:
         if resolved:
             before = self.desk.state_before_night(n)
             if before is None:
-                raise WaitForJudge(f"第{n}夜已结算，但找不到它开始时的状态：请法官检查（forumbot history）")
+                raise WaitForJudge(
+                    _(
+                        "night {night} is resolved but the state it began with is missing: "
+                        "a judge should look (forumbot history)"
+                    ).format(night=n)
+                )
             st = before
         if st.phase is not Phase.NIGHT or st.round != n:
             raise WaitForJudge(
-                f"游戏现在是 {st.phase.value} {st.round}，不是第{n}夜：请法官检查（forumbot state）"
+                _("the game is at {phase}, not night {night}: a judge should look (forumbot state)").format(
+                    phase=phase_label(st.phase.value, st.round), night=n
+                )
             )
         deadline = self.desk.night_deadline(n)
         msgs = self.night_messages(n, m.deadline)
@@ -351,8 +371,10 @@ class BoardSteps:
         blocking = [o for o in mail.open if not any(o.startswith(p) for p in late)]
         if blocking and not by_judge and not resolved:
             raise WaitForJudge(
-                f"第{n}夜有需要法官决定的消息：{'；'.join(blocking)}。"
-                "请用 forumbot night submit 录入本夜的行动，下一次 tick 按法官录入的结算"
+                _(
+                    "night {night} has messages a judge must decide: {messages}. Enter the night's actions "
+                    "with forumbot night submit; the next tick resolves the night from them"
+                ).format(night=n, messages=_("; ").join(blocking))
             )
         added = 0 if by_judge or resolved else self._store_accepted(n, mail, deadline)
         night = self._stored_night(st, n, deadline)
@@ -362,7 +384,7 @@ class BoardSteps:
         if not resolved:
             self.desk.night_resolve(n, seed=seed)
         return StepResult(
-            f"第{n}夜结算：出局 {'、'.join(res.out) or '无'}",
+            _("night {night} resolved: out {names}").format(night=n, names="、".join(res.out) or _("nobody")),
             {
                 "messages": len(msgs),
                 "verdicts": verdicts,
@@ -401,7 +423,10 @@ class BoardSteps:
             uid = self.outbox.uid_map().get(player)
             if uid is None:
                 raise WaitForJudge(
-                    f"不知道 {player} 的 uid，无法私信第{n}夜的结果：请在游戏文件 [outbox.uids] 写明"
+                    _(
+                        "the uid of {player} is unknown, so night {night}'s result cannot be sent by private "
+                        "message: add it under [outbox.uids] in the game file"
+                    ).format(player=player, night=n)
                 )
             ids.append(
                 self._add(
@@ -421,7 +446,11 @@ class BoardSteps:
         day = next((d for d in self.game.days if d.day == n), None) or self.game.days[-1]
         tid = day.discussion_tid or day.vote_tid
         if tid is None:
-            raise WaitForJudge(f"第{n}日没有讨论帖或投票帖：请在游戏文件 [[days]] 写明")
+            raise WaitForJudge(
+                _(
+                    "day {day} has no discussion or vote thread: add them under [[days]] in the game file"
+                ).format(day=n)
+            )
         return tid
 
     def _private(self, events: tuple[Event, ...], state: GameState) -> dict[str, tuple[ItemKind, list[str]]]:
@@ -459,7 +488,7 @@ class BoardSteps:
         self._full_read(tids, m.deadline)
         judged = self.desk.tally(n, as_of=m.deadline)
         if day.vote_tid is None:
-            return StepResult("没有投票帖", {})
+            return StepResult(_("no vote thread"), {})
         item = self._add(
             f"day{n}/{m.kind.value}/running_count",
             ItemKind.RUNNING_COUNT,
@@ -468,7 +497,9 @@ class BoardSteps:
             day=n,
         )
         counts = {line.target: line.count for line in judged.result.final_tally}
-        return StepResult(f"第{n}日截止前计票", {"count": counts, "outbox": [item]})
+        return StepResult(
+            _("day {day}: the count before the cutoff").format(day=n), {"count": counts, "outbox": [item]}
+        )
 
     def close(self, m: Moment) -> StepResult:
         """The close or a revote's deadline: a full read, the day judged, a revote called or the day
@@ -478,7 +509,9 @@ class BoardSteps:
         tids = [t for t in (day.vote_tid, day.discussion_tid) if t is not None]
         self._full_read(tids, m.deadline)
         if self.desk.state() is None:
-            raise WaitForJudge("还没有保存角色：请先运行 forumbot setup，下一次 tick 结算这一天")
+            raise WaitForJudge(
+                _("no roles stored yet: run forumbot setup first; the next tick judges this day")
+            )
         with self.store.session() as s:
             called = records.revotes_for(s, self.game_id, n)
         # At the close, a revote already called means this moment ran before (a crash after the call):
@@ -486,7 +519,8 @@ class BoardSteps:
         if len(called) > m.number:
             number, plan_dict, called_at = called[m.number]
             item = self._revote_item(n, number, plan_dict, called_at)
-            return StepResult(f"第{n}日重投 #{number} 已宣布", {"revote": number, "outbox": [item]})
+            note = _("day {day}: revote #{number} called").format(day=n, number=number)
+            return StepResult(note, {"revote": number, "outbox": [item]})
         closed = self.desk.state_labelled(f"day {n}") is not None
         judged = self.desk.tally(n)
         r = judged.result
@@ -495,17 +529,22 @@ class BoardSteps:
             with self.store.session() as s:
                 number, plan_dict, called_at = records.revotes_for(s, self.game_id, n)[-1]
             item = self._revote_item(n, number, plan_dict, called_at)
-            return StepResult(f"第{n}日平票：重投 #{number}", {"revote": number, "outbox": [item]})
+            note = _("day {day}: a tie, revote #{number}").format(day=n, number=number)
+            return StepResult(note, {"revote": number, "outbox": [item]})
         preview = self.desk.preview_close(judged)
         if preview is None:
-            raise WaitForJudge(f"第{n}日无法结算：保存的状态不是第{n}日（forumbot state）")
+            raise WaitForJudge(
+                _("day {day} cannot be closed: the stored state is not day {day} (forumbot state)").format(
+                    day=n
+                )
+            )
         # Run again after a crash that came after the close: the same preview (from the state the day
         # began with), only missing items added, the day not closed twice.
         items = self._day_items(n, judged, preview, m)
         res = preview if closed else self.desk.close_day(n)
         counts = {line.target: line.count for line in r.final_tally}
         return StepResult(
-            f"第{n}日结算：出局 {'、'.join(res.out) or '无'}",
+            _("day {day} closed: out {names}").format(day=n, names="、".join(res.out) or _("nobody")),
             {
                 "count": counts,
                 "executed": list(r.executed),
@@ -601,7 +640,7 @@ class BoardSteps:
         try:
             return self.outbox.add(kind, dest, body(), day=day, night=night, player=player, key=key)
         except OutboxRefused as exc:
-            raise WaitForJudge(f"{key}：{exc}") from exc
+            raise WaitForJudge(_("{key}: {error}").format(key=key, error=exc)) from exc
 
 
 __all__ = ["RUNNER_BY", "BoardSteps", "night_mail_flags"]

@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 import schedule
 
+from forumbot.i18n import _
 from forumbot.runner import ledger
 from forumbot.runner.ledger import MomentStatus
 from forumbot.runner.plan import Moment, due
@@ -75,12 +76,16 @@ class TickReport:
     send_error: str = ""
 
     def lines(self) -> list[str]:
-        out = [f"read: {self.read or self.read_error}"]
-        out += [f"done: {k}" for k in self.done]
-        out += [f"delayed: {k}: {why}" for k, why in self.delayed.items()]
-        out += [f"waiting for a judge: {k}: {why}" for k, why in self.waiting.items()]
+        """The tick's status lines for the judge (``forumbot tick``/``run``), in the judge's language."""
+        out = [_("read: {summary}").format(summary=self.read or self.read_error)]
+        out += [_("done: {moment}").format(moment=k) for k in self.done]
+        out += [_("delayed: {moment}: {why}").format(moment=k, why=why) for k, why in self.delayed.items()]
+        out += [
+            _("waiting for a judge: {moment}: {why}").format(moment=k, why=why)
+            for k, why in self.waiting.items()
+        ]
         if self.sent or self.send_error:
-            out.append(f"outbox: {self.sent or self.send_error}")
+            out.append(_("outbox: {sent}").format(sent=self.sent or self.send_error))
         return out
 
 

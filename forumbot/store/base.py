@@ -12,6 +12,7 @@ from sqlmodel import Session, col, select
 
 from forumbot.board import BoardConfig
 from forumbot.errors import StoreError
+from forumbot.i18n import _
 from forumbot.store.db import Store
 from forumbot.store.models import BoardRow, ThreadRow
 
@@ -39,14 +40,15 @@ def _board_id(s: Session, board: BoardLike, *, create: bool = True) -> int | Non
 
 @contextmanager
 def _unit(store: Store, what: str) -> Iterator[Session]:
-    """One unit of work: a session committed at the end, rolled back (nothing written) on any error."""
+    """One unit of work: a session committed at the end, rolled back (nothing written) on any error.
+    ``what`` names what was being stored, in the judge's language (``_("the board")``)."""
     with store.session() as s:
         try:
             yield s
             s.commit()
         except SQLAlchemyError as exc:
             s.rollback()
-            raise StoreError(f"cannot store {what}: {exc}") from exc
+            raise StoreError(_("cannot store {what}: {error}").format(what=what, error=exc)) from exc
 
 
 def _aware(*values: datetime | None) -> None:
@@ -57,7 +59,7 @@ def _aware(*values: datetime | None) -> None:
 
 def ensure_board(store: Store, board: BoardLike, *, name: str = "") -> int:
     """The board's id, creating its row on first use."""
-    with _unit(store, "the board") as s:
+    with _unit(store, _("the board")) as s:
         bid = _board_id(s, board)
         assert bid is not None
         if name:

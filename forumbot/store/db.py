@@ -30,6 +30,7 @@ from sqlalchemy.pool import StaticPool
 from sqlmodel import Session, SQLModel, create_engine
 
 from forumbot.errors import StoreBusy, StoreError
+from forumbot.i18n import _
 from forumbot.store import models
 
 DEFAULT_STORE = "forumbot.db"
@@ -54,7 +55,11 @@ class Store:
             tables = [SQLModel.metadata.tables[name] for name in names]
             SQLModel.metadata.create_all(self.engine, tables=tables)
         except SQLAlchemyError as exc:
-            raise StoreError(f"cannot create the store's tables in {self.safe_url}: {exc}") from exc
+            raise StoreError(
+                _("cannot create the store's tables in {store}: {error}").format(
+                    store=self.safe_url, error=exc
+                )
+            ) from exc
 
     @property
     def safe_url(self) -> str:
@@ -105,7 +110,7 @@ def open_store(
     try:
         parsed = make_url(url)
     except ArgumentError as exc:
-        raise StoreError(f"not a database URL or path: {url_or_path!r}") from exc
+        raise StoreError(_("not a database URL or path: {value!r}").format(value=url_or_path)) from exc
     args: dict[str, Any] = dict(connect_args or {})
     kwargs: dict[str, Any] = {"echo": echo}
     is_sqlite = parsed.get_backend_name() == "sqlite"
@@ -114,7 +119,11 @@ def open_store(
         if parsed.database in (None, "", ":memory:"):
             kwargs["poolclass"] = StaticPool
         elif not create and not Path(parsed.database).exists():
-            raise StoreError(f"no store at {parsed.database}: run `forumbot poll` first, or pass --store")
+            raise StoreError(
+                _("no store at {path}: run `forumbot poll` first, or pass --store").format(
+                    path=parsed.database
+                )
+            )
         else:
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
     else:
@@ -125,14 +134,22 @@ def open_store(
         safe = parsed.render_as_string(hide_password=True)
         if parsed.get_backend_name() == "postgresql":
             raise StoreError(
-                f"cannot open the store {safe}: the PostgreSQL driver (psycopg) is not installed ({exc}). "
-                "Install forumbot with its [postgres] extra: pip install 'forumbot[postgres]' "
-                "(or pip install 'psycopg[binary]')"
+                _(
+                    "cannot open the store {store}: the PostgreSQL driver (psycopg) is not installed "
+                    "({error}). Install forumbot with its [postgres] extra: pip install 'forumbot[postgres]' "
+                    "(or pip install 'psycopg[binary]')"
+                ).format(store=safe, error=exc)
             ) from exc
-        raise StoreError(f"cannot open the store {safe}: a database driver is missing: {exc}") from exc
+        raise StoreError(
+            _("cannot open the store {store}: a database driver is missing: {error}").format(
+                store=safe, error=exc
+            )
+        ) from exc
     except (ArgumentError, SQLAlchemyError) as exc:
         raise StoreError(
-            f"cannot open the store {parsed.render_as_string(hide_password=True)}: {exc}"
+            _("cannot open the store {store}: {error}").format(
+                store=parsed.render_as_string(hide_password=True), error=exc
+            )
         ) from exc
     if is_sqlite:
         in_memory = parsed.database in (None, "", ":memory:")
@@ -145,10 +162,14 @@ def open_store(
             pass
     except SQLAlchemyError as exc:
         engine.dispose()
-        raise StoreError(f"cannot connect to the store {store.safe_url}: {exc}") from exc
+        raise StoreError(
+            _("cannot connect to the store {store}: {error}").format(store=store.safe_url, error=exc)
+        ) from exc
     if not create and not inspect(engine).has_table("posts"):
         engine.dispose()
-        raise StoreError(f"{store.safe_url} holds no forumbot store: run `forumbot poll` first")
+        raise StoreError(
+            _("{store} holds no forumbot store: run `forumbot poll` first").format(store=store.safe_url)
+        )
     store.create_tables()  # an existing store gets the tables added since it was made (never altered)
     return store
 
@@ -201,20 +222,27 @@ def busy_message(path: str, waited: float) -> str:
         alive = ""
         if host == here:
             if int(pid) == os.getpid():
-                alive = "，即本进程"
+                alive = _(", this very process")
             elif not _alive(int(pid)):
-                alive = "，已不在运行（上次被中断？）"
+                alive = _(", no longer running (interrupted last time?)")
         when = str(started)[:19]
         cmd = command or "forumbot poll"
-        holders.append(f"{cmd}（pid {pid}，主机 {host}，开始于 {when} UTC，{url}{alive}）")
+        holders.append(
+            _("{command} (pid {pid} on {host}, started {when} UTC, {board}{alive})").format(
+                command=cmd, pid=pid, host=host, when=when, board=url, alive=alive
+            )
+        )
     if holders:
-        who = "正在写入的 forumbot 进程：" + "；".join(holders)
+        who = _("the forumbot processes writing: {holders}").format(holders=_("; ").join(holders))
     else:
-        who = "存储中没有正在运行的 forumbot poll 记录（可能是另一条 forumbot 命令或其他程序打开了它）"
-    return (
-        f"存储 {path} 正忙：等待另一个进程 {waited:g} 秒后放弃。{who}。请等它结束后再运行。"
-        f" / the store is busy: another process held it for {waited:g} s"
-    )
+        who = _(
+            "the store records no running forumbot poll (another forumbot command or another program "
+            "may have it open)"
+        )
+    return _(
+        "the store {path} is busy: gave up after waiting {seconds:g} s for another process. {who}. "
+        "Run again once it has finished."
+    ).format(path=path, seconds=waited, who=who)
 
 
 def _alive(pid: int) -> bool:

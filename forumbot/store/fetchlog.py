@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from sqlmodel import col, select
 
 from forumbot.fetches import FetchRecord
+from forumbot.i18n import _
 from forumbot.store.base import BoardLike, _aware, _board_id, _unit
 from forumbot.store.db import Store
 from forumbot.store.models import FetchLogRow, PollRunRow
@@ -83,7 +84,7 @@ def record_fetches(
     url: str = "",
 ) -> None:
     """Log HTTP exchanges; ``error`` marks the last one (or, with none, adds a row for ``url``)."""
-    with _unit(store, "the fetch log") as s:
+    with _unit(store, _("the fetch log")) as s:
         bid = _board_id(s, board)
         assert bid is not None
         rows = _fetch_rows(bid, fetches, tid=tid, page=page, error=error)
@@ -120,7 +121,7 @@ def record_poll(
 ) -> int:
     """Log one poll run. Returns its id."""
     _aware(started_at, finished_at)
-    with _unit(store, "the poll log") as s:
+    with _unit(store, _("the poll log")) as s:
         bid = _board_id(s, board)
         assert bid is not None
         row = PollRunRow(

@@ -20,6 +20,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import SQLModel, col, select
 
 from forumbot.errors import StoreError, UsageError
+from forumbot.i18n import _
 from forumbot.store.db import Store
 from forumbot.store.models import DESK_TABLE_NAMES, DeskLogRow, JudgeAccountRow, utcnow
 
@@ -52,7 +53,11 @@ def _tables(store: Store) -> Store:
             tables = [SQLModel.metadata.tables[name] for name in DESK_TABLE_NAMES]
             SQLModel.metadata.create_all(store.engine, tables=tables)
         except SQLAlchemyError as exc:
-            raise StoreError(f"cannot create the desk's tables in {store.safe_url}: {exc}") from exc
+            raise StoreError(
+                _("cannot create the desk's tables in {store}: {error}").format(
+                    store=store.safe_url, error=exc
+                )
+            ) from exc
         _ready.add(store.engine)
     return store
 
@@ -65,13 +70,17 @@ def add_judge(store: Store, name: str, password: str, *, replace: bool = False) 
     """Add a judge (or, with ``replace``, set a new password for one, re-enabling a removed judge)."""
     name = name.strip()
     if not name:
-        raise UsageError("a judge needs a name")
+        raise UsageError(_("a judge needs a name"))
     if len(password) < MIN_PASSWORD:
-        raise UsageError(f"the password is too short: use at least {MIN_PASSWORD} characters")
+        raise UsageError(
+            _("the password is too short: use at least {count} characters").format(count=MIN_PASSWORD)
+        )
     with _tables(store).session() as s:
         row = s.exec(select(JudgeAccountRow).where(JudgeAccountRow.name == name)).first()
         if row is not None and row.active and not replace:
-            raise UsageError(f"judge {name!r} exists already; pass --reset to give a new password")
+            raise UsageError(
+                _("judge {name!r} exists already; pass --reset to give a new password").format(name=name)
+            )
         if row is None:
             row = JudgeAccountRow(name=name, password_hash=_hasher.hash(password))
         else:
@@ -95,7 +104,7 @@ def remove_judge(store: Store, name: str) -> None:
     with _tables(store).session() as s:
         row = s.exec(select(JudgeAccountRow).where(JudgeAccountRow.name == name)).first()
         if row is None or not row.active:
-            raise UsageError(f"no judge named {name!r} (see `forumbot judges list`)")
+            raise UsageError(_("no judge named {name!r} (see `forumbot judges list`)").format(name=name))
         row.active = False
         s.add(row)
         s.commit()

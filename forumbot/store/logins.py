@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo
 from sqlmodel import col, select
 
 from forumbot.errors import BoardError, CaptchaRequired, LoginFailed
+from forumbot.i18n import _
 from forumbot.store.base import BoardLike
 from forumbot.store.db import Store
 from forumbot.store.models import LoginFailureRow
@@ -42,7 +43,7 @@ def record_login_failure(
     store: Store, board: BoardLike, username: str, error: BoardError, *, at: datetime
 ) -> None:
     """Write down a login the board refused (its URL, its words, the time)."""
-    with unit(store, "a failed login") as s:
+    with unit(store, _("a failed login")) as s:
         bid = board_id(s, board)
         assert bid is not None
         s.add(
@@ -60,7 +61,7 @@ def record_login_failure(
 
 def clear_login_failures(store: Store, board: BoardLike, username: str, *, at: datetime, by: str) -> int:
     """Mark the account's open failures as cleared (a success, or the judge's retry). Returns how many."""
-    with unit(store, "cleared login failures") as s:
+    with unit(store, _("cleared login failures")) as s:
         bid = board_id(s, board, create=False)
         if bid is None:
             return 0
@@ -139,11 +140,11 @@ class StoreLoginGuard:
             return
         until = (prev.at + self.window).astimezone(self.tz).strftime("%H:%M")
         when = prev.at.astimezone(self.tz).strftime("%Y-%m-%d %H:%M:%S")
-        detail = (
-            f"登录在 {when} 失败，{until} 之前不再尝试（Discuz! 连续失败 5 次会封锁本 IP 15 分钟）; "
-            f"login failed at {when}, not tried again before {until}. After fixing the password run "
-            "`forumbot login --retry` (or `forumbot poll --retry-login`)"
-        )
+        detail = _(
+            "login failed at {when}, not tried again before {until} (Discuz! locks the IP for 15 minutes "
+            "after 5 failures). After fixing the password run `forumbot login --retry` "
+            "(or `forumbot poll --retry-login`)"
+        ).format(when=when, until=until)
         cls: type[BoardError] = CaptchaRequired if prev.kind == "CaptchaRequired" else LoginFailed
         raise cls(prev.url or board, prev.board_message, detail)
 

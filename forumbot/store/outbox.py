@@ -20,6 +20,8 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import col, select
 
 from forumbot.errors import StoreError, UsageError
+from forumbot.i18n import _
+from forumbot.labels import outbox_status_label
 from forumbot.store.db import Store
 from forumbot.store.models import OutboxItemRow, OutboxLogRow, OutboxRevisionRow
 
@@ -152,14 +154,14 @@ def add_item(
             s.commit()
             return row.id
     except SQLAlchemyError as exc:
-        raise StoreError(f"cannot store the outbox item: {exc}") from exc
+        raise StoreError(_("cannot store the outbox item: {error}").format(error=exc)) from exc
 
 
 def get_item(store: Store, item_id: int) -> OutboxItem:
     with store.session() as s:
         row = s.get(OutboxItemRow, item_id)
         if row is None:
-            raise UsageError(f"no outbox item {item_id}: `forumbot outbox` lists them")
+            raise UsageError(_("no outbox item {id}: `forumbot outbox` lists them").format(id=item_id))
         return _item(row)
 
 
@@ -199,11 +201,15 @@ def change_status(
                 q = q.with_for_update()
             row = s.exec(q).first()
             if row is None:
-                raise UsageError(f"no outbox item {item_id}: `forumbot outbox` lists them")
+                raise UsageError(_("no outbox item {id}: `forumbot outbox` lists them").format(id=item_id))
             if row.status not in expect:
                 raise UsageError(
-                    f"outbox item {item_id} is {row.status}, not {' or '.join(sorted(expect))}: "
-                    f"cannot make it {new_status}"
+                    _("outbox item {id} is {status}, not {expected}: cannot make it {new}").format(
+                        id=item_id,
+                        status=outbox_status_label(row.status),
+                        expected=_(" or ").join(outbox_status_label(e) for e in sorted(expect)),
+                        new=outbox_status_label(new_status),
+                    )
                 )
             old = row.status
             row.status = new_status
@@ -219,7 +225,7 @@ def change_status(
             s.commit()
             return _item(row)
     except SQLAlchemyError as exc:
-        raise StoreError(f"cannot change outbox item {item_id}: {exc}") from exc
+        raise StoreError(_("cannot change outbox item {id}: {error}").format(id=item_id, error=exc)) from exc
 
 
 def revise(
@@ -238,9 +244,13 @@ def revise(
     with store.session() as s:
         row = s.get(OutboxItemRow, item_id)
         if row is None:
-            raise UsageError(f"no outbox item {item_id}")
+            raise UsageError(_("no outbox item {id}: `forumbot outbox` lists them").format(id=item_id))
         if row.status not in expect:
-            raise UsageError(f"outbox item {item_id} is {row.status}: its text can no longer change")
+            raise UsageError(
+                _("outbox item {id} is {status}: its text can no longer change").format(
+                    id=item_id, status=outbox_status_label(row.status)
+                )
+            )
         if body == row.body and (subject is None or subject == row.subject):
             return _item(row)
         row.revision += 1

@@ -35,6 +35,7 @@ from sqlmodel import SQLModel
 from forumbot.board import BoardConfig
 from forumbot.errors import StoreError
 from forumbot.fetches import FetchRecord
+from forumbot.i18n import _
 from forumbot.parsers.records import Post, PostState, ThreadPage
 from forumbot.store.base import BoardLike
 from forumbot.store.db import Store
@@ -322,7 +323,11 @@ def record_page(
         with store.engine.begin() as conn:
             return _write(conn, board, page, seen_at, fetches, ppp, skip_pids)
     except SQLAlchemyError as exc:
-        raise StoreError(f"cannot store page {info.page} of thread {info.tid}: {exc}") from exc
+        raise StoreError(
+            _("cannot store page {page} of thread {tid}: {error}").format(
+                page=info.page, tid=info.tid, error=exc
+            )
+        ) from exc
 
 
 def _write(

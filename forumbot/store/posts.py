@@ -30,6 +30,7 @@ from sqlmodel import Session, col, select
 
 from forumbot.errors import StoreError
 from forumbot.fetches import FetchRecord
+from forumbot.i18n import _
 from forumbot.parsers.records import EditMarker, Post, PostState, QuoteRef, ThreadPage, TimeSource
 from forumbot.store.base import BoardLike, _aware, _board_id, _unit
 from forumbot.store.db import Store
@@ -236,7 +237,7 @@ def mark_vanished(
     _aware(at)
     seen = set(seen_pids)
     changes: list[StateChange] = []
-    with _unit(store, f"deletions in thread {tid}") as s:
+    with _unit(store, _("deletions in thread {tid}").format(tid=tid)) as s:
         bid = _board_id(s, board)
         assert bid is not None
         rows = s.exec(
@@ -320,7 +321,7 @@ def _stored_posts(s: Session, rows: Sequence[PostRow]) -> list[StoredPost]:
         assert r.id is not None
         rlist = revs.get(r.id, [])
         if not rlist:
-            raise StoreError(f"post {r.pid} has no revision: the store is inconsistent")
+            raise StoreError(_("post {pid} has no revision: the store is inconsistent").format(pid=r.pid))
         current = next((x for x in rlist if x.id == r.current_revision_id), rlist[-1])
         out.append(
             StoredPost(
@@ -403,10 +404,10 @@ def was_edited(store: Store, board: BoardLike, pid: int) -> EditEvidence:
     """
     post = get_post(store, board, pid)
     if post is None:
-        return EditEvidence(pid, False, 0, (), ("never seen",))
+        return EditEvidence(pid, False, 0, (), (_("never seen"),))
     reasons: list[str] = []
     if len(post.revisions) > 1:
-        reasons.append(f"{len(post.revisions)} different contents seen")
+        reasons.append(_("{count} different contents seen").format(count=len(post.revisions)))
     markers: list[EditMarker] = []
     for r in post.revisions:
         if r.edit is not None and r.edit not in markers:
@@ -416,7 +417,8 @@ def was_edited(store: Store, board: BoardLike, pid: int) -> EditEvidence:
     ):
         markers.append(post.last_edit)
     if markers:
-        reasons.append("edit marker: " + "; ".join(m.raw or f"{m.by} at {m.at}" for m in markers))
+        marks = _("; ").join(m.raw or _("{by} at {at}").format(by=m.by, at=m.at) for m in markers)
+        reasons.append(_("edit marker: {markers}").format(markers=marks))
     return EditEvidence(pid, bool(reasons), len(post.revisions), tuple(markers), tuple(reasons))
 
 

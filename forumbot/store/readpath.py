@@ -37,6 +37,7 @@ from sqlmodel import SQLModel
 
 from forumbot.board import BoardConfig
 from forumbot.errors import StoreError
+from forumbot.i18n import _
 from forumbot.parsers.records import EditMarker, Post, PostState, QuoteRef, TimeSource
 from forumbot.store.db import Store
 from forumbot.store.models import UTCDateTime
@@ -312,8 +313,10 @@ def read_thread(store: Store, board: BoardLike, tid: int) -> tuple[ThreadPost, .
             for row in result:
                 if row[_N_POST] is None:
                     raise StoreError(
-                        f"post {row[0]} of thread {tid} has no current revision: the store is "
-                        "inconsistent (run `forumbot` store checks, or poll the thread again)"
+                        _(
+                            "post {pid} of thread {tid} has no current revision: the store is "
+                            "inconsistent (run `forumbot` store checks, or poll the thread again)"
+                        ).format(pid=row[0], tid=tid)
                     )
                 current = _content(row, _N_POST)
                 first = current if row[first_at] is None else _content(row, first_at)
@@ -336,7 +339,11 @@ def read_thread(store: Store, board: BoardLike, tid: int) -> tuple[ThreadPost, .
                     )
                 )
     except SQLAlchemyError as exc:
-        raise StoreError(f"cannot read thread {tid} from the store {store.safe_url}: {exc}") from exc
+        raise StoreError(
+            _("cannot read thread {tid} from the store {store}: {error}").format(
+                tid=tid, store=store.safe_url, error=exc
+            )
+        ) from exc
     return tuple(out)
 
 

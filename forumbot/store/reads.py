@@ -7,7 +7,7 @@ process (pid, host, start), so that a second process waiting for the store can n
 
 The desk calls :func:`read_status` (one thread) and :func:`day_read_complete` (a day's threads against
 a deadline) to decide whether a tally is provisional and whether ``close`` may proceed. Times are
-aware UTC datetimes; reasons are Chinese (they are shown to the judge).
+aware UTC datetimes; reasons are in the judge's language (Chinese by default, through the catalogs).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import func
 from sqlmodel import col, select
 
+from forumbot.i18n import _
 from forumbot.store.base import BoardLike, _aware, _board_id, _key, _unit
 from forumbot.store.db import Store
 from forumbot.store.models import BoardRow, PollProcessRow, PostRow, ThreadReadRow
@@ -59,7 +60,9 @@ class PollProcess:
         """«forumbot poll (pid 4242 on judge-pc, started 2026-06-04 12:59:30)» in the board's zone."""
         when = self.started_at.astimezone(tz).strftime("%Y-%m-%d %H:%M:%S")
         cmd = self.command or "forumbot poll"
-        return f"{cmd} (pid {self.pid} on {self.host or '?'}, started {when})"
+        return _("{command} (pid {pid} on {host}, started {when})").format(
+            command=cmd, pid=self.pid, host=self.host or "?", when=when
+        )
 
 
 def this_command() -> str:
@@ -80,7 +83,7 @@ def start_poll_process(
 ) -> int:
     """Record that this process starts polling ``board`` (its pid, host, command). Returns the row id."""
     _aware(at)
-    with unit(store, "the running poll") as s:
+    with unit(store, _("the running poll")) as s:
         bid = board_id(s, board)
         assert bid is not None
         row = PollProcessRow(
@@ -101,7 +104,7 @@ def start_poll_process(
 def finish_poll_process(store: Store, process_id: int, *, at: datetime, ok: bool) -> None:
     """Mark the poll ``process_id`` as finished (ok or not)."""
     _aware(at)
-    with unit(store, "the end of the poll") as s:
+    with unit(store, _("the end of the poll")) as s:
         row = s.get(PollProcessRow, process_id)
         if row is not None:
             row.finished_at = at
@@ -159,7 +162,7 @@ def record_thread_read(
 ) -> None:
     """Log one read of a thread (call once per thread a poll read, complete or failed)."""
     _aware(read.started_at, read.finished_at, read.listed_last_post_at)
-    with unit(store, f"the read of thread {read.tid}") as s:
+    with unit(store, _("the read of thread {tid}").format(tid=read.tid)) as s:
         bid = board_id(s, board)
         assert bid is not None
         s.add(
@@ -322,7 +325,7 @@ def read_status(store: Store, board: BoardLike, tid: int) -> ThreadReadStatus:
             full_source=full.source if full else None,
             last_attempt_at=last.started_at,
             last_attempt_complete=last.complete,
-            last_error=None if last.complete else (last.error or "读取未完成"),
+            last_error=None if last.complete else (last.error or _("the read did not finish")),
             last_error_kind=None if last.complete else (last.error_kind or None),
             reads=int(n),
         )
@@ -340,13 +343,13 @@ def day_read_complete(
     """Were all ``tids`` read completely by a read that started at or after ``after``?
 
     ``full=True`` asks for reads from page 1 (what ``close`` needs: edits and deletions up to the
-    deadline are known). Returns (True, []) or (False, one Chinese reason per thread that falls short,
+    deadline are known). Returns (True, []) or (False, one reason per thread that falls short,
     naming the thread, the last complete read and the latest error, with what to run).
     """
     _aware(after)
     when = after.astimezone(tz).strftime("%Y-%m-%d %H:%M:%S")
     fix = "forumbot poll --full" if full else "forumbot poll"
-    what = "完整读取（从第1页读到最后一页）" if full else "完整读取"
+    what = _("a complete read (from page 1 to the last page)") if full else _("a complete read")
     reasons: list[str] = []
     for tid in dict.fromkeys(int(t) for t in tids):
         st = read_status(store, board, tid)
@@ -354,13 +357,17 @@ def day_read_complete(
             continue
         last = st.last_full_read_at if full else st.last_complete_read_at
         if st.reads == 0:
-            why = f"主题 {tid} 从未被读取"
+            why = _("thread {tid} was never read").format(tid=tid)
         elif last is None:
-            why = f"主题 {tid} 从未被{what}"
+            why = _("thread {tid} never had {what}").format(tid=tid, what=what)
         else:
             stamp = last.astimezone(tz).strftime("%Y-%m-%d %H:%M:%S")
-            why = f"主题 {tid} 最后一次{what}开始于 {stamp}，早于 {when}"
+            why = _("thread {tid}'s last {what} started at {stamp}, before {when}").format(
+                tid=tid, what=what, stamp=stamp, when=when
+            )
         if st.last_error:
-            why += f"（最近一次读取失败：{st.last_error}）"
-        reasons.append(f"{why}：需要在 {when} 之后{what}一次，请运行 {fix}")
+            why += _(" (the latest read failed: {error})").format(error=st.last_error)
+        reasons.append(
+            _("{why}: it needs {what} after {when}; run {fix}").format(why=why, what=what, when=when, fix=fix)
+        )
     return (not reasons, reasons)

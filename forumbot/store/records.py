@@ -18,6 +18,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from forumbot.errors import UsageError
+from forumbot.i18n import _
 from forumbot.store.models import (
     GameRow,
     GameStateRow,
@@ -74,8 +75,10 @@ def ensure_game(session: Session, name: str, ruleset: str) -> GameRow:
         session.flush()
     elif row.ruleset != ruleset:
         raise UsageError(
-            f"the store holds game {name!r} under rule set {row.ruleset}, but the game file says {ruleset}; "
-            "use another game name or another store"
+            _(
+                "the store holds game {name!r} under rule set {stored}, but the game file says {ruleset}; "
+                "use another game name or another store"
+            ).format(name=name, stored=row.ruleset, ruleset=ruleset)
         )
     return row
 

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from sqlalchemy import func
 from sqlmodel import col, select
 
+from forumbot.i18n import _
 from forumbot.store.base import BoardLike, _aware, _board_id, _thread_row, _unit
 from forumbot.store.db import Store
 from forumbot.store.models import PostRow, ThreadRow
@@ -49,7 +50,7 @@ def update_thread(
 ) -> None:
     """Set what a complete read learnt (replies, last post time) or what the game says (kind, day)."""
     _aware(last_post_at, polled_at, full_polled_at)
-    with _unit(store, f"thread {tid}") as s:
+    with _unit(store, _("thread {tid}").format(tid=tid)) as s:
         bid = _board_id(s, board)
         assert bid is not None
         row = _thread_row(s, bid, tid, polled_at or full_polled_at or datetime.now(UTC))

@@ -9,6 +9,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from forumbot.errors import ConfigError
+from forumbot.i18n import _
 
 DEFAULT_TZ = "Asia/Shanghai"
 DEFAULT_USER_AGENT = (
@@ -48,9 +49,9 @@ class BoardConfig:
     def __post_init__(self) -> None:
         if not self.url.startswith(("http://", "https://")):
             raise ConfigError(
-                f"board url {self.url!r} is not an http(s) URL",
+                _("board url {url!r} is not an http(s) URL").format(url=self.url),
                 field="board.url",
-                fix="give the board's root, e.g. https://bbs.example.com/",
+                fix=_("give the board's root, e.g. https://bbs.example.com/"),
             )
         if not self.url.endswith("/"):
             object.__setattr__(self, "url", self.url + "/")
@@ -59,23 +60,28 @@ class BoardConfig:
         bad = [w for w in ("bot", "spider", "crawl", "slurp", "http://") if w in self.user_agent.lower()]
         if bad:
             raise ConfigError(
-                f"user_agent contains {bad[0]!r}: "
-                "Discuz! treats such clients as robots and hides floor numbers",
+                _(
+                    "user_agent contains {word!r}: Discuz! treats such clients as robots and hides floor "
+                    "numbers"
+                ).format(word=bad[0]),
                 field="board.user_agent",
-                fix="use a browser-like User-Agent with a contact in words, "
-                "without bot/spider/crawl/slurp/http://",
+                fix=_(
+                    "use a browser-like User-Agent with a contact in words, without bot/spider/crawl/slurp/http://"
+                ),
             )
         if self.min_interval < 0 or self.timeout <= 0:
             raise ConfigError(
-                "min_interval must be >= 0 and timeout > 0",
+                _("min_interval must be >= 0 and timeout > 0"),
                 field="board.min_interval",
-                fix="e.g. min_interval = 2, timeout = 20",
+                fix=_("e.g. min_interval = 2, timeout = 20"),
             )
         try:
             ZoneInfo(self.timezone)
         except Exception as exc:  # ZoneInfoNotFoundError, ValueError
             raise ConfigError(
-                f"unknown time zone {self.timezone!r}", field="game.timezone", fix="e.g. Asia/Shanghai"
+                _("unknown time zone {name!r}").format(name=self.timezone),
+                field="game.timezone",
+                fix=_("e.g. Asia/Shanghai"),
             ) from exc
 
     @property

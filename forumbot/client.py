@@ -63,6 +63,7 @@ from forumbot.errors import (
     UnparseablePage,
 )
 from forumbot.fetches import FetchRecord
+from forumbot.i18n import _
 from forumbot.parsers import parse_forum_page, parse_thread_page
 from forumbot.parsers.records import ForumPage, ThreadPage
 from forumbot.urls import Url
@@ -169,9 +170,13 @@ def encode_form(fields: Mapping[str, str], charset: str, url: str) -> dict[str, 
             out[name] = value.encode(charset)
         except UnicodeEncodeError as exc:
             raise ConfigError(
-                f"the {name} cannot be written in the board's charset {charset} ({url})",
+                _("the {field} cannot be written in the board's charset {charset} ({url})").format(
+                    field=name, charset=charset, url=url
+                ),
                 field=f"board.{name}" if name in ("username", "password") else None,
-                fix=f"use the account's name exactly as the board shows it (characters {charset} knows)",
+                fix=_(
+                    "use the account's name exactly as the board shows it (characters {charset} knows)"
+                ).format(charset=charset),
             ) from exc
     return out
 
@@ -345,7 +350,7 @@ class BoardClient:
         try:
             data = json.loads(page.body.decode("utf-8"))
         except (UnicodeDecodeError, ValueError) as exc:
-            raise ApiClosed(url, detail="the API check did not answer JSON") from exc
+            raise ApiClosed(url, detail=_("the API check did not answer JSON")) from exc
         if not isinstance(data, dict) or "error" in data or "discuzversion" not in data:
             message = str(data.get("error", "")) if isinstance(data, dict) else ""
             raise ApiClosed(url, message)
@@ -397,7 +402,7 @@ class BoardClient:
             raise type(prev)(
                 prev.url,
                 prev.board_message,
-                "an earlier login failed; not retried (after fixing it: forumbot login --retry)",
+                _("an earlier login failed; not retried (after fixing it: forumbot login --retry)"),
             )
         if self.login_guard is not None:
             self.login_guard.check(root, username, at=self._now(), retry=retry)
@@ -425,17 +430,15 @@ class BoardClient:
         """What is missing for a login, naming the game file's fields and the environment variable."""
         env = self.config.password_env
         if not self.config.username:
-            return (
-                'no username configured: set [board] username = "..." and '
-                f'password_env = "{env or "FORUMBOT_PASSWORD"}" in the game file, '
-                f"then export {env or 'FORUMBOT_PASSWORD'}=..."
-            )
+            return _(
+                'no username configured: set [board] username = "..." and password_env = "{env}" in the '
+                "game file, then export {env}=..."
+            ).format(env=env or "FORUMBOT_PASSWORD")
         if env:
-            return (
-                f"the password is read from the environment variable {env}, which is not set: "
-                f"export {env}=..."
-            )
-        return (
+            return _(
+                "the password is read from the environment variable {env}, which is not set: export {env}=..."
+            ).format(env=env)
+        return _(
             'no password: set [board] password_env = "FORUMBOT_PASSWORD" in the game file '
             "and export FORUMBOT_PASSWORD=..."
         )
@@ -454,12 +457,12 @@ class BoardClient:
         form = self.get(form_url)
         text = _decode(form.body, form.content_type)
         if any(m in text for m in _CAPTCHA_MARKERS):
-            raise CaptchaRequired(form_url, _board_message(text), "the login form asks for a captcha")
+            raise CaptchaRequired(form_url, _board_message(text), _("the login form asks for a captcha"))
         m = re.search(r"""name=["']formhash["'][^>]*?value=["']([0-9a-zA-Z]+)["']""", text) or re.search(
             r"""value=["']([0-9a-zA-Z]+)["'][^>]*?name=["']formhash["']""", text
         )
         if not m:
-            raise UnparseablePage(form_url, _board_message(text), "no formhash on the login form")
+            raise UnparseablePage(form_url, _board_message(text), _("no formhash on the login form"))
         submit = urls.build(self.config.url, Url.LOGIN_SUBMIT)
         fields = {
             "formhash": m.group(1),
@@ -476,17 +479,19 @@ class BoardClient:
         try:
             resp = self._request("POST", submit, data=data, headers={"Referer": form_url}, retry=False)
         except NetworkError as exc:  # the board may have counted it: treat as a failure, do not retry
-            raise LoginFailed(submit, "", f"no answer to the login form ({exc.detail})") from exc
+            raise LoginFailed(
+                submit, "", _("no answer to the login form ({detail})").format(detail=exc.detail)
+            ) from exc
         answer = _decode(resp.content, resp.headers.get("Content-Type"))
         if self.logged_in:
             return
         message = _board_message(answer)
         if any(s in answer for s in _STRIKE_MARKERS):
-            raise LoginFailed(submit, message, "the board locked logins from this IP for 15 minutes")
+            raise LoginFailed(submit, message, _("the board locked logins from this IP for 15 minutes"))
         if any(c in answer for c in _CAPTCHA_MARKERS):
             raise CaptchaRequired(submit, message)
         if any(s in answer for s in _SUCCESS_MARKERS):
-            raise LoginFailed(submit, message, "the board welcomed us but set no auth cookie")
+            raise LoginFailed(submit, message, _("the board welcomed us but set no auth cookie"))
         raise LoginFailed(submit, message)
 
     def _login_api(self) -> None:
@@ -506,13 +511,15 @@ class BoardClient:
         try:
             resp = self._request("POST", url, data=data, allow_redirects=False, retry=False)
         except NetworkError as exc:
-            raise LoginFailed(url, "", f"no answer to the API login ({exc.detail})") from exc
+            raise LoginFailed(
+                url, "", _("no answer to the API login ({detail})").format(detail=exc.detail)
+            ) from exc
         try:
             payload = json.loads(resp.content.decode("utf-8"))
         except (UnicodeDecodeError, ValueError) as exc:
-            raise ApiClosed(url, detail="the API login did not answer JSON") from exc
+            raise ApiClosed(url, detail=_("the API login did not answer JSON")) from exc
         if not isinstance(payload, dict):
-            raise ApiClosed(url, detail="the API login answered something else than an object")
+            raise ApiClosed(url, detail=_("the API login answered something else than an object"))
         if "error" in payload:
             raise ApiClosed(url, str(payload["error"]))
         msg = payload.get("Message") or {}
@@ -526,7 +533,7 @@ class BoardClient:
             raise CaptchaRequired(url, messagestr or messageval)
         if messageval == "login_strike":
             raise LoginFailed(
-                url, messagestr or messageval, "the board locked logins from this IP for 15 minutes"
+                url, messagestr or messageval, _("the board locked logins from this IP for 15 minutes")
             )
         raise LoginFailed(url, messagestr or messageval)
 
@@ -695,12 +702,12 @@ class BoardClient:
 
     def _parse_checked(self, url: str, page: FetchedPage, parse: Callable[[FetchedPage], T]) -> T:
         if urls.is_login_page(page.url) and not urls.is_login_page(url):
-            raise LoginRequired(url, "", f"the board sent the login page ({page.url})")
+            raise LoginRequired(url, "", _("the board sent the login page ({url})").format(url=page.url))
         if urls.is_api(url) and not _looks_like_json(page):
             try:
                 return parse(page)
             except UnparseablePage as exc:
-                raise ApiClosed(url, exc.board_message, "the API answered HTML, not JSON") from exc
+                raise ApiClosed(url, exc.board_message, _("the API answered HTML, not JSON")) from exc
         return parse(page)
 
     def _wait_turn(self) -> None:
@@ -744,7 +751,9 @@ class BoardClient:
                 raise RedirectLoop(
                     url,
                     "",
-                    f"{'a redirect loop' if loop else f'more than {MAX_REDIRECTS} redirects'}: {shown}",
+                    (
+                        _("a redirect loop: {chain}") if loop else _("more than {count} redirects: {chain}")
+                    ).format(count=MAX_REDIRECTS, chain=shown),
                 )
             chain.append(target)
             if method != "GET" and resp.status_code in (301, 302, 303):
@@ -817,8 +826,12 @@ class BoardClient:
             self._log(method, url, status, at, started, True, note, len(resp.content))
             return resp
         if last_status is None:
-            raise NetworkError(url, "", f"{failure} (after {attempts} attempts)")
-        raise BoardSystemError(url, last_message, f"{failure} (after {attempts} attempts)")
+            raise NetworkError(
+                url, "", _("{failure} (after {count} attempts)").format(failure=failure, count=attempts)
+            )
+        raise BoardSystemError(
+            url, last_message, _("{failure} (after {count} attempts)").format(failure=failure, count=attempts)
+        )
 
     def _log(
         self,

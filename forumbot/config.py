@@ -107,31 +107,31 @@ def _night_sources(raw: Any) -> NightSources | None:
         return None
     if not isinstance(raw, Mapping):
         raise GameFileError(
-            "[night_sources] must be a table", field="night_sources", fix="killers = { fid = 6, tid = 8 }"
+            _("[night_sources] must be a table"), field="night_sources", fix="killers = { fid = 6, tid = 8 }"
         )
     groups: list[NightGroupSource] = []
     pm = False
     for key, value in raw.items():
         if key == "pm":
             if not isinstance(value, bool):
-                raise GameFileError("pm must be true or false", field="night_sources.pm", fix="pm = true")
+                raise GameFileError(_("pm must be true or false"), field="night_sources.pm", fix="pm = true")
             pm = value
             continue
         if key not in NIGHT_GROUPS:
             raise GameFileError(
-                f"unknown group {key!r}",
+                _("unknown group {name!r}").format(name=key),
                 field=f"night_sources.{key}",
-                fix=f"one of {', '.join(NIGHT_GROUPS)} (or pm = true)",
+                fix=_("one of {groups} (or pm = true)").format(groups=", ".join(NIGHT_GROUPS)),
             )
         if not isinstance(value, Mapping) or not isinstance(value.get("fid"), int):
             raise GameFileError(
-                "a group needs the fid of its private forum",
+                _("a group needs the fid of its private forum"),
                 field=f"night_sources.{key}",
                 fix=f"{key} = {{ fid = 6, tid = 8 }}",
             )
         tid = value.get("tid")
         if tid is not None and not isinstance(tid, int):
-            raise GameFileError("tid must be a number", field=f"night_sources.{key}.tid", fix="tid = 8")
+            raise GameFileError(_("tid must be a number"), field=f"night_sources.{key}.tid", fix="tid = 8")
         groups.append(NightGroupSource(key, int(value["fid"]), tid))
     return NightSources(pm=pm, groups=tuple(groups))
 
@@ -190,8 +190,10 @@ class Game:
 
 
 def _need(table: Mapping[str, Any], key: str, where: str, fix: str) -> Any:
+    """``table[key]``, or a GameFileError naming ``where.key`` and ``fix`` (translated by the caller, or a
+    TOML line that needs no translation)."""
     if key not in table:
-        raise GameFileError(f"missing {key!r}", field=f"{where}.{key}", fix=fix)
+        raise GameFileError(_("missing {key!r}").format(key=key), field=f"{where}.{key}", fix=fix)
     return table[key]
 
 
@@ -372,9 +374,9 @@ def game_from_dict(data: Mapping[str, Any], *, path: Path | None = None) -> Game
     """A game from the parsed TOML of a game file: each table read and checked in turn (GameFileError
     names the field and the fix)."""
     g = data.get("game", {})
-    ruleset = canonical_ruleset(str(_need(g, "ruleset", "game", 'e.g. ruleset = "R001"')))
+    ruleset = canonical_ruleset(str(_need(g, "ruleset", "game", _('e.g. ruleset = "R001"'))))
     tzname, tz = _game_zone(g)
-    board = _board_table(_need(data, "board", "(file)", "add a [board] table with url = ..."), tzname)
+    board = _board_table(_need(data, "board", "(file)", _("add a [board] table with url = ...")), tzname)
     roster, judges = _roster_and_judges(data, g)
     tt = Timetable.from_table(ruleset, data.get("timetable", {}))
     days = _days(data.get("days", []), tt, tz, set(roster))
@@ -422,7 +424,7 @@ def _board_table(b: Mapping[str, Any], tzname: str) -> BoardConfig:
     cookie = b.get("cookie_file")
     try:
         board = BoardConfig(
-            url=str(_need(b, "url", "board", 'e.g. url = "https://bbs.example.com/"')),
+            url=str(_need(b, "url", "board", _('e.g. url = "https://bbs.example.com/"'))),
             source=source,
             fid=int(b["fid"]) if "fid" in b else None,
             username=b.get("username"),
@@ -453,8 +455,8 @@ def _roster_and_judges(
     data: Mapping[str, Any], g: Mapping[str, Any]
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The roster (each role account once, not empty) and the judges (none of them a player)."""
-    players = _need(data, "players", "(file)", "add [players] with roster = [...]")
-    roster_raw = _need(players, "roster", "players", 'roster = ["name1", "name2", ...]')
+    players = _need(data, "players", "(file)", _("add [players] with roster = [...]"))
+    roster_raw = _need(players, "roster", "players", _('roster = ["name1", "name2", ...]'))
     roster = tuple(str(x).strip() for x in roster_raw)
     dupes = sorted({x for x in roster if roster.count(x) > 1})
     if dupes:
@@ -578,13 +580,13 @@ def _check_day_times(
         raise GameFileError(
             _("void_cutoff is outside the vote window"),
             field=f"{where}.void_cutoff",
-            fix="opens ≤ void_cutoff ≤ close",
+            fix=_("keep opens ≤ void_cutoff ≤ close"),
         )
     if not opens <= change_cutoff <= closes:
         raise GameFileError(
             _("change_cutoff is outside the vote window"),
             field=f"{where}.change_cutoff",
-            fix="opens ≤ change_cutoff ≤ close",
+            fix=_("keep opens ≤ change_cutoff ≤ close"),
         )
     if night < closes:
         raise GameFileError(
@@ -613,8 +615,8 @@ def _proxy_votes(
     proxies: list[ProxyVoteEntry] = []
     for j, pv in enumerate(d.get("proxy_votes", [])):
         pw = f"{where}.proxy_votes[{j}]"
-        player = str(_need(pv, "player", pw, 'player = "name"'))
-        target = str(_need(pv, "target", pw, 'target = "name" (or "弃权")'))
+        player = str(_need(pv, "player", pw, _('player = "name"')))
+        target = str(_need(pv, "target", pw, _('target = "name" (or "弃权")')))
         _check_names([player], roster, f"{pw}.player")
         if target != "弃权":
             _check_names([target], roster, f"{pw}.target")

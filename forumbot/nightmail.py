@@ -63,6 +63,7 @@ from engine import (
     resolve_extra_check,
     rules_of,
 )
+from forumbot import i18n  # i18n._: judge_night uses `_` as a loop variable
 from forumbot.parsers.nightmsg import (
     KIND_ZH,
     Grammar,
@@ -162,8 +163,10 @@ class NightMailFlags:
         for f in fields(self):
             choices = f.metadata.get("choices")
             if choices and getattr(self, f.name) not in choices:
-                raise ValueError(
-                    f"flag {f.name} = {getattr(self, f.name)!r} is not one of {', '.join(choices)}"
+                raise ValueError(  # the game file's [flags]: the judge reads it
+                    i18n._("flag {name} = {value!r} is not one of {choices}").format(
+                        name=f.name, value=getattr(self, f.name), choices=", ".join(choices)
+                    )
                 )
 
     @staticmethod

@@ -26,6 +26,7 @@ from datetime import datetime, timedelta
 from forumbot.board import BoardConfig, SourceKind
 from forumbot.client import BoardClient
 from forumbot.errors import BoardError, ThreadNotFound
+from forumbot.i18n import _, ngettext
 from forumbot.parsers.records import ForumThread, ThreadPage
 from forumbot.store import reads
 from forumbot.store.base import ensure_board
@@ -102,22 +103,30 @@ class PollReport:
             return ""
         first = self.errors[0].message
         missing = self.incomplete_tids
-        what = f"主题 {', '.join(map(str, missing))} 未能完整读取" if missing else "论坛版块列表读取失败"
-        return (
-            f"读取失败：{what}（{first}）。基于这些主题的计票都是暂定的；论坛恢复后请重新运行 forumbot poll。"
-            f" / poll incomplete: {len(self.errors)} error(s); nothing judged on these threads is final"
-        )
+        if missing:
+            what = _("threads {tids} were not read completely").format(tids=", ".join(map(str, missing)))
+        else:
+            what = _("the forum list could not be read")
+        return _(
+            "poll incomplete: {what} ({error}). Every count based on these threads is provisional; "
+            "run forumbot poll again once the board is back."
+        ).format(what=what, error=first)
 
     def summary(self) -> str:
-        parts = [
-            f"{self.requests} request{'s' if self.requests != 1 else ''}",
-            f"{self.pages_read} page{'s' if self.pages_read != 1 else ''} read",
-            f"{self.new_posts} new post{'s' if self.new_posts != 1 else ''}",
-            f"{self.new_revisions} new revision{'s' if self.new_revisions != 1 else ''}",
-            f"{len(self.state_changes)} state change{'s' if len(self.state_changes) != 1 else ''}",
-            f"{len(self.errors)} error{'s' if len(self.errors) != 1 else ''}",
+        """One line for the judge: what the poll asked and found, in the judge's language."""
+        counts = [
+            ngettext("{n} request", "{n} requests", self.requests).format(n=self.requests),
+            ngettext("{n} page read", "{n} pages read", self.pages_read).format(n=self.pages_read),
+            ngettext("{n} new post", "{n} new posts", self.new_posts).format(n=self.new_posts),
+            ngettext("{n} new revision", "{n} new revisions", self.new_revisions).format(
+                n=self.new_revisions
+            ),
+            ngettext("{n} state change", "{n} state changes", len(self.state_changes)).format(
+                n=len(self.state_changes)
+            ),
+            ngettext("{n} error", "{n} errors", len(self.errors)).format(n=len(self.errors)),
         ]
-        return ", ".join(parts)
+        return _(", ").join(counts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,16 +166,18 @@ class RichProgress:
         p = self._progress
         if ev.kind == "start":
             p.start()
-            self._task = p.add_task("threads", total=ev.threads)
+            self._task = p.add_task(_("threads"), total=ev.threads)
         elif ev.kind == "thread" and ev.tid is not None:
             if self._thread_task is not None:
                 p.remove_task(self._thread_task)
-            self._thread_task = p.add_task(f"thread {ev.tid}", total=None)
+            self._thread_task = p.add_task(_("thread {tid}").format(tid=ev.tid), total=None)
         elif ev.kind == "page":
             if self._thread_task is not None:
                 p.update(
                     self._thread_task,
-                    description=f"thread {ev.tid} page {ev.page}/{ev.pages}",
+                    description=_("thread {tid} page {page}/{pages}").format(
+                        tid=ev.tid, page=ev.page, pages=ev.pages
+                    ),
                     completed=ev.page,
                     total=ev.pages,
                 )
@@ -313,7 +324,9 @@ def _poll(
             except BoardError as exc:
                 listed_ok = False
                 _log_error(store, key, client, exc, None, report, now)
-                report.notes.append(f"forum {fid} list failed: every watched thread is checked directly")
+                report.notes.append(
+                    _("forum {fid} list failed: every watched thread is checked directly").format(fid=fid)
+                )
                 continue
             record_fetches(store, key, client.drain_fetches())
             listing.update({t.tid: t for t in forum.threads})
@@ -367,8 +380,10 @@ def _poll(
             continue
         if st.replies is not None and ft.replies < st.replies:
             report.notes.append(
-                f"thread {tid}: replies went down from {st.replies} to {ft.replies} "
-                "(posts deleted?): run a full poll to find which"
+                _(
+                    "thread {tid}: replies went down from {before} to {after} "
+                    "(posts deleted?): run a full poll to find which"
+                ).format(tid=tid, before=st.replies, after=ft.replies)
             )
         plan.append((tid, start, why))
 
@@ -392,7 +407,9 @@ def _poll(
     report.requests = client.requests_made - req0
     report.source = client.current_source()
     if client.api_disabled is not None and cfg.source == "api":
-        report.notes.append(f"the API failed, PC pages were read instead: {client.api_disabled}")
+        report.notes.append(
+            _("the API failed, PC pages were read instead: {error}").format(error=client.api_disabled)
+        )
     record_poll(
         store,
         key,
@@ -431,7 +448,7 @@ def _reread_for_markers(
         return
     saved, config = client.api_disabled, client.config
     if source == "api":
-        client.api_disabled = _MarkerReread(client.config.url, "", "API v4 strips the edit marker")
+        client.api_disabled = _MarkerReread(client.config.url, "", _("API v4 strips the edit marker"))
     else:
         client.config = replace(config, source=SourceKind.PC)
     req0 = client.requests_made
@@ -453,7 +470,9 @@ def _reread_for_markers(
             )
             if not outcome.complete:
                 report.threads[tid] = outcome  # the vote thread is not known completely without it
-            report.notes.append(f"thread {tid}: read again from PC pages (edit markers, exact times)")
+            report.notes.append(
+                _("thread {tid}: read again from PC pages (edit markers, exact times)").format(tid=tid)
+            )
     finally:
         client.api_disabled, client.config = saved, config
         report.requests += client.requests_made - req0
@@ -507,8 +526,9 @@ def _read_thread(
         fallback: BoardError = missing.error
         pc_page = (missing.page - 1) * client.posts_per_page("api") // client.posts_per_page("pc") + 1
         report.notes.append(
-            f"thread {tid}: the API said page {missing.page} does not exist; "
-            f"read from PC page {pc_page} instead"
+            _(
+                "thread {tid}: the API said page {page} does not exist; read from PC page {pc_page} instead"
+            ).format(tid=tid, page=missing.page, pc_page=pc_page)
         )
         saved = client.api_disabled
         client.api_disabled = fallback  # this thread only: restored below
@@ -637,14 +657,19 @@ def _read_pages(
         if info.page < page or info.page >= info.pages:
             break  # the last page (or the board clamped us to it)
         if out.pages_read >= MAX_PAGES_PER_THREAD:
-            report.notes.append(f"thread {tid}: stopped after {MAX_PAGES_PER_THREAD} pages")
+            report.notes.append(
+                _("thread {tid}: stopped after {count} pages").format(tid=tid, count=MAX_PAGES_PER_THREAD)
+            )
             return
         page = info.page + 1
 
     if out.problems:
         # A post the parser could not read is a post the store lacks: not a complete read, and no
         # post may be declared deleted on the strength of it.
-        err = PollError(tid, tp.url, "UnreadablePost", f"thread {tid}: {'; '.join(out.problems)}")
+        problems = _("; ").join(out.problems)
+        err = PollError(
+            tid, tp.url, "UnreadablePost", _("thread {tid}: {problems}").format(tid=tid, problems=problems)
+        )
         report.errors.append(err)
         out.error = err
         return

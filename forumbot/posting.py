@@ -38,6 +38,7 @@ import requests
 from forumbot import urls
 from forumbot.client import BoardClient
 from forumbot.errors import BoardError, LoginFailed, LoginRequired
+from forumbot.i18n import _
 from forumbot.parsers.encoding import detect_charset, parse_html
 from forumbot.urls import Url
 
@@ -794,9 +795,9 @@ class BoardWriter:
             formhash = str(data["Variables"]["formhash"])
             self.charset = str(data.get("Charset") or self.charset or "utf-8").lower()
         except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
-            raise BoardError(url, "", "no formhash in the API answer") from exc
+            raise BoardError(url, "", _("no formhash in the API answer")) from exc
         if str(data["Variables"].get("member_uid", "0")) in ("", "0"):
-            raise LoginRequired(url, "", "the API does not see us logged in")
+            raise LoginRequired(url, "", _("the API does not see us logged in"))
         return formhash
 
     def _api_reply(

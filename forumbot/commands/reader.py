@@ -120,9 +120,9 @@ def _board(args: argparse.Namespace, game: Game | None) -> BoardConfig:
             base = BoardConfig(url=url, timezone=base.timezone if base else DEFAULT_TZ)
     if base is None:
         raise ConfigError(
-            "no board to poll",
+            _("no board to poll"),
             field="--board",
-            fix="pass --board URL, or --game FILE (or create forumbot.toml)",
+            fix=_("pass --board URL, or --game FILE (or create forumbot.toml)"),
         )
     changes: dict[str, Any] = {}
     if getattr(args, "fid", None) is not None:
@@ -149,7 +149,9 @@ def _tz(name: str | None, game: Game | None, board: BoardConfig | None = None) -
     try:
         return ZoneInfo(zone)
     except Exception as exc:
-        raise ConfigError(f"unknown time zone {zone!r}", field="--tz", fix="e.g. Asia/Shanghai") from exc
+        raise ConfigError(
+            _("unknown time zone {name!r}").format(name=zone), field="--tz", fix=_("e.g. Asia/Shanghai")
+        ) from exc
 
 
 def _fmt(dt: datetime | None, tz: ZoneInfo) -> str:
@@ -309,10 +311,16 @@ def cmd_parse(args: argparse.Namespace) -> int:
             print(json.dumps(jsonable(forum), ensure_ascii=False))
             return 0
         print(
-            f"forum {forum.fid} {forum.name!r}: page {forum.page}/{forum.pages}, {len(forum.threads)} threads"
+            _("forum {fid} {name!r}: page {page}/{pages}, {n} threads").format(
+                fid=forum.fid, name=forum.name, page=forum.page, pages=forum.pages, n=len(forum.threads)
+            )
         )
         for t in forum.threads:
-            print(f"  {t.tid:>8}  replies {t.replies:>5}  last {_fmt(t.last_post_at, tz)}  {t.subject}")
+            print(
+                f"  {t.tid:>8}  "
+                + _("replies {replies:>5}  last {at}").format(replies=t.replies, at=_fmt(t.last_post_at, tz))
+                + f"  {t.subject}"
+            )
         return 0
     page = parsers.parse_thread_page(body, url, **kwargs)
     if args.json:
@@ -322,8 +330,9 @@ def cmd_parse(args: argparse.Namespace) -> int:
         return 0
     info = page.thread
     print(
-        f"thread {info.tid} {info.title!r} (fid {info.fid}): "
-        f"page {info.page}/{info.pages}, {page.source} view"
+        _("thread {tid} {title!r} (fid {fid}): page {page}/{pages}, {source} view").format(
+            tid=info.tid, title=info.title, fid=info.fid, page=info.page, pages=info.pages, source=page.source
+        )
     )
     for p in page.posts:
         when = _fmt(p.posted_at, tz) + ("" if p.time_exact else f" ~ {_fmt(p.posted_until, tz)}")
@@ -340,7 +349,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
             f"{p.author:<12} {flags:<4} {text[:60]}"
         )
     for problem in page.problems:
-        print(f"  problem: {problem}")
+        print("  " + _("problem: {problem}").format(problem=problem))
     return 0
 
 
@@ -408,12 +417,15 @@ def cmd_posts(args: argparse.Namespace) -> int:
         if args.revisions:
             for r in p.revisions:
                 mark = "*" if r.id == p.current.id else " "
-                edit = f" (marker: {r.edit.raw or r.edit.by})" if r.edit else ""
-                print(
-                    f"{'':>10}{mark}rev {r.number} first seen {_fmt(r.first_seen, tz)}, "
-                    f"last {_fmt(r.last_seen, tz)}, "
-                    f"{r.source}{edit}: {r.text.replace(chr(10), ' / ')[:70]}"
+                edit = _(" (marker: {marker})").format(marker=r.edit.raw or r.edit.by) if r.edit else ""
+                seen = _("rev {number} first seen {first}, last {last}, {source}{edit}").format(
+                    number=r.number,
+                    first=_fmt(r.first_seen, tz),
+                    last=_fmt(r.last_seen, tz),
+                    source=r.source,
+                    edit=edit,
                 )
+                print(f"{'':>10}{mark}{seen}: {r.text.replace(chr(10), ' / ')[:70]}")
             for e in p.events:
                 print(f"{'':>11}{_fmt(e.at, tz)} {e.kind}: {e.note}")
     return 0

@@ -28,7 +28,9 @@ def cmd_lastwords(args: argparse.Namespace) -> int:
         for item in args.received or []:
             name, sep, when = item.partition("=")
             if not sep or not name.strip():
-                raise UsageError(f"--received {item!r}: write NAME=TIME, e.g. 豆花='2026-06-10 22:30'")
+                raise UsageError(
+                    _("--received {item!r}: write NAME=TIME, e.g. 豆花='2026-06-10 22:30'").format(item=item)
+                )
             received[name.strip()] = local_time(game, when.strip(), "--received")
         report = desk.last_words(args.day, at, received=received)
         held = report.held
@@ -80,7 +82,9 @@ def cmd_applications(args: argparse.Namespace) -> int:
         result = desk.applications(day)
         if result is None:
             raise UsageError(
-                f"day {args.day} has no process thread to read: R004 only, with [[days]] process = TID"
+                _("day {day} has no process thread to read: R004 only, with [[days]] process = TID").format(
+                    day=args.day
+                )
             )
         data: dict[str, Any] = {
             "day": args.day,

@@ -1,0 +1,72 @@
+"""Every code forumbot shows a judge has a label in both languages: a new verdict status, night code, outbox
+kind, winner or runner moment without one would reach the judge as a bare English code (issue 11)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from enum import StrEnum
+
+import pytest
+
+from engine import VoteStatus
+from engine.outcome import Winner
+from forumbot.i18n import set_language
+from forumbot.labels import (
+    MOMENT_LABELS,
+    NIGHT_CODE_LABELS,
+    OUTBOX_KIND_LABELS,
+    STATUS_LABELS,
+    WINNER_LABELS,
+    moment_label,
+    night_code_label,
+    outbox_kind_label,
+    status_label,
+    winner_label,
+)
+from forumbot.nightmail import NightCode
+from forumbot.outbox import ItemKind
+from forumbot.runner.plan import MomentKind
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+TABLES: list[tuple[type[StrEnum], dict[str, str]]] = [
+    (VoteStatus, STATUS_LABELS),
+    (NightCode, NIGHT_CODE_LABELS),
+    (ItemKind, OUTBOX_KIND_LABELS),
+    (Winner, WINNER_LABELS),
+    (MomentKind, MOMENT_LABELS),
+]
+
+
+@pytest.fixture(autouse=True)
+def chinese_after() -> Iterator[None]:
+    yield
+    set_language("zh_CN")
+
+
+@pytest.mark.parametrize(("enum", "table"), TABLES, ids=lambda x: getattr(x, "__name__", ""))
+def test_every_code_has_a_label(enum: type[StrEnum], table: dict[str, str]) -> None:
+    assert {c.value for c in enum} <= set(table), f"{enum.__name__}: add the new codes to forumbot/labels.py"
+
+
+def test_the_labels_are_chinese_by_default_and_english_on_request() -> None:
+    set_language("zh_CN")
+    zh = [
+        night_code_label("not_a_submission"),
+        status_label("void_wrong_name"),
+        outbox_kind_label("case_post"),
+        winner_label("police"),
+        moment_label("revote_deadline", 1, 2),
+    ]
+    assert all(CJK.search(text) for text in zh), zh
+    assert moment_label("close", 3) == "第3日：投票截止" and winner_label(None) == "无胜方"
+    set_language("en")
+    assert night_code_label("not_a_submission") == "no night action"
+    assert moment_label("revote_deadline", 1, 2) == "day 1: revote #2 closes"
+    assert winner_label("police") == "police and civilians"
+
+
+def test_an_unknown_code_is_shown_as_it_is() -> None:
+    assert night_code_label("brand_new") == "brand_new"
+    assert winner_label("aliens") == "aliens"
+    assert moment_label("brand_new", 4) == "brand_new 4"

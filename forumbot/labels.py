@@ -141,3 +141,26 @@ def moment_label(kind: str, round_: int, number: int = 0) -> str:
     if kind not in MOMENT_LABELS:
         return f"{kind} {round_}"
     return _(MOMENT_LABELS[kind]).format(round=round_, number=number)
+
+
+# Why a poll read a thread, or skipped it (forumbot.poll's ThreadOutcome.reason, kept as codes in the
+# store's read records and in ``poll --json``).
+POLL_REASON_LABELS: dict[str, str] = {
+    "full": N_("full read"),
+    "first read": N_("first read"),
+    "not in the forum list": N_("not in the forum list"),
+    "no forum list": N_("no forum list"),
+    "never read completely": N_("never read completely"),
+    "the forum list shows no last-post time": N_("the forum list shows no last-post time"),
+    "replies unknown": N_("replies unknown"),
+    "new replies": N_("new replies"),
+    "new last post": N_("new last post"),
+    "new last poster": N_("new last poster"),
+    "last post too close to the last read": N_("last post too close to the last read"),
+    "unchanged": N_("unchanged"),
+}
+
+
+def poll_reason_label(code: str) -> str:
+    """Why a poll read a thread, in the judge's language (the code itself when it has no label)."""
+    return _(POLL_REASON_LABELS[code]) if code in POLL_REASON_LABELS else code

@@ -28,6 +28,7 @@ from forumbot.board import DEFAULT_TZ, BoardConfig, SourceKind
 from forumbot.config import Game, find_game_file, load_game
 from forumbot.errors import ConfigError, UsageError
 from forumbot.i18n import _
+from forumbot.labels import poll_reason_label
 from forumbot.store.base import boards
 from forumbot.store.posts import thread_posts
 from forumbot.store.threads import get_thread, update_thread
@@ -211,7 +212,7 @@ def cmd_poll(args: argparse.Namespace) -> int:
         )
     )
     for tid, outcome in sorted(report.threads.items()):
-        line = "  " + _("thread {tid}: {reason}").format(tid=tid, reason=outcome.reason)
+        line = "  " + _("thread {tid}: {reason}").format(tid=tid, reason=poll_reason_label(outcome.reason))
         if outcome.pages_read:
             line += _(", {n} page(s) from page {start}").format(
                 n=outcome.pages_read, start=outcome.start_page

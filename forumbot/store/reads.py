@@ -349,7 +349,7 @@ def day_read_complete(
     _aware(after)
     when = after.astimezone(tz).strftime("%Y-%m-%d %H:%M:%S")
     fix = "forumbot poll --full" if full else "forumbot poll"
-    what = _("a complete read (from page 1 to the last page)") if full else _("a complete read")
+    what = _("complete read (from page 1 to the last page)") if full else _("complete read")
     reasons: list[str] = []
     for tid in dict.fromkeys(int(t) for t in tids):
         st = read_status(store, board, tid)
@@ -359,7 +359,7 @@ def day_read_complete(
         if st.reads == 0:
             why = _("thread {tid} was never read").format(tid=tid)
         elif last is None:
-            why = _("thread {tid} never had {what}").format(tid=tid, what=what)
+            why = _("thread {tid} never had a {what}").format(tid=tid, what=what)
         else:
             stamp = last.astimezone(tz).strftime("%Y-%m-%d %H:%M:%S")
             why = _("thread {tid}'s last {what} started at {stamp}, before {when}").format(
@@ -368,6 +368,6 @@ def day_read_complete(
         if st.last_error:
             why += _(" (the latest read failed: {error})").format(error=st.last_error)
         reasons.append(
-            _("{why}: it needs {what} after {when}; run {fix}").format(why=why, what=what, when=when, fix=fix)
+            _("{why}: it needs a {what} after {when}; run {fix}").format(why=why, what=what, when=when, fix=fix)
         )
     return (not reasons, reasons)

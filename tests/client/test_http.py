@@ -228,6 +228,7 @@ def test_a_redirect_is_followed_by_the_client_waiting_its_turn_and_logged(
     assert log[0].error == "redirect to thread-7-1-1.html"
 
 
+@pytest.mark.usefixtures("english_messages")  # checked by the English wording (the msgid)
 def test_a_redirect_loop_is_a_clear_error(
     rsps: responses.RequestsMock, make_client: Callable[..., BoardClient]
 ) -> None:
@@ -240,6 +241,7 @@ def test_a_redirect_loop_is_a_clear_error(
     assert len(rsps.calls) == 2
 
 
+@pytest.mark.usefixtures("english_messages")  # checked by the English wording (the msgid)
 def test_redirects_stop_at_the_hop_limit(
     rsps: responses.RequestsMock, make_client: Callable[..., BoardClient]
 ) -> None:

@@ -43,7 +43,7 @@ def post_tables(store: Store) -> dict[str, int]:
 def test_a_thread_never_read_is_not_complete(store: Store, clock: FakeClock) -> None:
     ok, reasons = day_read_complete(store, BOARD, [2, 3], clock.now())
     assert not ok
-    assert len(reasons) == 2 and "主题 2 从未被读取" in reasons[0] and "forumbot poll" in reasons[0]
+    assert len(reasons) == 2 and "thread 2 was never read" in reasons[0] and "forumbot poll" in reasons[0]
     status = read_status(store, BOARD, 2)
     assert status.last_complete_read_at is None and status.reads == 0 and status.last_error is None
 
@@ -65,7 +65,7 @@ def test_a_full_poll_after_the_deadline_makes_the_day_complete(
     # A later deadline is not covered by this read: the reason names the thread and the read's time.
     ok, reasons = day_read_complete(store, BOARD, [2, 3], clock.now() + timedelta(minutes=5), full=True)
     assert not ok and len(reasons) == 2
-    assert "最后一次完整读取" in reasons[0] and "早于" in reasons[0] and "poll --full" in reasons[0]
+    assert "last complete read (from page 1" in reasons[0] and "before" in reasons[0] and "poll --full" in reasons[0]
     [read] = [r for r in thread_reads(store, BOARD, 2)]
     assert (read.first_page, read.last_page, read.pages, read.pages_read) == (1, 3, 3, 3)
     assert read.posts_seen == 25 and read.complete and read.full
@@ -83,7 +83,7 @@ def test_an_incremental_read_counts_as_complete_but_not_as_full(
     assert report.threads[2].reason == "new replies" and report.threads[2].start_page == 2
     assert day_read_complete(store, BOARD, [2], deadline) == (True, [])
     ok, [reason] = day_read_complete(store, BOARD, [2], deadline, full=True)
-    assert not ok and "从第1页读到最后一页" in reason
+    assert not ok and "from page 1 to the last page" in reason
 
 
 def test_an_unchanged_thread_is_confirmed_by_the_forum_list(
@@ -116,7 +116,7 @@ def test_a_failed_read_is_recorded_and_the_last_complete_read_stays(
     assert status.last_complete_read_at == first and not status.last_attempt_complete
     assert status.last_error_kind == "BoardSystemError" and "system error" in (status.last_error or "")
     ok, [reason] = day_read_complete(store, BOARD, [2], deadline, full=True)
-    assert not ok and "最近一次读取失败" in reason and "system error" in reason
+    assert not ok and "the latest read failed" in reason and "system error" in reason
     [_, failed] = thread_reads(store, BOARD, 2)
     assert (failed.first_page, failed.last_page, failed.pages_read, failed.complete) == (1, 1, 1, False)
 
@@ -147,10 +147,10 @@ def test_the_board_down_at_the_deadline_changes_nothing_then_a_poll_reads_it_all
         assert not report.ok and report.incomplete_tids == [2, 3]
         assert report.new_posts == 0 and report.state_changes == []
         message = report.failure_message()
-        assert "主题 2, 3 未能完整读取" in message and "暂定" in message and "forumbot poll" in message
+        assert "threads 2, 3 were not read completely" in message and "provisional" in message and "forumbot poll" in message
         assert post_tables(store) == before  # nothing stored changed: no post, revision, deletion
     ok, reasons = day_read_complete(store, BOARD, [2, 3], deadline)
-    assert not ok and all("最近一次读取失败" in r for r in reasons)
+    assert not ok and all("the latest read failed" in r for r in reasons)
     assert read_status(store, BOARD, 3).last_error_kind in ("NetworkError", "BoardSystemError")
     assert running_polls(store, BOARD) == []  # the failed polls are recorded as finished
 
@@ -195,7 +195,7 @@ def test_a_thread_that_is_really_gone_is_not_a_complete_read(
     status = read_status(store, BOARD, 77)
     assert status.last_complete_read_at is None and status.last_error_kind == "ThreadNotFound"
     ok, [reason] = day_read_complete(store, BOARD, [77], clock.now() - timedelta(hours=1))
-    assert not ok and "主题 77 从未被完整读取" in reason and "thread not found" in reason
+    assert not ok and "thread 77 never had a complete read" in reason and "thread not found" in reason
 
 
 def test_a_post_the_parser_skipped_makes_the_read_incomplete_and_deletes_nothing(

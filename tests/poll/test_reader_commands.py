@@ -33,14 +33,14 @@ def test_poll_and_posts_with_flags(
     args = ["--store", db, "poll", "--board", ROOT, "--fid", "3", "--thread", "2", "--min-interval", "0"]
     assert main(args) == 0
     out = capsys.readouterr().out
-    assert "3 requests" in out and "13 new posts" in out
+    assert "3 次请求" in out and "13 个新帖子" in out and "首次读取" in out
     fake_board.edit(vote, "投票：包子")
     assert main([*args, "--full"]) == 0
-    assert "1 new revision" in capsys.readouterr().out
+    assert "1 个新版本" in capsys.readouterr().out
 
     assert main(["--store", db, "posts", "2", "--author", "月饼", "--revisions"]) == 0
     out = capsys.readouterr().out
-    assert "投票：包子" in out and "rev 1" in out and "rev 2" in out and "投票：饺子" in out
+    assert "投票：包子" in out and "第 1 版" in out and "第 2 版" in out and "投票：饺子" in out
     local = fake_board.post(vote).at.astimezone(TZ).strftime("%Y-%m-%d %H:%M:%S")
     assert local in out  # board time, not UTC
 
@@ -75,7 +75,7 @@ def test_poll_from_a_game_file(
     game = game.replace("[game]\n", '[game]\nstore = "game.db"\n', 1)
     (tmp_path / "forumbot.toml").write_text(game, "utf-8")
     assert main(["poll"]) == 0
-    assert "12 new posts" in capsys.readouterr().out
+    assert "12 个新帖子" in capsys.readouterr().out
     with open_store(tmp_path / "game.db") as store:
         threads = list_threads(store, ROOT)
         assert [(t.tid, t.kind, t.day) for t in threads] == [
@@ -111,7 +111,7 @@ def test_parse_a_saved_page(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert "改了" in text and "13" in text
     assert main(["parse", str(page)]) == 0
     out = capsys.readouterr().out
-    assert "page 2/2" in out and "改了" in out
+    assert "第 2/2 页" in out and "改了" in out
 
 
 def test_parse_a_forum_page(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -120,7 +120,7 @@ def test_parse_a_forum_page(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     f = tmp_path / "forum.html"
     f.write_bytes(board.forum_html(3).encode())
     assert main(["parse", str(f), "--url", ROOT + "forum.php?mod=forumdisplay&fid=3"]) == 0
-    assert "replies     2" in capsys.readouterr().out
+    assert "回复     2" in capsys.readouterr().out
 
 
 def test_read_headers_file_follows_redirects(tmp_path: Path) -> None:
@@ -154,4 +154,4 @@ def test_parse_a_captured_page_uses_its_headers(capsys: pytest.CaptureFixture[st
 
 def test_posts_without_a_store_says_so(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--store", "nowhere.db", "posts", "2"]) == 1
-    assert "no store at" in capsys.readouterr().err
+    assert "nowhere.db 没有存储" in capsys.readouterr().err

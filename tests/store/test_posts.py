@@ -118,6 +118,7 @@ def test_whitespace_and_html_differences_are_not_revisions(store: Store) -> None
     assert res.new_revisions == ()
 
 
+@pytest.mark.usefixtures("english_messages")  # checked by the English wording (the msgid)
 def test_an_edit_keeps_every_revision(store: Store) -> None:
     p = post(5, "投票：饺子")
     record_thread_page(store, BOARD, page([p]), seen_at=at(0))
@@ -151,6 +152,7 @@ def test_reverting_to_an_earlier_content_is_an_event_not_a_revision(store: Store
     assert check_consistency(store) == []
 
 
+@pytest.mark.usefixtures("english_messages")  # checked by the English wording (the msgid)
 def test_edit_evidence(store: Store) -> None:
     quiet = post(1, "a")
     marked = post(2, "b", edit=EditMarker("管理员", T0, "本帖最后由 管理员 于 2026-6-4 09:10 编辑"))
@@ -297,6 +299,7 @@ def test_hash_is_stable_and_ignores_quote_excerpts() -> None:
     assert len(content_hash("", (), "normal")) == 64
 
 
+@pytest.mark.usefixtures("english_messages")  # checked by the English wording (the msgid)
 def test_open_store_errors() -> None:
     from forumbot.store import open_store
     from forumbot.store.db import store_url
@@ -311,6 +314,7 @@ def test_open_store_errors() -> None:
         open_store("postgresql+psycopg://nobody:secret@127.0.0.1:1/none")
 
 
+@pytest.mark.usefixtures("english_messages")  # checked by the English wording (the msgid)
 def test_opening_without_create_needs_an_existing_store(tmp_path: Path) -> None:
     from forumbot.store import open_store
 

@@ -147,6 +147,7 @@ def test_the_desk_reads_first_and_current_content(memory_store: Store) -> None:
     assert p6.first_revision is p6.current
 
 
+@pytest.mark.usefixtures("english_messages")  # checked by the English wording (the msgid)
 def test_an_inconsistent_store_is_an_error_not_a_silent_gap(memory_store: Store) -> None:
     play(memory_store, play_story(), pagewrite.record_page)
     with memory_store.engine.begin() as conn:

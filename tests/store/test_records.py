@@ -64,6 +64,7 @@ def test_a_version_is_undone_at_most_once(store: Store) -> None:
         s.commit()
 
 
+@pytest.mark.usefixtures("english_messages")  # checked by the English wording (the msgid)
 def test_a_game_keeps_its_rule_set(store: Store) -> None:
     _game(store)
     with store.session() as s, pytest.raises(UsageError, match="under rule set R001"):

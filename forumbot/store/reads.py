@@ -368,6 +368,8 @@ def day_read_complete(
         if st.last_error:
             why += _(" (the latest read failed: {error})").format(error=st.last_error)
         reasons.append(
-            _("{why}: it needs a {what} after {when}; run {fix}").format(why=why, what=what, when=when, fix=fix)
+            _("{why}: it needs a {what} after {when}; run {fix}").format(
+                why=why, what=what, when=when, fix=fix
+            )
         )
     return (not reasons, reasons)

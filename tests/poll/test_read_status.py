@@ -65,7 +65,11 @@ def test_a_full_poll_after_the_deadline_makes_the_day_complete(
     # A later deadline is not covered by this read: the reason names the thread and the read's time.
     ok, reasons = day_read_complete(store, BOARD, [2, 3], clock.now() + timedelta(minutes=5), full=True)
     assert not ok and len(reasons) == 2
-    assert "last complete read (from page 1" in reasons[0] and "before" in reasons[0] and "poll --full" in reasons[0]
+    assert (
+        "last complete read (from page 1" in reasons[0]
+        and "before" in reasons[0]
+        and "poll --full" in reasons[0]
+    )
     [read] = [r for r in thread_reads(store, BOARD, 2)]
     assert (read.first_page, read.last_page, read.pages, read.pages_read) == (1, 3, 3, 3)
     assert read.posts_seen == 25 and read.complete and read.full
@@ -147,7 +151,11 @@ def test_the_board_down_at_the_deadline_changes_nothing_then_a_poll_reads_it_all
         assert not report.ok and report.incomplete_tids == [2, 3]
         assert report.new_posts == 0 and report.state_changes == []
         message = report.failure_message()
-        assert "threads 2, 3 were not read completely" in message and "provisional" in message and "forumbot poll" in message
+        assert (
+            "threads 2, 3 were not read completely" in message
+            and "provisional" in message
+            and "forumbot poll" in message
+        )
         assert post_tables(store) == before  # nothing stored changed: no post, revision, deletion
     ok, reasons = day_read_complete(store, BOARD, [2, 3], deadline)
     assert not ok and all("the latest read failed" in r for r in reasons)

@@ -62,7 +62,7 @@ def test_tick_with_the_board_down_delays_night_1_and_status_says_why(
     assert main([*args, "setup", "--roles", str(tmp_path / "roles.toml")]) == 0
     assert main([*args, "tick"]) == 0  # every moment of June 2026 is due: night 1 first, and it cannot read
     out = capsys.readouterr().out
-    assert "delayed: night1/deadline" in out
+    assert "推迟：night1/deadline" in out  # the tick's status lines in the judge's language
     assert main([*args, "status", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["phase"] == "night 1"

@@ -37,7 +37,7 @@ def test_adding_twice_needs_reset_and_short_passwords_are_refused(store: Store) 
         judges.add_judge(store, "法官乙", "other-pass")
     judges.add_judge(store, "法官乙", "other-pass", replace=True)
     assert judges.verify_login(store, "法官乙", "other-pass") is not None
-    with pytest.raises(UsageError, match="too short"):
+    with pytest.raises(UsageError, match="密码太短：至少 8 个字符"):
         judges.add_judge(store, "法官丙", "short")
 
 

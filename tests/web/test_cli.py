@@ -93,7 +93,7 @@ def test_demo_serve_plays_the_example_and_opens_the_desk_on_it(
     monkeypatch.setattr(serve, "make_server", make_server)
     assert main(["demo", "--serve", "--port", "0", "--workdir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert "forumbot demo" in out and "demo-judge" in out  # the demo's own text, then the login
+    assert "forumbot 演示" in out and "demo-judge" in out  # the demo's own text, then the login
     assert "法官工作台已打开：http://127.0.0.1:8123/" in out  # the address, printed
     [(app, host, port)] = opened
     assert (host, port) == ("127.0.0.1", 0)

@@ -7,6 +7,8 @@ the JSON output keeps the codes themselves.
 
 from __future__ import annotations
 
+import re
+
 from forumbot.i18n import N_, _
 
 VALID_STATUSES = frozenset({"counted", "changed", "superseded", "abstain", "not_a_vote", "after_as_of"})
@@ -164,3 +166,27 @@ POLL_REASON_LABELS: dict[str, str] = {
 def poll_reason_label(code: str) -> str:
     """Why a poll read a thread, in the judge's language (the code itself when it has no label)."""
     return _(POLL_REASON_LABELS[code]) if code in POLL_REASON_LABELS else code
+
+
+# The runner's ledger (forumbot.runner.ledger.MomentStatus values), for ``forumbot status``.
+MOMENT_STATUS_LABELS: dict[str, str] = {
+    "pending": N_("pending"),
+    "running": N_("running"),
+    "delayed": N_("delayed"),
+    "waiting": N_("waiting for a judge"),
+    "done": N_("done"),
+}
+
+
+def moment_status_label(code: str) -> str:
+    return _(MOMENT_STATUS_LABELS[code]) if code in MOMENT_STATUS_LABELS else code
+
+
+def moment_key_label(key: str, kind: str) -> str:
+    """A ledger key (``day1/revote2``, see forumbot.runner.plan) with its kind, in the judge's words; the
+    key itself when it does not name a round."""
+    found = re.match(r"(?:night|day)(\d+)/", key)
+    if found is None:
+        return key
+    number = re.search(r"revote(\d+)$", key)
+    return moment_label(kind, int(found.group(1)), int(number.group(1)) if number else 0)

@@ -12,7 +12,6 @@ him (``[outbox] auto_approve`` for every kind).
 from __future__ import annotations
 
 import argparse
-import re
 import tempfile
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -26,7 +25,7 @@ from forumbot.commands.day import verdict_rows
 from forumbot.commands.serve import DEFAULT_PORT, serve_demo
 from forumbot.exampleboard.server import LiveBoard
 from forumbot.i18n import _
-from forumbot.labels import moment_label, night_code_label, outbox_kind_label, status_label, winner_label
+from forumbot.labels import moment_key_label, night_code_label, outbox_kind_label, status_label, winner_label
 from forumbot.outbox import ItemKind
 from forumbot.runner.fastplay import FastClock, example_game, example_roles, play
 from forumbot.runner.ledger import records
@@ -113,10 +112,7 @@ def _moment(steps: BoardSteps, key: str) -> str:
     """A moment of the ledger in the judge's words (``第1日：投票截止``); its key when the ledger lacks it."""
     with steps.store.session() as s:
         rec = records(s, steps.game_id).get(key)
-    if rec is None:
-        return key
-    number = re.search(r"revote(\d+)$", key)
-    return moment_label(rec.kind, rec.round, int(number.group(1)) if number else 0)
+    return key if rec is None else moment_key_label(key, rec.kind)
 
 
 def _show_moment(out: Console, steps: BoardSteps, key: str) -> None:

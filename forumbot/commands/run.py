@@ -17,6 +17,13 @@ from typing import Any
 from forumbot.commands.common import console, open_game
 from forumbot.config import Game
 from forumbot.i18n import N_, _
+from forumbot.labels import (
+    moment_key_label,
+    moment_status_label,
+    outbox_kind_label,
+    outbox_status_label,
+    phase_label,
+)
 from forumbot.store.db import Store, open_store
 
 
@@ -62,9 +69,9 @@ def status_data(game: Game, store: Store, steps: Any, now: datetime) -> dict[str
         return None if t is None else t.astimezone(tz).strftime("%Y-%m-%d %H:%M")
 
     st = steps.desk.state()
-    phase = "未设置身份（forumbot setup）" if st is None else f"{st.phase.value} {st.round}"
+    phase = _("no roles stored (forumbot setup)") if st is None else f"{st.phase.value} {st.round}"
     if st is not None and st.outcome is not None:
-        phase = f"游戏结束：{st.outcome}"
+        phase = _("game over: {outcome}").format(outcome=st.outcome)
     plan = steps.plan()
     with store.session() as s:
         recs = ledger.records(s, steps.game_id)
@@ -134,27 +141,44 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0
     out = console()
-    out.print(f"[b]【{data['game']}】[/b] {data['phase']}   （{game.timezone} {data['now']}）")
-    out.print("\n[b]接下来[/b]")
-    for m in data["next"] or [{"key": "-", "kind": "", "at": "", "status": "计划已完成"}]:
-        out.print(f"  {m['at'] or ''}  {m['key']}  {m['status']}")
+    kind, _sep, rnd = data["phase"].partition(" ")
+    phase = phase_label(kind, int(rnd)) if rnd.isdigit() else data["phase"]
+    out.print(f"[b]【{data['game']}】[/b] {phase}   （{game.timezone} {data['now']}）")
+    out.print("\n[b]" + _("Next") + "[/b]")
+    for m in data["next"]:
+        label = moment_key_label(m["key"], m["kind"])
+        out.print(f"  {m['at'] or ''}  {label}  {moment_status_label(m['status'])}")
+    if not data["next"]:
+        out.print("  " + _("the plan is done"))
     if data["stuck"]:
-        out.print("\n[b]推迟或等待法官[/b]")
+        out.print("\n[b]" + _("Delayed or waiting for a judge") + "[/b]")
         for m in data["stuck"]:
-            out.print(f"  {m['key']} {m['status']}（第{m['attempts']}次）：{m['why']}")
-    out.print("\n[b]等待批准或核实的发帖[/b]")
-    for i in data["outbox_waiting"] or [{"id": "-", "kind": "无", "status": "", "key": "", "first_line": ""}]:
-        out.print(f"  #{i['id']} {i['kind']} {i['status']} {i['key']} {i['first_line']}")
-    out.print("\n[b]最近一次完整读取[/b]")
+            out.print(
+                "  "
+                + _("{moment} {status} (attempt {n}): {why}").format(
+                    moment=m["key"], status=moment_status_label(m["status"]), n=m["attempts"], why=m["why"]
+                )
+            )
+    out.print("\n[b]" + _("Posts waiting for approval or verification") + "[/b]")
+    for i in data["outbox_waiting"]:
+        kind_label, status = outbox_kind_label(i["kind"]), outbox_status_label(i["status"])
+        out.print(f"  #{i['id']} {kind_label} {status} {i['key']} {i['first_line']}")
+    if not data["outbox_waiting"]:
+        out.print("  " + _("none"))
+    out.print("\n[b]" + _("Last complete reads") + "[/b]")
     for r in data["reads"]:
         out.print(
-            f"  主题 {r['tid']}: {r['last_complete_read'] or '从未'}"
-            f"（从第1页：{r['last_full_read'] or '从未'}）"
+            "  "
+            + _("thread {tid}: {last} (from page 1: {full})").format(
+                tid=r["tid"],
+                last=r["last_complete_read"] or _("never"),
+                full=r["last_full_read"] or _("never"),
+            )
         )
     if data["errors"]:
-        out.print("\n[b]最近的错误[/b]")
+        out.print("\n[b]" + _("Latest errors") + "[/b]")
         for e in data["errors"]:
-            out.print(f"  主题 {e['tid']}: {e['error']}")
+            out.print("  " + _("thread {tid}: {error}").format(tid=e["tid"], error=e["error"]))
     return 0
 
 

@@ -26,7 +26,7 @@ from datetime import datetime, timedelta
 from forumbot.board import BoardConfig, SourceKind
 from forumbot.client import BoardClient
 from forumbot.errors import BoardError, ThreadNotFound
-from forumbot.i18n import _, ngettext
+from forumbot.i18n import N_, _, ngettext
 from forumbot.parsers.records import ForumThread, ThreadPage
 from forumbot.store import reads
 from forumbot.store.base import ensure_board
@@ -428,7 +428,7 @@ def _poll(
 
 
 class _MarkerReread(BoardError):
-    what = "vote thread read again from PC pages"
+    what = N_("vote thread read again from PC pages")
 
 
 def _reread_for_markers(
@@ -573,7 +573,7 @@ def _read_thread(
             pages_read=out.pages_read,
             posts_seen=len(seen),
             error_kind=err.kind if err else ("" if out.complete else "Incomplete"),
-            error=err.message if err else ("" if out.complete else "stopped before the last page"),
+            error=err.message if err else ("" if out.complete else _("stopped before the last page")),
             listed_replies=listed.replies if listed is not None else None,
             listed_last_post_at=listed.last_post_at if listed is not None else None,
             listed_last_poster=listed.last_poster if listed is not None else "",

@@ -100,3 +100,53 @@ def test_what_the_board_answered_is_told_in_the_judges_language() -> None:
     assert str(ThreadNotFound("https://b.example/t/1")) == (
         "thread not found (deleted, moved or awaiting moderation): https://b.example/t/1"
     )
+
+
+def test_the_read_status_keeps_its_chinese_words_and_has_english_ones() -> None:
+    """Issue 8's reasons (why a day is not read completely) were Chinese literals; they are English msgids
+    now, with the same Chinese as their translation: the default output did not change."""
+    from datetime import UTC, datetime
+
+    from forumbot.store import open_store
+    from forumbot.store.reads import day_read_complete
+
+    after = datetime(2026, 6, 4, 5, 0, tzinfo=UTC)
+    with open_store(":memory:") as store:
+        set_language("zh_CN")
+        ok, [zh] = day_read_complete(store, "https://b.example/", [2], after, full=True)
+        assert not ok and zh == (
+            "主题 2 从未被读取：需要在 2026-06-04 13:00:00 之后完整读取（从第1页读到最后一页）一次，"
+            "请运行 forumbot poll --full"
+        )
+        set_language("en")
+        ok, [en] = day_read_complete(store, "https://b.example/", [2], after, full=True)
+        assert en == (
+            "thread 2 was never read: it needs a complete read (from page 1 to the last page) after "
+            "2026-06-04 13:00:00; run forumbot poll --full"
+        )
+
+
+def test_a_store_that_is_missing_is_told_in_the_judges_language(tmp_path: Path, capsys) -> None:
+    missing = str(tmp_path / "nowhere.db")
+    assert main(["--store", missing, "posts", "2"]) == 1
+    assert "没有存储：先运行 `forumbot poll`，或用 --store 指定" in capsys.readouterr().err
+    assert main(["--lang", "en", "--store", missing, "posts", "2"]) == 1
+    assert "no store at" in capsys.readouterr().err
+
+
+def test_what_the_runner_waits_for_is_told_in_the_judges_language(tmp_path: Path, capsys) -> None:
+    """A tick with no roles stored waits for a judge, and says so in Chinese (English with --lang en)."""
+    from forumbot.resources import data_dir
+
+    game = (data_dir() / "examples" / "yexiao" / "game.toml").read_text("utf-8")
+    game = game.replace('url = "http://127.0.0.1:8080/"', 'url = "http://127.0.0.1:9/"\nretries = 0')
+    (tmp_path / "game.toml").write_text(game, "utf-8")
+    args = ["--game", str(tmp_path / "game.toml"), "--store", str(tmp_path / "game.db"), "tick"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "等待法官：night1/deadline：还没有保存角色：请先运行 forumbot setup" in out, out
+    assert main(["--lang", "en", *args]) == 0
+    assert (
+        "waiting for a judge: night1/deadline: no roles stored yet: run forumbot setup"
+        in capsys.readouterr().out
+    )

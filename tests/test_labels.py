@@ -9,8 +9,7 @@ from enum import StrEnum
 
 import pytest
 
-from engine import VoteStatus
-from engine.outcome import Winner
+from engine import VoteStatus, Winner
 from forumbot.i18n import set_language
 from forumbot.labels import (
     MOMENT_LABELS,

@@ -16,8 +16,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from engine import VoteStatus
-from engine.outcome import Winner
+from engine import VoteStatus, Winner
 from forumbot.commands.demo import run_demo
 from forumbot.i18n import current_language
 from forumbot.nightmail import NightCode

@@ -93,7 +93,9 @@ def add_missing_columns(engine: Engine, tables: list[Table]) -> list[str]:
                 continue
             kind = column.type.compile(dialect=engine.dialect)
             clause = f'ALTER TABLE "{table.name}" ADD COLUMN "{column.name}" {kind}'
-            default = column.default.arg if column.default is not None and column.default.is_scalar else None
+            default = getattr(column.default, "arg", None) if column.default is not None else None
+            if callable(default):
+                default = None  # a Python-side factory: nothing to give the old rows
             if isinstance(default, bool):
                 clause += f" NOT NULL DEFAULT {'TRUE' if default else 'FALSE'}"
             elif isinstance(default, int | float):

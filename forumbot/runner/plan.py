@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
 
+from forumbot.i18n import N_
+
 GRACE = timedelta(minutes=1)  # boards show minutes: act once the deadline's minute is over
 
 
@@ -41,6 +43,18 @@ class MomentKind(StrEnum):
     REVOTE_DEADLINE = "revote_deadline"  # a revote's deadline: full read, judge it, close or call again
     LAST_WORDS = "last_words"  # a last-words window ends: read who left them, release what waits for them
     EXTRA_CHECK = "extra_check"  # R001: the extra check's window ends: read it, answer it privately
+
+
+# What ``forumbot status`` calls each kind (translated where shown; JSON keeps the codes).
+MOMENT_KIND_LABELS: dict[MomentKind, str] = {
+    MomentKind.NIGHT_DEADLINE: N_("night deadline"),
+    MomentKind.VOID_CUTOFF: N_("void cutoff"),
+    MomentKind.CHANGE_CUTOFF: N_("change cutoff"),
+    MomentKind.CLOSE: N_("vote close"),
+    MomentKind.REVOTE_DEADLINE: N_("revote deadline"),
+    MomentKind.LAST_WORDS: N_("last words due"),
+    MomentKind.EXTRA_CHECK: N_("extra check window ends"),
+}
 
 
 @dataclass(frozen=True, order=True)

@@ -390,13 +390,19 @@ class BoardSteps:
         self, n: int, st: GameState, *, after: datetime, cut: datetime | None
     ) -> tuple[list[NightMessage], NightMail]:
         """Night ``n``'s messages read after ``after`` and judged against the deadline, or against
-        ``cut`` when the night is (to be) resolved early: a message from then on is late."""
+        ``cut`` when the night is (to be) resolved early: a message shown after the cut's minute was
+        not there when the night was read, and is left out, so a run again after a crash reads the
+        night as it was resolved (boards show minutes: one shown at the cut's minute counts)."""
         msgs = self.night_messages(n, after)
         opens = self.game.day(n - 1).opens if n > 1 else None
+        deadline = self.desk.night_deadline(n)
+        if cut is not None:
+            deadline = min(deadline, cut.replace(second=0, microsecond=0) + timedelta(minutes=1))
+            msgs = [x for x in msgs if x.at < deadline]
         mail = judge_night(
             st,
             msgs,
-            deadline=cut or self.desk.night_deadline(n),
+            deadline=deadline,
             opens_at=opens,
             flags=night_mail_flags(self.game.flags),
             judges=self.game.judges,

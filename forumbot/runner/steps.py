@@ -197,27 +197,32 @@ class BoardSteps:
                 out[n] = max(w.due for w in windows)
         return out
 
-    def extra_check_window(self, n: int) -> tuple[datetime, bool]:
-        """(when night ``n``'s extra check window opens, whether the police have their first result).
+    def extra_check_window(self, n: int) -> tuple[datetime, bool, bool]:
+        """(when night ``n``'s extra check window opens, whether the police's result was released,
+        whether it was sent to every living officer).
 
-        AMB-15: the window runs from the moment the first result reached the police, i.e. when the
-        runner's private check result was sent; until then, from when night ``n``'s moment was done
-        (the desk's default: the resolution)."""
+        AMB-15: the window runs from the moment the first result reached the police. The runner takes
+        the moment the judges released it (approved it in the outbox, or ``auto_approve`` did): it goes
+        out at the same tick, or the next one. Not the moment it was sent: a runner killed while
+        sending sends the rest a tick later, and the police's window must not depend on that. Until the
+        result is released, the window is counted from when night ``n``'s moment was done (the desk's
+        default: the resolution), and the moment waits for the judge."""
         st = self.desk.state_labelled(f"night {n}")
-        sent = []
+        items = []
         if st is not None:
             for name in st.group_members(GroupId.POLICE):
                 item_id = self.outbox.by_key(f"night{n}/private/{name}")
                 item = self.outbox.get(item_id) if item_id is not None else None
-                if item is not None and item.kind == ItemKind.CHECK_RESULT and item.sent_at is not None:
-                    sent.append(item.sent_at)
-        if sent:
-            return min(sent), True
+                if item is not None and item.kind == ItemKind.CHECK_RESULT and item.status != "cancelled":
+                    items.append(item)
+        released = [i.approved_at for i in items if i.approved_at is not None]
+        if items and released:
+            return min(released), True, all(i.sent_at is not None for i in items)
         with self.store.session() as s:
             rec = ledger.records(s, self.game_id).get(f"night{n}/deadline")
         if rec is not None and rec.finished_at is not None:
-            return rec.finished_at, False
-        return self.desk.night_deadline(n) + GRACE, False
+            return rec.finished_at, False, False
+        return self.desk.night_deadline(n) + GRACE, False, False
 
     def extra_check_minutes(self) -> int:
         return int(self.desk.night_flags.gp_extra_check_window_minutes)
@@ -234,7 +239,7 @@ class BoardSteps:
             st = self.desk.state_labelled(v.label)
             if st is None or st.extra_check_round != n or st.outcome is not None:
                 continue
-            start, _sent = self.extra_check_window(n)
+            start = self.extra_check_window(n)[0]
             out[n] = start + timedelta(minutes=self.extra_check_minutes())
         return out
 
@@ -381,10 +386,24 @@ class BoardSteps:
             msgs += pm_messages(self.read_pms())
         # Night n's messages: from day n-1's opening (the game's start for night 1) to day n's opening
         # (game.toml: [night_sources]); earlier ones were judged with their own night, later ones are
-        # night n+1's.
+        # night n+1's. The police's messages read as night n-1's extra check were that check's.
         starts = self.game.day(n - 1).opens if n > 1 else None
         ends = next((d.opens for d in self.game.days if d.day == n), None)
-        return [m for m in msgs if (starts is None or m.latest >= starts) and (ends is None or m.at < ends)]
+        taken = self._extra_check_messages(n - 1)
+        return [
+            m
+            for m in msgs
+            if (starts is None or m.latest >= starts) and (ends is None or m.at < ends) and m.id not in taken
+        ]
+
+    def _extra_check_messages(self, n: int) -> set[str]:
+        """The messages night ``n``'s extra check judged (its moment's record), so night ``n + 1`` does
+        not read a 验 sent for the extra check as its own check too."""
+        with self.store.session() as s:
+            rec = ledger.records(s, self.game_id).get(f"night{n}/extra_check")
+        if rec is None or rec.status is not ledger.MomentStatus.DONE:
+            return set()
+        return {str(v["id"]) for v in rec.result.get("verdicts", [])}
 
     def _night_mail(
         self, n: int, st: GameState, *, after: datetime, cut: datetime | None
@@ -667,12 +686,14 @@ class BoardSteps:
         made = next((v for v in reversed(self.desk.live_history()) if v.label == label), None)
         if made is not None and made.by != self.by:
             return StepResult(f"第{n}夜的追加验人已由法官 {made.by} 录入", {"by_judge": made.by})
-        start, sent = self.extra_check_window(n)
-        if not sent and made is None:
+        start, released, sent = self.extra_check_window(n)
+        if not released and made is None:
             raise WaitForJudge(
-                f"第{n}夜的验人结果还没有发给警方（请在 outbox 批准）：追加验人的"
-                f"{self.extra_check_minutes()}分钟从结果发出时起算"
+                f"第{n}夜的验人结果还没有批准发给警方（forumbot outbox）：追加验人的"
+                f"{self.extra_check_minutes()}分钟从批准时起算"
             )
+        if not sent and made is None:
+            raise WaitForJudge(f"第{n}夜的验人结果已批准但还没有发出：发出后（下一次 tick）再读追加验人")
         police = [tid for group, tid in self.group_tids() if group is GroupId.POLICE]
         if police:
             self._full_read(police, m.deadline)

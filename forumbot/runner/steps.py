@@ -6,8 +6,10 @@ the start. So each step first looks in the store for its own earlier effects and
 
 - night submissions read from the board are stored only when the same action with the same time is not
   stored yet;
-- a night is resolved, a day closed, only when its state version (``night N``, ``day N``) does not exist;
-  a revote is called only when the store has no call of that number;
+- a night is resolved, a day closed, an extra check answered, only when its state version (``night N``,
+  ``day N``, ``night N extra check``) does not exist; a revote is called only when the store has no call
+  of that number; a night resolved before its deadline (``night_resolve_early``) records the instant it
+  was read as of, and a run again reads it as of that instant; a last-words window changes no state;
 - every outbox item has a stable key (``night2/case_post``, ``day1/revote1/call``, ``night2/private/烧卖``)
   and is added only when no item of this game has that key;
 - the outbox items of a night or a day's close are added BEFORE the state version that the resolution

@@ -6,6 +6,10 @@ ledger before its work and marked done after it. ``forumbot tick`` (for cron or 
 once; ``forumbot run`` calls it on a ``schedule`` every few minutes. Both are the same code, so a judge can
 switch between them at any time, and a runner killed at any instant is picked up by the next tick.
 
+When nothing is due, the next moment may be done before its time if the steps say it is ready
+(:meth:`Steps.ready_early`: a night whose every required submission is in, where the game file allows
+it); a try that turns out not ready (:class:`NotYet`) leaves the moment pending, as if never tried.
+
 What a moment *does* (read the board completely, resolve a night, judge a day, write the outbox items) is
 the job of a :class:`Steps` object: the desk's workflow behind a small interface, so this module holds only
 the order and the bookkeeping and is tested with fake steps.

@@ -66,7 +66,7 @@ from forumbot.client import BoardClient
 from forumbot.config import Game
 from forumbot.desk import Desk, LastWordsReport, case_post_draft, elevator_draft, vote_count_draft
 from forumbot.drafts import local_text
-from forumbot.errors import BoardError, UsageError
+from forumbot.errors import BoardError, ThreadNotFound, UsageError
 from forumbot.nightmail import (
     NightMail,
     NightMailFlags,
@@ -599,9 +599,24 @@ class BoardSteps:
         if self.desk.ruleset.last_words_due == "next_day_opens":
             received = self._words_by_pm(n, m.deadline)[0] if self._words_read() else {}
             return self.desk.last_words(n, now, received=received)
-        tids = [d.discussion_tid for d in self.game.days if d.day in (n, n + 1)]
-        self._full_read(list(dict.fromkeys(t for t in tids if t is not None)), after)
+        day = self.game.day(n)
+        if day.discussion_tid is not None:
+            self._full_read([day.discussion_tid], after)
+        nxt = next((d.discussion_tid for d in self.game.days if d.day == n + 1), None)
+        if nxt is not None and nxt != day.discussion_tid:
+            self._read_if_open(nxt, after)
         return self.desk.last_words(n, now)
+
+    def _read_if_open(self, tid: int, after: datetime) -> None:
+        """A full read of the next day's thread, where the words may be too: one the board says does not
+        exist yet (opened with the case post, which waits for the words) holds none. Else Delay."""
+        ok, _ = day_read_complete(self.store, self.game.board, [tid], after, full=True, tz=self.game.tz)
+        if ok:
+            return
+        report = self._poll([tid], full=True)
+        if report.ok or all(e.kind == ThreadNotFound.__name__ for e in report.errors):
+            return
+        raise Delay(report.failure_message())
 
     def last_words(self, m: Moment, now: datetime) -> StepResult:
         """The end of the last-words window after day ``n``: who posted them in time, who forfeited, and

@@ -119,6 +119,16 @@ def test_an_executed_police_officers_last_words_are_due_at_the_next_nights_17_00
         assert p.steps.outbox.by_key("night2/case_post") is not None  # drafted once the window ended
 
 
+def test_the_words_are_read_although_the_next_days_thread_is_not_open_yet(tmp_path: Path) -> None:
+    """Day 2's [讨论] opened only at 17:20 (with the case post that waits for the words): at 17:01 the
+    board says it does not exist, so the words can only be in day 1's thread; the window still ends."""
+    scenario = variant(WORDS, moved={66: "2026-06-04 17:20:00"})
+    with playing(tmp_path, scenario, roles=MAHUA_POLICE) as (p, done):
+        to(p, done, scenario, "2026-06-04 17:10")
+        rec = moment(p, "day1/lastwords")
+        assert rec.status is MomentStatus.DONE and rec.result["windows"][0]["status"] == "posted"
+
+
 # ---------------------------------------------------------------- the extra check (§五 毒药4, AMB-15)
 
 # 月饼, whom the police check on night 1, dealt the poison (煎饼 a civilian): the police may check once

@@ -79,10 +79,14 @@ def board(clock: FastClock, scenario: Scenario = SCENARIO) -> LiveBoard:
     return b
 
 
-def variant(*posts: Mapping[str, Any], pms: Sequence[Mapping[str, Any]] = ()) -> Scenario:
+def variant(
+    *posts: Mapping[str, Any], pms: Sequence[Mapping[str, Any]] = (), moved: Mapping[int, str] | None = None
+) -> Scenario:
     """【夜宵杀】's story with more posts and PMs (same fields as scenario.toml; pids from 900 on, so
-    the story's own keep theirs)."""
+    the story's own keep theirs); ``moved``: pid → another time for one of the story's posts."""
     raw = tomllib.loads((GAME_DIR / "scenario.toml").read_text("utf-8"))
+    for post in raw["posts"]:
+        post["at"] = (moved or {}).get(post["pid"], post["at"])
     raw["posts"] = [*raw["posts"], *(dict(p) for p in posts)]
     raw["pms"] = [*raw["pms"], *(dict(m) for m in pms)]
     return scenario_from_dict(raw, "yexiao variant")

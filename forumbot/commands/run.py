@@ -127,6 +127,8 @@ def _group_tids(game: Game) -> list[tuple[str, int]]:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
+    from forumbot.runner.plan import MOMENT_KIND_LABELS, MomentKind
+
     game, store, steps = _open(args)
     with store:
         data = status_data(game, store, steps, datetime.now(UTC))
@@ -137,7 +139,8 @@ def cmd_status(args: argparse.Namespace) -> int:
     out.print(f"[b]【{data['game']}】[/b] {data['phase']}   （{game.timezone} {data['now']}）")
     out.print("\n[b]接下来[/b]")
     for m in data["next"] or [{"key": "-", "kind": "", "at": "", "status": "计划已完成"}]:
-        out.print(f"  {m['at'] or ''}  {m['key']}  {m['status']}")
+        label = _(MOMENT_KIND_LABELS[MomentKind(m["kind"])]) if m["kind"] else ""
+        out.print(f"  {m['at'] or ''}  {m['key']}  {label}  {m['status']}")
     if data["stuck"]:
         out.print("\n[b]推迟或等待法官[/b]")
         for m in data["stuck"]:

@@ -1,4 +1,5 @@
-"""The judge's words for the codes forumbot prints: verdict statuses, outbox statuses and kinds.
+"""The judge's words for the codes forumbot prints: verdict statuses, outbox statuses and kinds, the
+night's verdict codes, the winner, the runner's moments and ledger statuses, why a poll read a thread.
 
 Shared by the CLI and the web desk so a verdict reads the same in the terminal and in the browser. Each
 label is an English msgid marked with ``N_`` and translated where it is shown (``_(STATUS_LABELS[code])``);
@@ -116,13 +117,16 @@ WINNER_LABELS: dict[str, str] = {
     "civilian_camp": N_("the civilians' camp"),
 }
 
-# A moment of the runner's timetable (forumbot.runner.plan.MomentKind values) with its round.
+# A moment of the runner's timetable (forumbot.runner.plan.MomentKind values) with its round, for the
+# demo and ``forumbot status`` (translated where shown; JSON and the ledger keep the codes).
 MOMENT_LABELS: dict[str, str] = {
     "night_deadline": N_("night {round}: deadline"),
     "void_cutoff": N_("day {round}: void cutoff"),
     "change_cutoff": N_("day {round}: change cutoff"),
     "close": N_("day {round}: vote closes"),
     "revote_deadline": N_("day {round}: revote #{number} closes"),
+    "last_words": N_("day {round}: last words due"),
+    "extra_check": N_("night {round}: extra check window ends"),
 }
 
 

@@ -664,6 +664,23 @@ class Outbox:
         )
 
     def _settle_pm(self, item: OutboxItem, uid: int | None, pmid: int | None) -> OutboxItem:
+        return self._delivered(
+            item,
+            uid,
+            pmid,
+            expect=UNKNOWN,
+            note=f"verified: delivered to uid {uid} (pmid {pmid})",
+            result_pmid=pmid or item.result_pmid,
+            sent_at=item.sending_at or self.now(),
+            outcome="verified",
+        )
+
+    def _delivered(
+        self, item: OutboxItem, uid: int | None, pmid: int | None, *, expect: str, note: str, **fields: Any
+    ) -> OutboxItem:
+        """Record one recipient of a private message as delivered: the item is sent once every recipient
+        has it, else it goes back to approved for the next one (one place for the sender and the check
+        that settles an unclear answer)."""
         delivered = dict(item.delivered)
         if uid is not None:
             delivered[uid] = pmid or 0
@@ -672,15 +689,13 @@ class Outbox:
             self.store,
             item.id,
             SENT if done else APPROVED,
-            expect={UNKNOWN},
+            expect={expect},
             by=self.by,
             at=self.now(),
-            note=f"verified: delivered to uid {uid} (pmid {pmid})",
+            note=note,
             delivered={str(k): v for k, v in delivered.items()},
             sending_uid=None,
-            result_pmid=pmid or item.result_pmid,
-            sent_at=item.sending_at or self.now(),
-            outcome="verified",
+            **fields,
         )
 
     def _post_url(self, tid: int | None, pid: int | None) -> str:
@@ -900,19 +915,12 @@ class Outbox:
         current = self.get(item.id)
         if result.sent and current.status == SENDING:
             self._last_pm_at = self.now()
-            delivered = dict(current.delivered)
-            delivered[uid] = result.pmid or 0
-            done = all(u in delivered for u in current.uids)
-            new = repo.change_status(
-                self.store,
-                item.id,
-                SENT if done else APPROVED,
-                expect={SENDING},
-                by=self.by,
-                at=self.now(),
+            new = self._delivered(
+                current,
+                uid,
+                result.pmid,
+                expect=SENDING,
                 note=f"PM delivered to uid {uid} (pmid {result.pmid})",
-                delivered={str(k): v for k, v in delivered.items()},
-                sending_uid=None,
                 result_pmid=result.pmid,
                 sent_at=self.now(),
                 outcome=result.outcome.value,
@@ -921,7 +929,7 @@ class Outbox:
             )
             self.progress(
                 f"#{item.id} 私信 uid {uid} 已发送"
-                f"（pmid {result.pmid or '?'}，{len(delivered)}/{len(current.uids)}）"
+                f"（pmid {result.pmid or '?'}，{len(new.delivered)}/{len(current.uids)}）"
             )
             report.add(new, result.outcome.value, result.words())
             return True

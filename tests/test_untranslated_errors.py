@@ -1,8 +1,8 @@
 """No judge-facing error is written outside the catalogs (issue 11).
 
 An AST walk of forumbot/: every error a judge can meet — :class:`~forumbot.errors.ForumbotError` and its
-subclasses wherever they are defined, and the runner's :class:`~forumbot.runner.tick.Delay` and
-:class:`~forumbot.runner.tick.WaitForJudge` — raised with a message written in place must pass that
+subclasses wherever they are defined, and the runner's :class:`~forumbot.runner.tick.Delay` (``NotYet``
+too) and :class:`~forumbot.runner.tick.WaitForJudge` — raised with a message written in place must pass that
 message through ``_()`` (or ``ngettext``). What is checked is the message a judge reads: the first
 argument; for the board's errors (``BoardError(url, board_message, detail)``) the ``detail`` only, since
 ``board_message`` is the board's own words and is kept verbatim; and the ``fix=`` of a ``ConfigError``,
@@ -42,8 +42,8 @@ def _trees() -> dict[Path, ast.Module]:
 
 
 def _error_classes(trees: dict[Path, ast.Module]) -> tuple[set[str], set[str]]:
-    """The names of every ForumbotError subclass defined in forumbot/ (and the runner's two), and those
-    of the board's side (BoardError's family)."""
+    """The names of every ForumbotError subclass defined in forumbot/ (and the runner's Delay and
+    WaitForJudge with theirs), and those of the board's side (BoardError's family)."""
     bases: dict[str, set[str]] = {}
     for tree in trees.values():
         for node in ast.walk(tree):
@@ -59,7 +59,7 @@ def _error_classes(trees: dict[Path, ast.Module]) -> tuple[set[str], set[str]]:
                 return found
             found |= more
 
-    return family("ForumbotError") | {"Delay", "WaitForJudge"}, family("BoardError")
+    return family("ForumbotError") | family("Delay") | family("WaitForJudge"), family("BoardError")
 
 
 def _written_in_place(node: ast.expr) -> bool:
@@ -136,7 +136,7 @@ def untranslated(paths: list[Path]) -> list[str]:
 
 def test_the_walk_knows_the_errors() -> None:
     errors, board = _error_classes(_trees())
-    assert {"ConfigError", "GameFileError", "StoreBusy", "OutboxRefused", "WaitForJudge"} <= errors
+    assert {"ConfigError", "GameFileError", "StoreBusy", "OutboxRefused", "WaitForJudge", "NotYet"} <= errors
     assert {"LoginFailed", "TruncatedPage", "ThreadNotFound"} <= board <= errors
     assert len(MODULES) > 60
 

@@ -147,7 +147,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     out.print("\n[b]" + _("Next") + "[/b]")
     for m in data["next"]:
         label = moment_key_label(m["key"], m["kind"])
-        out.print(f"  {m['at'] or ''}  {label}  {moment_status_label(m['status'])}")
+        out.print(f"  {m['at'] or ''}  {label}  {m['key']}  {moment_status_label(m['status'])}")
     if not data["next"]:
         out.print("  " + _("the plan is done"))
     if data["stuck"]:

@@ -24,6 +24,7 @@ from engine import (
 from forumbot.config import Game
 from forumbot.errors import GameFileError, UsageError
 from forumbot.i18n import _
+from forumbot.nightmail import NightMailFlags
 from forumbot.parsers.votes import Grammar
 from forumbot.store import records
 from forumbot.store.db import Store
@@ -31,6 +32,8 @@ from forumbot.store.records import StateVersion
 
 if TYPE_CHECKING:
     from forumbot.desk.day import DayJudgement
+
+NIGHT_MAIL_FLAG_NAMES = frozenset(name for name, *_rest in NightMailFlags.describe())
 
 
 def whoami() -> str:
@@ -56,7 +59,9 @@ class DeskCore:
                 str(exc), field="game.ruleset", fix=_("use R001, R000-GP, R000-G1, R000-G2 or R004")
             ) from exc
         try:
-            self.day_flags, self.night_flags = split_flags(game.flags, self.ruleset.flags)
+            # the night-message flags (forumbot/nightmail.py) are read by the runner, not the engine
+            engine_flags = {k: v for k, v in game.flags.items() if k not in NIGHT_MAIL_FLAG_NAMES}
+            self.day_flags, self.night_flags = split_flags(engine_flags, self.ruleset.flags)
         except EngineError as exc:
             raise GameFileError(
                 str(exc), field="flags", fix=_("see `forumbot flags` for every flag and its values")

@@ -398,8 +398,14 @@ class DaySteps(ApplicationSteps):
 
     # ------------------------------------------------------------------ the judges' decisions
 
-    def revote(self, n: int, called_at: datetime) -> DayJudgement:
-        """Record that the revote day ``n`` waits for was called at ``called_at``; the day judged again."""
+    def revote(self, n: int, called_at: datetime | None = None) -> DayJudgement:
+        """Record that the revote day ``n`` waits for was called at ``called_at``; the day judged again.
+
+        ``called_at`` None: the call counts from the deadline of the vote it follows (the close for
+        revote #1, revote #k's deadline for #k+1), as the engine plans it (AMB-28: the call is posted
+        right after the close), so its deadline is that deadline plus the revote minutes (13:00 →
+        14:00) however late the call is recorded. A judge who posts the call later gives its time
+        (C-012: 13:05 → 14:05)."""
         judged = self.tally(n)
         r = judged.result
         if r.outcome.kind is not OutcomeKind.REVOTE or r.outcome.plan is None:
@@ -408,7 +414,7 @@ class DaySteps(ApplicationSteps):
                     day=n, outcome=r.outcome.text or r.outcome.kind
                 )
             )
-        plan = plan_revote(r, called_at)
+        plan = plan_revote(r, r.outcome.plan.opens_at if called_at is None else called_at)
         with self.store.session() as s:
             records.save_revote(
                 s,
@@ -416,7 +422,7 @@ class DaySteps(ApplicationSteps):
                 n,
                 plan.number,
                 {"candidates": list(plan.candidates), "participants": list(plan.participants)},
-                called_at,
+                plan.opens_at,
             )
             s.commit()
         self._days.pop(n, None)

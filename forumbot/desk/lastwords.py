@@ -36,14 +36,9 @@ class LastWordsReport:
 
 
 class LastWordsSteps(DeskCore):
-    def last_words(
-        self, n: int, at: datetime, *, received: Mapping[str, datetime] | None = None
-    ) -> LastWordsReport:
-        """Last words owed after day ``n`` closed, as things stand at ``at`` (see the module doc).
-
-        R004: the roles out at day ``n``'s close and in night ``n + 1`` (``n = 0``: night 1), whose words
-        are due when discussion day ``n + 1`` opens."""
-        state = self._state_for_last_words(n)
+    def last_words_due(self, n: int) -> datetime:
+        """When the last words owed after day ``n`` are due: R001 the next night's deadline (AMB-31),
+        R004 the opening of discussion day ``n + 1``. Raises UsageError when the game file lacks it."""
         if self.ruleset.last_words_due == "next_day_opens":
             nxt = next((d for d in self.game.days if d.day == n + 1), None)
             if nxt is None:
@@ -53,7 +48,28 @@ class LastWordsSteps(DeskCore):
                         "opens) to the game file"
                     ).format(day=n + 1)
                 )
-            windows = last_words_windows(state, nxt.opens)
+            return nxt.opens
+        return self.game.day(n).night_deadline
+
+    def last_words_owed(self, n: int) -> tuple[LastWordsWindow, ...]:
+        """The windows owed after day ``n`` as the store stands (no read of the board): empty while the
+        day (R004: or night 1, for ``n = 0``) is not closed, or when nobody owes words. The runner plans
+        a moment at their deadline from this."""
+        try:
+            return last_words_windows(self._state_for_last_words(n), self.last_words_due(n))
+        except UsageError:
+            return ()
+
+    def last_words(
+        self, n: int, at: datetime, *, received: Mapping[str, datetime] | None = None
+    ) -> LastWordsReport:
+        """Last words owed after day ``n`` closed, as things stand at ``at`` (see the module doc).
+
+        R004: the roles out at day ``n``'s close and in night ``n + 1`` (``n = 0``: night 1), whose words
+        are due when discussion day ``n + 1`` opens."""
+        state = self._state_for_last_words(n)
+        if self.ruleset.last_words_due == "next_day_opens":
+            windows = last_words_windows(state, self.last_words_due(n))
             given = dict(received or {})
             unknown = sorted(set(given) - {w.player for w in windows})
             refused = tuple(
@@ -63,7 +79,7 @@ class LastWordsSteps(DeskCore):
                 n, at, windows, given, {}, held_until(windows, given, at, display_tz=self.game.tz), refused
             )
         day = self.game.day(n)
-        windows = last_words_windows(state, day.night_deadline)
+        windows = last_words_windows(state, self.last_words_due(n))
         found: dict[str, datetime] = {}
         pids: dict[str, int] = {}
         notes: list[str] = []

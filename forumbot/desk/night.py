@@ -274,16 +274,24 @@ class NightSteps(ApplicationSteps):
         return out
 
     def night_extra_check(
-        self, n: int, target: str, at: datetime, *, result_at: datetime | None = None
+        self,
+        n: int,
+        target: str,
+        at: datetime,
+        *,
+        result_at: datetime | None = None,
+        late: bool | None = None,
     ) -> Resolution:
         """R001: the police's extra check after checking the poison (AMB-15). It is late when submitted
         more than the flag's window after the first result reached the police (default: the moment
-        night ``n`` was resolved here)."""
+        night ``n`` was resolved here). ``late`` given: the caller has judged it (the runner reads the
+        message's time as night messages are read, AMB-NM4)."""
         resolved = self.resolved_at(f"night {n}")
         if resolved is None:
             raise UsageError(_("night {night} is not resolved yet").format(night=n))
-        start = result_at or resolved
-        late = (at - start).total_seconds() > self.night_flags.gp_extra_check_window_minutes * 60
+        if late is None:
+            start = result_at or resolved
+            late = (at - start).total_seconds() > self.night_flags.gp_extra_check_window_minutes * 60
         res = resolve_extra_check(self.require_state(), target, late=late)
         self.save_state(f"night {n} extra check", res.state)
         return res

@@ -9,6 +9,16 @@ runner killed at any instant picks up where it was.
 Order matters more than time: the moments of a game form one sequence (night 1, day 1's cutoff, day 1's
 close, its revotes, night 2 ...). A moment runs only when every earlier moment is done, so a board that is
 down at day 1's close delays day 1's close *and everything after it*, never skips it.
+
+Two kinds of moment exist only once the game has made them owed, like a revote once it is called:
+
+- ``dayN/lastwords``, the end of the last-words window after day N (R001 §四.5.3: an executed police
+  officer's one post in [讨论], due at the next night's deadline, before that night's check result and
+  case post, which wait for it; R004 遗言: the roles out at day N's close and in night N+1, due when
+  discussion day N+1 opens, so after night N+1; ``day0`` is night 1's dead);
+- ``nightN/extra_check``, the end of R001's extra check window (§五 毒药4, AMB-15: the police checked the
+  poison and may check once more within the window after the first result reached them), right after
+  night N.
 """
 
 from __future__ import annotations
@@ -29,6 +39,8 @@ class MomentKind(StrEnum):
     CHANGE_CUTOFF = "change_cutoff"  # R004: changes end (the last hour): full read, running count
     CLOSE = "close"  # the vote closes: full read, judge the day, call a revote or close the day
     REVOTE_DEADLINE = "revote_deadline"  # a revote's deadline: full read, judge it, close or call again
+    LAST_WORDS = "last_words"  # a last-words window ends: read who left them, release what waits for them
+    EXTRA_CHECK = "extra_check"  # R001: the extra check's window ends: read it, answer it privately
 
 
 @dataclass(frozen=True, order=True)
@@ -58,11 +70,15 @@ class DayTimes:
 class Facts:
     """What the game has produced so far, read from the store by the runner.
 
-    ``revotes`` maps a day to its called revotes as (number, deadline); ``over`` is set once a win
-    check ended the game, ``last_done`` is the key of the last moment done (informational).
+    ``revotes`` maps a day to its called revotes as (number, deadline); ``last_words`` maps a day N to
+    the deadline of the last words owed after it (N = 0: night 1's dead, R004); ``extra_checks`` maps a
+    night to the end of its extra check's window (R001); ``over`` is set once a win check ended the
+    game.
     """
 
     revotes: Mapping[int, Sequence[tuple[int, datetime]]] = field(default_factory=dict)
+    last_words: Mapping[int, datetime] = field(default_factory=dict)
+    extra_checks: Mapping[int, datetime] = field(default_factory=dict)
     over: bool = False
 
 
@@ -90,8 +106,18 @@ def plan(
         out.append(Moment(deadline + GRACE, seq, key, kind, rnd, deadline, number))
         seq += 1
 
+    def night(n: int, deadline: datetime) -> None:
+        add(MomentKind.NIGHT_DEADLINE, n, deadline, f"night{n}/deadline")
+        if n in facts.extra_checks:
+            add(MomentKind.EXTRA_CHECK, n, facts.extra_checks[n], f"night{n}/extra_check")
+
+    def last_words(n: int) -> None:
+        add(MomentKind.LAST_WORDS, n, facts.last_words[n], f"day{n}/lastwords")
+
     if night1_deadline is not None:
-        add(MomentKind.NIGHT_DEADLINE, 1, night1_deadline, "night1/deadline")
+        night(1, night1_deadline)
+        if 0 in facts.last_words:
+            last_words(0)
     ordered = sorted(days, key=lambda d: d.day)
     for i, d in enumerate(ordered):
         add(cutoff_kind, d.day, d.cutoff, f"day{d.day}/{cutoff_kind.value}")
@@ -99,8 +125,17 @@ def plan(
         for number, deadline in sorted(facts.revotes.get(d.day, ())):
             add(MomentKind.REVOTE_DEADLINE, d.day, deadline, f"day{d.day}/revote{number}", number)
         has_next = i + 1 < len(ordered) and ordered[i + 1].day == d.day + 1
-        if has_next or (last_night and i + 1 == len(ordered)):
-            add(MomentKind.NIGHT_DEADLINE, d.day + 1, d.night_deadline, f"night{d.day + 1}/deadline")
+        plays_night = has_next or (last_night and i + 1 == len(ordered))
+        words = facts.last_words.get(d.day)
+        # R001's words end at the next night's deadline, before the night's results (which wait for
+        # them); R004's when the next day opens, after the night (whose dead owe words too).
+        if words is not None and (not plays_night or words <= d.night_deadline):
+            last_words(d.day)
+            words = None
+        if plays_night:
+            night(d.day + 1, d.night_deadline)
+        if words is not None:
+            last_words(d.day)
     return out
 
 

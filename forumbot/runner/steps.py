@@ -6,8 +6,10 @@ the start. So each step first looks in the store for its own earlier effects and
 
 - night submissions read from the board are stored only when the same action with the same time is not
   stored yet;
-- a night is resolved, a day closed, only when its state version (``night N``, ``day N``) does not exist;
-  a revote is called only when the store has no call of that number;
+- a night is resolved, a day closed, an extra check answered, only when its state version (``night N``,
+  ``day N``, ``night N extra check``) does not exist; a revote is called only when the store has no call
+  of that number; a night resolved before its deadline (``night_resolve_early``) records the instant it
+  was read as of, and a run again reads it as of that instant; a last-words window changes no state;
 - every outbox item has a stable key (``night2/case_post``, ``day1/revote1/call``, ``night2/private/烧卖``)
   and is added only when no item of this game has that key;
 - the outbox items of a night or a day's close are added BEFORE the state version that the resolution
@@ -39,7 +41,10 @@ from typing import Any
 from sqlmodel import select
 
 from engine import (
+    GROUP_ZH,
+    ActionKind,
     AudienceKind,
+    Check,
     Event,
     EventKind,
     GameState,
@@ -51,16 +56,18 @@ from engine import (
     action_from_dict,
     action_to_dict,
     new_night,
+    publishable_last_words,
+    resolve_extra_check,
     resolve_night,
     submit,
 )
 from forumbot import urls
 from forumbot.client import BoardClient
 from forumbot.config import Game
-from forumbot.desk import Desk, case_post_draft, elevator_draft, vote_count_draft
+from forumbot.desk import Desk, LastWordsReport, case_post_draft, elevator_draft, vote_count_draft
 from forumbot.drafts import local_text
-from forumbot.errors import BoardError, UsageError
-from forumbot.i18n import _
+from forumbot.errors import BoardError, ThreadNotFound, UsageError
+from forumbot.i18n import N_, _
 from forumbot.labels import phase_label
 from forumbot.nightmail import (
     NightMail,
@@ -73,14 +80,19 @@ from forumbot.nightmail import (
 from forumbot.outbox import Destination, ItemKind, Outbox, OutboxRefused, PrivateMessage, Reply
 from forumbot.parsers.pm import PmMessage, parse_pm_conversation, parse_pm_list
 from forumbot.poll import PollReport, poll
-from forumbot.runner.plan import DayTimes, Facts, Moment, MomentKind, plan
-from forumbot.runner.tick import Delay, StepResult, WaitForJudge
+from forumbot.runner import ledger
+from forumbot.runner.plan import GRACE, DayTimes, Facts, Moment, MomentKind, plan
+from forumbot.runner.tick import Delay, NotYet, StepResult, WaitForJudge
 from forumbot.store import posts, records
 from forumbot.store.models import NightSubmissionRow
 from forumbot.store.reads import day_read_complete
 from forumbot.urls import Url
 
 RUNNER_BY = "forumbot-runner"  # who the runner's own decisions are logged as
+EARLY_DECISION = "night_resolved_early"  # the decision recording when a night was resolved early
+# A revote called within this time of the vote's deadline counts from that deadline (13:00 → 14:00);
+# one called later (a delayed close) counts from the call, giving the players the whole window.
+LATE_CALL = timedelta(minutes=10)
 
 # [night_sources] group names → the engine's groups, per submission grammar (as nightmail keys its tables).
 _GROUPS: Mapping[str, Mapping[str, GroupId]] = {
@@ -123,11 +135,19 @@ class BoardSteps:
     def revote_minutes(self) -> int:
         return int(getattr(self.desk.day_flags, "r001_revote_deadline_minutes", 60))
 
+    def revote_deadline(self, called_at: datetime) -> datetime:
+        """A called revote's deadline, as the engine re-times it (``plan_revote``): the call's time plus
+        the revote minutes (AMB-28). The runner records its calls at the deadline of the vote they
+        follow (13:00 → 14:00), so the plan's moment, the call post and the judgement agree."""
+        return called_at + timedelta(minutes=self.revote_minutes())
+
     def plan(self) -> list[Moment]:
-        """Every moment of the game, from the game file and the store (revotes called, the game over).
+        """Every moment of the game, from the game file and the store (revotes called, last words and
+        extra checks owed, the game over).
 
         Each day is followed by its night (the timetable's night deadline), so the last night of the
-        file is played too. Once a night or a day ended the game, nothing after it is planned."""
+        file is played too. Once a night or a day ended the game, nothing after it is planned (no last
+        words, no extra check: the game is over)."""
         cutoff = MomentKind(self.desk.ruleset.day_cutoff)  # the rule set says which cutoff its days have
         days = [
             DayTimes(
@@ -142,27 +162,90 @@ class BoardSteps:
         with self.store.session() as s:
             for d in self.game.days:
                 for number, _plan, called_at in records.revotes_for(s, self.game_id, d.day):
-                    deadline = called_at + timedelta(minutes=self.revote_minutes())
-                    revotes.setdefault(d.day, []).append((number, deadline))
+                    revotes.setdefault(d.day, []).append((number, self.revote_deadline(called_at)))
+        st = self.desk.state()
+        over = st is not None and st.outcome is not None
+        facts = Facts(
+            revotes=revotes,
+            last_words={} if over else self._last_words_facts(),
+            extra_checks={} if over else self._extra_check_facts(),
+        )
         moments = plan(
             cutoff_kind=cutoff,
             night1_deadline=self.game.night1_deadline,
             days=days,
-            facts=Facts(revotes=revotes),
+            facts=facts,
             last_night=True,
         )
-        st = self.desk.state()
-        if st is None or st.outcome is None:
+        if not over:
             return moments
         label = self.desk.live_history()[-1].label
         kind, _sep, num = label.partition(" ")
+        day_kinds = (cutoff, MomentKind.CLOSE, MomentKind.REVOTE_DEADLINE)
         end = -1
         for i, m in enumerate(moments):
             if kind == "night" and m.kind is MomentKind.NIGHT_DEADLINE and str(m.round) == num:
                 end = i
-            if kind == "day" and m.kind is not MomentKind.NIGHT_DEADLINE and str(m.round) == num:
+            if kind == "day" and m.kind in day_kinds and str(m.round) == num:
                 end = i
         return moments[: end + 1] if end >= 0 else moments
+
+    def _last_words_facts(self) -> dict[int, datetime]:
+        """Day N → the deadline of the last words owed after it (R001: an executed police officer's;
+        R004: the roles with a slot out at day N's close and in night N+1; N = 0: night 1's dead)."""
+        out: dict[int, datetime] = {}
+        first = 0 if self.desk.ruleset.last_words_due == "next_day_opens" else 1
+        for n in range(first, max((d.day for d in self.game.days), default=0) + 1):
+            windows = self.desk.last_words_owed(n)
+            if windows:
+                out[n] = max(w.due for w in windows)
+        return out
+
+    def extra_check_window(self, n: int) -> tuple[datetime, bool, bool]:
+        """(when night ``n``'s extra check window opens, whether the police's result was released,
+        whether it was sent to every living officer).
+
+        AMB-15: the window runs from the moment the first result reached the police. The runner takes
+        the moment the judges released it (approved it in the outbox, or ``auto_approve`` did): it goes
+        out at the same tick, or the next one. Not the moment it was sent: a runner killed while
+        sending sends the rest a tick later, and the police's window must not depend on that. Until the
+        result is released, the window is counted from when night ``n``'s moment was done (the desk's
+        default: the resolution), and the moment waits for the judge."""
+        st = self.desk.state_labelled(f"night {n}")
+        items = []
+        if st is not None:
+            for name in st.group_members(GroupId.POLICE):
+                item_id = self.outbox.by_key(f"night{n}/private/{name}")
+                item = self.outbox.get(item_id) if item_id is not None else None
+                if item is not None and item.kind == ItemKind.CHECK_RESULT and item.status != "cancelled":
+                    items.append(item)
+        released = [i.approved_at for i in items if i.approved_at is not None]
+        if items and released:
+            return min(released), True, all(i.sent_at is not None for i in items)
+        with self.store.session() as s:
+            rec = ledger.records(s, self.game_id).get(f"night{n}/deadline")
+        if rec is not None and rec.finished_at is not None:
+            return rec.finished_at, False, False
+        return self.desk.night_deadline(n) + GRACE, False, False
+
+    def extra_check_minutes(self) -> int:
+        return int(self.desk.night_flags.gp_extra_check_window_minutes)
+
+    def _extra_check_facts(self) -> dict[int, datetime]:
+        """Night N → the end of its extra check's window, for each resolved night whose check hit the
+        poison (R001 §五 毒药4: the police owe nothing, they may check once more)."""
+        out: dict[int, datetime] = {}
+        for v in self.desk.live_history():
+            kind, _, num = v.label.partition(" ")
+            if kind != "night" or not num.isdigit():
+                continue
+            n = int(num)
+            st = self.desk.state_labelled(v.label)
+            if st is None or st.extra_check_round != n or st.outcome is not None:
+                continue
+            start = self.extra_check_window(n)[0]
+            out[n] = start + timedelta(minutes=self.extra_check_minutes())
+        return out
 
     # ------------------------------------------------------------------ reading
 
@@ -258,12 +341,38 @@ class BoardSteps:
     def run(self, moment: Moment, now: datetime) -> StepResult:
         self.desk.refresh()
         if moment.kind is MomentKind.NIGHT_DEADLINE:
-            return self.night_deadline(moment)
+            return self.night_deadline(moment, now)
         if moment.kind in (MomentKind.VOID_CUTOFF, MomentKind.CHANGE_CUTOFF):
             return self.cutoff(moment)
         if moment.kind in (MomentKind.CLOSE, MomentKind.REVOTE_DEADLINE):
-            return self.close(moment)
+            return self.close(moment, now)
+        if moment.kind is MomentKind.LAST_WORDS:
+            return self.last_words(moment, now)
+        if moment.kind is MomentKind.EXTRA_CHECK:
+            return self.extra_check(moment, now)
         raise UsageError(_("unknown moment {kind}").format(kind=moment.kind))
+
+    def ready_early(self, moment: Moment, now: datetime) -> bool:
+        """May ``moment`` be done now, before its time? Only with ``[flags] night_resolve_early``
+        (AMB-NM8, R001 grammar): a night whose every required submission is in and accepted without
+        doubt, and the last words the night's results wait for, once they are all posted. Reads the
+        board (the groups' threads, the PMs, the discussion threads); changes nothing."""
+        if not self.resolves_early():
+            return False
+        self.desk.refresh()
+        if moment.kind is MomentKind.LAST_WORDS:
+            return not self._last_words_report(moment, now).held.held
+        if moment.kind is not MomentKind.NIGHT_DEADLINE:
+            return False
+        st = self.desk.state()
+        n = moment.round
+        if st is None or st.phase is not Phase.NIGHT or st.round != n or self.judged_entries(n):
+            return False
+        _msgs, mail = self._night_mail(n, st, after=now, cut=now)
+        return not self.early_blockers(st, mail)
+
+    def resolves_early(self) -> bool:
+        return self.grammar == "r001" and night_mail_flags(self.game.flags).night_resolve_early
 
     def send(self) -> str:
         """Send what the judges approved (and settle anything unclear first)."""
@@ -276,11 +385,12 @@ class BoardSteps:
 
     # ------------------------------------------------------------------ night
 
-    def night_messages(self, n: int, deadline: datetime) -> list[NightMessage]:
-        """Night ``n``'s messages: the groups' threads (read completely after the deadline) and the PMs."""
+    def night_messages(self, n: int, after: datetime) -> list[NightMessage]:
+        """Night ``n``'s messages: the groups' threads (read completely after ``after``, the deadline
+        or, for an early resolution, now) and the PMs."""
         groups = self.group_tids()
         if groups:
-            self._full_read([tid for _, tid in groups], deadline)
+            self._full_read([tid for _, tid in groups], after)
         msgs: list[NightMessage] = []
         for group, tid in groups:
             stored = posts.thread_posts(self.store, self.game.board, tid)
@@ -289,10 +399,78 @@ class BoardSteps:
             msgs += pm_messages(self.read_pms())
         # Night n's messages: from day n-1's opening (the game's start for night 1) to day n's opening
         # (game.toml: [night_sources]); earlier ones were judged with their own night, later ones are
-        # night n+1's.
+        # night n+1's. The police's messages read as night n-1's extra check were that check's.
         starts = self.game.day(n - 1).opens if n > 1 else None
         ends = next((d.opens for d in self.game.days if d.day == n), None)
-        return [m for m in msgs if (starts is None or m.latest >= starts) and (ends is None or m.at < ends)]
+        taken = self._extra_check_messages(n - 1)
+        return [
+            m
+            for m in msgs
+            if (starts is None or m.latest >= starts) and (ends is None or m.at < ends) and m.id not in taken
+        ]
+
+    def _extra_check_messages(self, n: int) -> set[str]:
+        """The messages night ``n``'s extra check judged (its moment's record), so night ``n + 1`` does
+        not read a 验 sent for the extra check as its own check too."""
+        with self.store.session() as s:
+            rec = ledger.records(s, self.game_id).get(f"night{n}/extra_check")
+        if rec is None or rec.status is not ledger.MomentStatus.DONE:
+            return set()
+        return {str(v["id"]) for v in rec.result.get("verdicts", [])}
+
+    def _night_mail(
+        self, n: int, st: GameState, *, after: datetime, cut: datetime | None
+    ) -> tuple[list[NightMessage], NightMail]:
+        """Night ``n``'s messages read after ``after`` and judged against the deadline, or against
+        ``cut`` when the night is (to be) resolved early: a message shown after the cut's minute was
+        not there when the night was read, and is left out, so a run again after a crash reads the
+        night as it was resolved (boards show minutes: one shown at the cut's minute counts)."""
+        msgs = self.night_messages(n, after)
+        opens = self.game.day(n - 1).opens if n > 1 else None
+        deadline = self.desk.night_deadline(n)
+        if cut is not None:
+            deadline = min(deadline, cut.replace(second=0, microsecond=0) + timedelta(minutes=1))
+            msgs = [x for x in msgs if x.at < deadline]
+        mail = judge_night(
+            st,
+            msgs,
+            deadline=deadline,
+            opens_at=opens,
+            flags=night_mail_flags(self.game.flags),
+            judges=self.game.judges,
+        )
+        return msgs, mail
+
+    def early_blockers(self, st: GameState, mail: NightMail) -> list[str]:
+        """Why night ``st.round`` cannot be resolved before its deadline yet (translated; empty: it can).
+
+        Required (R001 §二.3–4, the guardian variants): the kill of a group with a living member, the
+        police's check while a police officer lives, each living guardian's protection; all on time,
+        and nothing that waits for the judge (mail.open: a doubt, a 生死状 missing)."""
+        why = list(mail.open)
+        night = mail.night
+        alive = set(st.living())
+        for group, kind, what in (
+            (GroupId.BANDITS, ActionKind.KILL, N_("the kill")),
+            (GroupId.KILLERS, ActionKind.KILL, N_("the kill")),
+            (GroupId.POLICE, ActionKind.CHECK, N_("the check")),
+        ):
+            if alive & set(st.group_members(group)) and night.on_time(kind) is None:
+                why.append(
+                    _("{group} has not submitted {action} yet").format(group=GROUP_ZH[group], action=_(what))
+                )
+        for p in st.players:
+            if p.name in alive and ActionKind.PROTECT in self.desk.ruleset.role(p.role).night_actions:
+                sub = night.get(ActionKind.PROTECT, guardian=p.name)
+                if sub is None or sub.late:
+                    why.append(_("{player} has not submitted a protection yet").format(player=p.name))
+        return why
+
+    def _early_cut(self, n: int) -> datetime | None:
+        """When night ``n`` was resolved early (its messages were judged as of then), if it was."""
+        with self.store.session() as s:
+            found = records.decisions_for(s, self.game_id, EARLY_DECISION, n)
+        return datetime.fromisoformat(found[-1].detail["cut"]) if found else None
 
     def judged_entries(self, n: int) -> int:
         """How many of night ``n``'s stored submissions a judge entered (not the runner)."""
@@ -322,7 +500,11 @@ class BoardSteps:
             added += 1
         return added
 
-    def night_deadline(self, m: Moment) -> StepResult:
+    def night_deadline(self, m: Moment, now: datetime) -> StepResult:
+        """Night ``n``: its messages judged, the accepted ones stored, the night resolved, its case post
+        and private results drafted. Run before its time (``now < m.at``) only when
+        :meth:`ready_early` said so: the messages are then judged as of ``now``, which is recorded
+        (a decision ``night_resolved_early``) so a run again after a crash judges them alike."""
         n = m.round
         st = self.desk.state()
         if st is None:
@@ -350,24 +532,42 @@ class BoardSteps:
                 )
             )
         deadline = self.desk.night_deadline(n)
-        msgs = self.night_messages(n, m.deadline)
-        opens = self.game.day(n - 1).opens if n > 1 else None
-        mail = judge_night(
-            st,
-            msgs,
-            deadline=deadline,
-            opens_at=opens,
-            flags=night_mail_flags(self.game.flags),
-            judges=self.game.judges,
-        )
+        # Resolved early (or decided so, then killed): judged as of the recorded instant, whenever
+        # this runs again. Else before its time: a fresh early attempt, as of now.
+        cut = self._early_cut(n)
+        fresh = cut is None and not resolved and now < m.at
+        if fresh:
+            cut = now
+        msgs, mail = self._night_mail(n, st, after=cut or m.deadline, cut=cut)
         verdicts = [
             {"id": v.message_id, "author": v.author, "code": v.code.value, "reason": v.reason}
             for v in mail.verdicts
         ]
         by_judge = self.judged_entries(n)
+        if fresh and cut is not None:
+            blockers = (
+                [_("a judge entered the night's actions")] if by_judge else self.early_blockers(st, mail)
+            )
+            if blockers:
+                raise NotYet(
+                    _("night {night} cannot be resolved early: {why}").format(
+                        night=n, why=_("; ").join(blockers)
+                    )
+                )
+            with self.store.session() as s:
+                records.add_decision(
+                    s,
+                    self.game_id,
+                    EARLY_DECISION,
+                    _("every submission the night needs is in, with no doubt (night_resolve_early, AMB-NM8)"),
+                    self.by,
+                    day=n,
+                    detail={"cut": cut.isoformat()},
+                )
+                s.commit()
         # A doubtful message sent after the deadline cannot change the night (a late submission is 不予受理,
         # §二.3-4): only doubts about messages on time wait for the judge.
-        late = [f"{v.message_id}（" for v in mail.verdicts if v.needs_review and v.at >= deadline]
+        late = [f"{v.message_id}（" for v in mail.verdicts if v.needs_review and v.at >= (cut or deadline)]
         blocking = [o for o in mail.open if not any(o.startswith(p) for p in late)]
         if blocking and not by_judge and not resolved:
             raise WaitForJudge(
@@ -383,18 +583,262 @@ class BoardSteps:
         items = self._night_items(n, res)
         if not resolved:
             self.desk.night_resolve(n, seed=seed)
-        return StepResult(
-            _("night {night} resolved: out {names}").format(night=n, names="、".join(res.out) or _("nobody")),
+        result: dict[str, Any] = {
+            "messages": len(msgs),
+            "verdicts": verdicts,
+            "accepted": [action_to_dict(s.action) for s in night.submissions],
+            "stored": added,
+            "by_judge": by_judge,
+            "out": list(res.out),
+            "outbox": items,
+        }
+        note = _("night {night} resolved: out {names}").format(
+            night=n, names="、".join(res.out) or _("nobody")
+        )
+        if cut is not None:
+            result["early"] = cut.isoformat()
+            note += _(" (every submission needed was in: resolved early at {at})").format(
+                at=local_text(cut, self.game.tz)
+            )
+        return StepResult(note, result)
+
+    # ------------------------------------------------------------------ last words
+
+    def _words_by_pm(self, n: int, due: datetime) -> tuple[dict[str, datetime], dict[str, str]]:
+        """R004: the words each role owing them sent the judge by PM after day ``n``'s close (night 1's
+        dead: since the game began) and by ``due``; a later PM replaces an earlier one (words refused
+        for Discuz! code may be sent again before the deadline)."""
+        owed = {w.player for w in self.desk.last_words_owed(n)}
+        since = self.game.day(n).closes if n >= 1 else None
+        received: dict[str, datetime] = {}
+        texts: dict[str, str] = {}
+        for pm in self.read_pms():
+            if pm.mine or pm.from_name not in owed or pm.sent_at > due:
+                continue
+            if since is not None and pm.sent_at < since:
+                continue
+            received[pm.from_name], texts[pm.from_name] = pm.sent_at, pm.text
+        return received, texts
+
+    def _words_read(self) -> bool:
+        """Whether the runner can see R004 words at all: they are sent to the judge, read by PM."""
+        return self.game.night_sources is not None and self.game.night_sources.pm
+
+    def _last_words_report(self, m: Moment, now: datetime) -> LastWordsReport:
+        """The desk's reading of the window after day ``m.round`` as of ``now``, from a read made after
+        the window's end (or now, when tried before it): R001 the discussion threads of day N and N+1
+        (the officer's one post), R004 the judge's PMs."""
+        n = m.round
+        after = min(now, m.deadline)
+        if self.desk.ruleset.last_words_due == "next_day_opens":
+            received = self._words_by_pm(n, m.deadline)[0] if self._words_read() else {}
+            return self.desk.last_words(n, now, received=received)
+        day = self.game.day(n)
+        if day.discussion_tid is not None:
+            self._full_read([day.discussion_tid], after)
+        nxt = next((d.discussion_tid for d in self.game.days if d.day == n + 1), None)
+        if nxt is not None and nxt != day.discussion_tid:
+            self._read_if_open(nxt, after)
+        return self.desk.last_words(n, now)
+
+    def _read_if_open(self, tid: int, after: datetime) -> None:
+        """A full read of the next day's thread, where the words may be too: one the board says does not
+        exist yet (opened with the case post, which waits for the words) holds none. Else Delay."""
+        ok, _ = day_read_complete(self.store, self.game.board, [tid], after, full=True, tz=self.game.tz)
+        if ok:
+            return
+        report = self._poll([tid], full=True)
+        if report.ok or all(e.kind == ThreadNotFound.__name__ for e in report.errors):
+            return
+        raise Delay(report.failure_message())
+
+    def last_words(self, m: Moment, now: datetime) -> StepResult:
+        """The end of the last-words window after day ``n``: who posted them in time, who forfeited, and
+        the release of what waits for them (R001: night n+1's check result and case post, drafted by
+        the night's moment right after this one; R004: the words published in a judge's post in day
+        n+1's thread). Done before its time only once every word is in (:meth:`ready_early`)."""
+        n = m.round
+        report = self._last_words_report(m, now)
+        if now < m.at and report.held.held:
+            raise NotYet(
+                _("day {day}'s last words are not all in yet: {why}").format(day=n, why=report.held.reason)
+            )
+        r004 = self.desk.ruleset.last_words_due == "next_day_opens"
+        unread = r004 and not self._words_read()
+        tz = self.game.tz
+        windows = [
             {
-                "messages": len(msgs),
-                "verdicts": verdicts,
-                "accepted": [action_to_dict(s.action) for s in night.submissions],
-                "stored": added,
-                "by_judge": by_judge,
-                "out": list(res.out),
+                "player": w.player,
+                "due": local_text(w.due, tz),
+                "where": w.where,
+                "status": "not_read" if unread else w.status(now, report.posted.get(w.player)).value,
+                "posted_at": local_text(report.posted[w.player], tz) if w.player in report.posted else None,
+                "pid": report.pids.get(w.player),
+                "holds": list(w.holds),
+            }
+            for w in report.windows
+        ]
+        items: list[int] = []
+        if r004 and not unread and report.windows:
+            items.append(self._words_post(n, report))
+        if unread:
+            note = _(
+                "day {day}'s last words: this game reads no PMs; the judge collects and publishes them "
+                "(forumbot lastwords --received)"
+            ).format(day=n)
+        else:
+            words = _("; ").join(w.reason_zh(now, report.posted.get(w.player)) for w in report.windows)
+            note = _("day {day}'s last words: {words}").format(day=n, words=words)
+        released = local_text(report.held.released_at, tz) if report.held.released_at else None
+        return StepResult(
+            note,
+            {
+                "windows": windows,
+                "held": {
+                    "holds": list(report.held.holds),
+                    "released_at": released,
+                    "forfeited": list(report.held.forfeited),
+                    "reason": report.held.reason,
+                },
+                "notes": list(report.notes),
                 "outbox": items,
             },
         )
+
+    def _words_post(self, n: int, report: LastWordsReport) -> int:
+        """R004: the words received, published with the day-start (公示前一天出局角色名单及遗言) in day
+        n+1's thread; Discuz! code refused or stripped per ``r004_last_words_with_code``."""
+        texts = self._words_by_pm(n, max(w.due for w in report.windows))[1]
+        lines = [f"[b]【{self.game.name}】第{n + 1}讨论日 遗言[/b]"]
+        for w in report.windows:
+            text = texts.get(w.player)
+            if text is None or w.player not in report.posted:
+                lines.append(f"{w.player}：未留遗言")
+                continue
+            shown, why = publishable_last_words(w, text, self.desk.night_flags)
+            lines.append(f"{w.player}：{shown}" if shown is not None else f"{w.player}：（{why}）")
+        day = next((d for d in self.game.days if d.day == n + 1), None) or self.game.day(n)
+        tid = day.discussion_tid or day.vote_tid
+        if tid is None:
+            raise WaitForJudge(
+                _(
+                    "day {day} has no discussion or vote thread: add them under [[days]] in the game file"
+                ).format(day=n + 1)
+            )
+        return self._add(
+            f"day{n}/lastwords/post", ItemKind.JUDGE_POST, Reply(tid), lambda: "\n".join(lines), day=n + 1
+        )
+
+    # ------------------------------------------------------------------ R001's extra check
+
+    def extra_check(self, m: Moment, now: datetime) -> StepResult:
+        """The end of night ``n``'s extra check window (R001 §五 毒药4, AMB-15): the police's messages
+        in it read (the police group's threads and the PMs), the check answered on the night's truth
+        and sent to the police privately; a late one is refused (追加验人超时，不予受理); none sent: the
+        chance is gone. Done once: the state version ``night N extra check`` marks it; one a judge
+        entered (``forumbot night extra-check``) is left as he made it."""
+        n = m.round
+        st = self.desk.state_labelled(f"night {n}")
+        if st is None or st.extra_check_round != n:
+            raise WaitForJudge(
+                _(
+                    "night {night} is not resolved or owes no extra check: a judge should look "
+                    "(forumbot state --history)"
+                ).format(night=n)
+            )
+        label = f"night {n} extra check"
+        made = next((v for v in reversed(self.desk.live_history()) if v.label == label), None)
+        if made is not None and made.by != self.by:
+            note = _("night {night}'s extra check was entered by the judge {judge}").format(
+                night=n, judge=made.by
+            )
+            return StepResult(note, {"by_judge": made.by})
+        start, released, sent = self.extra_check_window(n)
+        if not released and made is None:
+            raise WaitForJudge(
+                _(
+                    "night {night}'s check result is not approved for the police yet (forumbot outbox): the "
+                    "extra check's {minutes} minutes count from the approval"
+                ).format(night=n, minutes=self.extra_check_minutes())
+            )
+        if not sent and made is None:
+            raise WaitForJudge(
+                _(
+                    "night {night}'s check result is approved but not sent yet: the extra check is read once "
+                    "it is sent (next tick)"
+                ).format(night=n)
+            )
+        police = [tid for group, tid in self.group_tids() if group is GroupId.POLICE]
+        if police:
+            self._full_read(police, m.deadline)
+        msgs: list[NightMessage] = []
+        for tid in police:
+            stored = posts.thread_posts(self.store, self.game.board, tid)
+            msgs += thread_messages([p.to_post() for p in stored if not p.first and p.author], GroupId.POLICE)
+        if self.game.night_sources is not None and self.game.night_sources.pm:
+            members = set(st.group_members(GroupId.POLICE))
+            msgs += [x for x in pm_messages(self.read_pms()) if x.author in members]
+        msgs = [x for x in msgs if x.latest >= start]
+        mail = judge_night(
+            st,
+            msgs,
+            deadline=m.deadline,
+            opens_at=start,
+            flags=night_mail_flags(self.game.flags),
+            judges=self.game.judges,
+        )
+        verdicts = [
+            {"id": v.message_id, "author": v.author, "code": v.code.value, "reason": v.reason}
+            for v in mail.verdicts
+        ]
+        window = {"opens": local_text(start, self.game.tz), "closes": local_text(m.deadline, self.game.tz)}
+        on_time_doubts = [o for o in mail.open if not mail.extra_check or not mail.extra_check.late]
+        if on_time_doubts and made is None:
+            raise WaitForJudge(
+                _(
+                    "night {night}'s extra check has messages a judge must decide: {messages}. Enter it with "
+                    "forumbot night extra-check --night {night} TARGET --at TIME"
+                ).format(night=n, messages=_("; ").join(on_time_doubts))
+            )
+        extra = mail.extra_check
+        if extra is None or not isinstance(extra.action, Check) or extra.action.target is None:
+            return StepResult(
+                _("night {night}: the police made no extra check (window {opens}–{closes})").format(
+                    night=n, opens=window["opens"], closes=window["closes"]
+                ),
+                {"window": window, "verdicts": verdicts, "target": None, "outbox": []},
+            )
+        target = extra.action.target
+        at = max((v.at for v in mail.verdicts for a in v.actions if a == extra.action), default=m.deadline)
+        res = resolve_extra_check(st, target, late=extra.late)
+        items = []
+        for player, (kind, texts) in sorted(self._private(res.events, res.state).items()):
+            body = f"【{self.game.name}】第{n}夜追加验人（仅你可见）\n" + "\n".join(texts)
+            items.append(self._pm_item(f"night{n}/extra_check/private/{player}", kind, player, body, n))
+        if made is None:
+            self.desk.night_extra_check(n, target, at, result_at=start, late=extra.late)
+        what = _("late, refused") if extra.late else _("answered to the police")
+        return StepResult(
+            _("night {night}'s extra check: {target} ({what})").format(night=n, target=target, what=what),
+            {
+                "window": window,
+                "verdicts": verdicts,
+                "target": target,
+                "late": extra.late,
+                "outbox": items,
+            },
+        )
+
+    def _pm_item(self, key: str, kind: ItemKind, player: str, body: str, n: int) -> int:
+        uid = self.outbox.uid_map().get(player)
+        if uid is None:
+            raise WaitForJudge(
+                _(
+                    "the uid of {player} is unknown, so night {night}'s result cannot be sent by private "
+                    "message: add it under [outbox.uids] in the game file"
+                ).format(player=player, night=n)
+            )
+        return self._add(key, kind, PrivateMessage(uid), functools.partial(str, body), night=n, player=player)
 
     def _stored_night(self, st: GameState, n: int, deadline: datetime) -> Night:
         """Night ``n``'s stored submissions as the engine holds them, from the state ``st`` it began with
@@ -420,24 +864,7 @@ class BoardSteps:
         ]
         for player, (kind, texts) in sorted(self._private(res.events, res.state).items()):
             body = f"【{self.game.name}】第{n}夜（仅你可见）\n" + "\n".join(texts)
-            uid = self.outbox.uid_map().get(player)
-            if uid is None:
-                raise WaitForJudge(
-                    _(
-                        "the uid of {player} is unknown, so night {night}'s result cannot be sent by private "
-                        "message: add it under [outbox.uids] in the game file"
-                    ).format(player=player, night=n)
-                )
-            ids.append(
-                self._add(
-                    f"night{n}/private/{player}",
-                    kind,
-                    PrivateMessage(uid),
-                    functools.partial(str, body),
-                    night=n,
-                    player=player,
-                )
-            )
+            ids.append(self._pm_item(f"night{n}/private/{player}", kind, player, body, n))
         # A night that ends the game: its case post already names the winner and every identity.
         return ids
 
@@ -501,7 +928,7 @@ class BoardSteps:
             _("day {day}: the count before the cutoff").format(day=n), {"count": counts, "outbox": [item]}
         )
 
-    def close(self, m: Moment) -> StepResult:
+    def close(self, m: Moment, now: datetime) -> StepResult:
         """The close or a revote's deadline: a full read, the day judged, a revote called or the day
         closed."""
         n = m.round
@@ -525,7 +952,11 @@ class BoardSteps:
         judged = self.desk.tally(n)
         r = judged.result
         if r.outcome.kind is OutcomeKind.REVOTE and r.outcome.plan is not None:
-            judged = self.desk.revote(n, m.at)
+            # Called from the vote's deadline (13:00), not from this moment's run time (13:01): its
+            # deadline is 14:00 in the plan, the call post and the count alike. A call made long after
+            # (the board was down, the runner stopped) counts from when it is made, so the players
+            # still get the whole window.
+            judged = self.desk.revote(n, None if now - m.deadline <= LATE_CALL else now)
             with self.store.session() as s:
                 number, plan_dict, called_at = records.revotes_for(s, self.game_id, n)[-1]
             item = self._revote_item(n, number, plan_dict, called_at)
@@ -555,7 +986,7 @@ class BoardSteps:
 
     def _revote_item(self, n: int, number: int, plan_dict: Mapping[str, Any], called_at: datetime) -> int:
         day = self.game.day(n)
-        deadline = called_at + timedelta(minutes=self.revote_minutes())
+        deadline = self.revote_deadline(called_at)
         body = (
             f"[b]【{self.game.name}】第{n}日 重投 #{number}[/b]\n"
             f"平票，候选人：{'、'.join(plan_dict.get('candidates', []))}\n"

@@ -6,6 +6,10 @@ ledger before its work and marked done after it. ``forumbot tick`` (for cron or 
 once; ``forumbot run`` calls it on a ``schedule`` every few minutes. Both are the same code, so a judge can
 switch between them at any time, and a runner killed at any instant is picked up by the next tick.
 
+When nothing is due, the next moment may be done before its time if the steps say it is ready
+(:meth:`Steps.ready_early`: a night whose every required submission is in, where the game file allows
+it); a try that turns out not ready (:class:`NotYet`) leaves the moment pending, as if never tried.
+
 What a moment *does* (read the board completely, resolve a night, judge a day, write the outbox items) is
 the job of a :class:`Steps` object: the desk's workflow behind a small interface, so this module holds only
 the order and the bookkeeping and is tested with fake steps.
@@ -36,6 +40,11 @@ class WaitForJudge(Exception):
     """The moment needs a judge first (no roles stored, a doubt only a judge can settle)."""
 
 
+class NotYet(Delay):
+    """A moment tried before its time (an early night resolution) is not ready after all: it goes back
+    to pending and runs at its time, or early at a later tick."""
+
+
 @dataclass(frozen=True)
 class StepResult:
     note: str = ""
@@ -56,7 +65,14 @@ class Steps(Protocol):
         ...
 
     def run(self, moment: Moment, now: datetime) -> StepResult:
-        """Do the moment's work; idempotent; raises :class:`Delay` or :class:`WaitForJudge`."""
+        """Do the moment's work; idempotent; raises :class:`Delay` or :class:`WaitForJudge`.
+
+        ``now`` may come before ``moment.at`` when :meth:`ready_early` allowed it."""
+        ...
+
+    def ready_early(self, moment: Moment, now: datetime) -> bool:
+        """May the next moment be done now, before its time (e.g. a night whose every required
+        submission is in, where the rules allow it)? Changes nothing; may raise (then: no)."""
         ...
 
     def send(self) -> str:
@@ -74,11 +90,16 @@ class TickReport:
     waiting: dict[str, str] = field(default_factory=dict)
     sent: str = ""
     send_error: str = ""
+    not_yet: dict[str, str] = field(default_factory=dict)  # tried early, not ready after all
+    early_error: str = ""  # the early check could not read the board
 
     def lines(self) -> list[str]:
         """The tick's status lines for the judge (``forumbot tick``/``run``), in the judge's language."""
         out = [_("read: {summary}").format(summary=self.read or self.read_error)]
         out += [_("done: {moment}").format(moment=k) for k in self.done]
+        out += [_("not yet: {moment}: {why}").format(moment=k, why=why) for k, why in self.not_yet.items()]
+        if self.early_error:
+            out.append(_("early check: {error}").format(error=self.early_error))
         out += [_("delayed: {moment}: {why}").format(moment=k, why=why) for k, why in self.delayed.items()]
         out += [
             _("waiting for a judge: {moment}: {why}").format(moment=k, why=why)
@@ -128,10 +149,11 @@ class Runner:
             report.read_error = f"{type(exc).__name__}: {exc}"
         while True:
             moments = self.sync()
-            todo = due(moments, self.done_keys(), now)
-            if not todo:
+            done = self.done_keys()
+            todo = due(moments, done, now)
+            m = todo[0] if todo else self._early(moments, done, now, report)
+            if m is None:
                 break
-            m = todo[0]
             if not self._do(m, now, report):
                 break  # a moment that could not be done holds back everything after it
         try:
@@ -141,6 +163,20 @@ class Runner:
         for line in report.lines():
             self.log(line)
         return report
+
+    def _early(
+        self, moments: list[Moment], done: set[str], now: datetime, report: TickReport
+    ) -> Moment | None:
+        """The next moment, when nothing is due and the steps say it may be done before its time."""
+        nxt = next((m for m in moments if m.key not in done), None)
+        if nxt is None or nxt.at <= now:
+            return None
+        try:
+            ready = self.steps.ready_early(nxt, now)
+        except Exception as exc:  # the board is down: the moment waits for its time
+            report.early_error = f"{nxt.key}: {type(exc).__name__}: {exc}"
+            return None
+        return nxt if ready else None
 
     def _set(self, m: Moment, status: MomentStatus, now: datetime, note: str, result: dict[str, Any]) -> None:
         with self.store.session() as s:
@@ -153,6 +189,10 @@ class Runner:
             s.commit()
         try:
             res = self.steps.run(m, now)
+        except NotYet as exc:  # tried early and not ready after all: as if never tried
+            self._set(m, MomentStatus.PENDING, now, str(exc), {})
+            report.not_yet[m.key] = str(exc)
+            return False
         except Delay as exc:
             self._set(m, MomentStatus.DELAYED, now, str(exc), {})
             report.delayed[m.key] = str(exc)

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from sqlalchemy import event, inspect
+from sqlalchemy import Table, event, inspect
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
@@ -49,11 +49,13 @@ class Store:
         return Session(self.engine, expire_on_commit=False)
 
     def create_tables(self) -> None:
-        """Create missing tables (never alters or drops existing ones)."""
+        """Create missing tables, and add the columns a newer forumbot defines to a store made by an older
+        one (never alters, drops or rewrites what is there: an old store keeps every post it holds)."""
         try:
             names = models.TABLE_NAMES + models.GAME_TABLE_NAMES
             tables = [SQLModel.metadata.tables[name] for name in names]
             SQLModel.metadata.create_all(self.engine, tables=tables)
+            add_missing_columns(self.engine, tables)
         except SQLAlchemyError as exc:
             raise StoreError(
                 _("cannot create the store's tables in {store}: {error}").format(
@@ -74,6 +76,42 @@ class Store:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def add_missing_columns(engine: Engine, tables: list[Table]) -> list[str]:
+    """Add to existing tables the columns the models have and the store lacks; return ``table.column``
+    of each added.
+
+    Why not migrations: forumbot only ever adds columns, and each new column has a default, so an
+    ``ALTER TABLE … ADD COLUMN … DEFAULT …`` brings an old store up to date on both backends without a
+    migration tool; the old rows get the default, which is what a row written before the column existed
+    means (e.g. an outbox item with no runner moment). A column without a scalar default is added
+    nullable."""
+    have = inspect(engine)
+    added: list[str] = []
+    for table in tables:
+        if not have.has_table(table.name):
+            continue
+        present = {c["name"] for c in have.get_columns(table.name)}
+        for column in table.columns:
+            if column.name in present:
+                continue
+            kind = column.type.compile(dialect=engine.dialect)
+            clause = f'ALTER TABLE "{table.name}" ADD COLUMN "{column.name}" {kind}'
+            default = getattr(column.default, "arg", None) if column.default is not None else None
+            if callable(default):
+                default = None  # a Python-side factory: nothing to give the old rows
+            if isinstance(default, bool):
+                clause += f" NOT NULL DEFAULT {'TRUE' if default else 'FALSE'}"
+            elif isinstance(default, int | float):
+                clause += f" NOT NULL DEFAULT {default}"
+            elif isinstance(default, str):
+                quoted = default.replace("'", "''")
+                clause += f" NOT NULL DEFAULT '{quoted}'"
+            with engine.begin() as conn:
+                conn.exec_driver_sql(clause)
+            added.append(f"{table.name}.{column.name}")
+    return added
 
 
 def store_url(url_or_path: str | Path | None) -> str:

@@ -9,7 +9,7 @@ import pytest
 from forumbot.runner import ledger
 from forumbot.runner.ledger import MomentStatus
 from forumbot.runner.plan import DayTimes, Facts, Moment, MomentKind, due, plan
-from forumbot.runner.tick import Delay, Runner, StepResult, WaitForJudge
+from forumbot.runner.tick import Delay, NotYet, Runner, StepResult, WaitForJudge
 from forumbot.store.db import open_store
 
 T0 = datetime(2026, 6, 3, 9, 0, tzinfo=UTC)  # 17:00 Beijing: night 1's deadline
@@ -48,6 +48,52 @@ def test_a_called_revote_adds_its_deadline_before_the_next_night() -> None:
     assert keys.index("night2/deadline") == keys.index("day1/revote1") + 1
 
 
+def test_r001_last_words_end_at_the_next_nights_deadline_before_its_results() -> None:
+    """§四.5.3: the check result and the case post wait for the executed officer's words (AMB-31: until
+    the next night's 17:00 deadline), so the window's end comes first, at the same minute."""
+    night2 = days(2)[0].night_deadline
+    ms = r001_plan(2, Facts(last_words={1: night2}))
+    keys = [m.key for m in ms]
+    assert keys[keys.index("day1/close") + 1 : keys.index("night2/deadline") + 1] == [
+        "day1/lastwords",
+        "night2/deadline",
+    ]
+    words, night = ms[keys.index("day1/lastwords")], ms[keys.index("night2/deadline")]
+    assert words.kind is MomentKind.LAST_WORDS and words.round == 1
+    assert words.deadline == night.deadline and words.at == night.at
+
+
+def test_r004_last_words_end_when_the_next_day_opens_after_the_night() -> None:
+    """R004 遗言: due before the next discussion day starts; the night's dead owe them too (day 0: night
+    1's dead, due when day 1 opens)."""
+    ds = days(2)
+    opens2 = ds[0].night_deadline + timedelta(hours=12)
+    opens1 = T0 + timedelta(hours=12)
+    ms = plan(
+        cutoff_kind=MomentKind.CHANGE_CUTOFF,
+        night1_deadline=T0,
+        days=ds,
+        facts=Facts(last_words={0: opens1, 1: opens2}),
+    )
+    keys = [m.key for m in ms]
+    assert keys[:3] == ["night1/deadline", "day0/lastwords", "day1/change_cutoff"]
+    assert keys[keys.index("day1/close") + 1 : keys.index("day1/close") + 3] == [
+        "night2/deadline",
+        "day1/lastwords",
+    ]
+
+
+def test_the_extra_check_window_follows_its_night() -> None:
+    """§五 毒药4: the police checked the poison on night 1 and may check once more, within the window."""
+    window_ends = T0 + timedelta(hours=1, minutes=1)
+    ms = r001_plan(1, Facts(extra_checks={1: window_ends}))
+    assert [(m.key, m.kind) for m in ms[:2]] == [
+        ("night1/deadline", MomentKind.NIGHT_DEADLINE),
+        ("night1/extra_check", MomentKind.EXTRA_CHECK),
+    ]
+    assert ms[1].deadline == window_ends and ms[1].at == window_ends + timedelta(minutes=1)
+
+
 def test_nothing_runs_ahead_of_an_earlier_moment() -> None:
     ms = r001_plan(2)
     late = ms[-1].at + timedelta(days=1)
@@ -68,6 +114,8 @@ class FakeSteps:
         self.wait: set[str] = set()
         self.board_down = False
         self.revote_on: str | None = None
+        self.early: set[str] = set()  # moments the steps let run before their time
+        self.not_yet: set[str] = set()  # ... which then turn out not to be ready
 
     def plan(self) -> list[Moment]:
         return self.moments
@@ -77,7 +125,12 @@ class FakeSteps:
             raise ConnectionError("board down")
         return "nothing new"
 
+    def ready_early(self, moment: Moment, now: datetime) -> bool:
+        return moment.key in self.early
+
     def run(self, moment: Moment, now: datetime) -> StepResult:
+        if moment.key in self.not_yet and now < moment.at:
+            raise NotYet("a message came in that needs the judge")
         if self.delay.get(moment.key, 0) > 0:
             self.delay[moment.key] -= 1
             raise Delay("the board did not answer")
@@ -175,3 +228,37 @@ def test_a_board_down_at_the_tick_is_reported_not_raised(store) -> None:  # type
     steps.board_down = True
     rep = make(store, steps, steps.moments[0].at - timedelta(hours=1)).tick()
     assert "board down" in rep.read_error
+
+
+def test_a_moment_the_steps_find_ready_is_done_before_its_time_once(store) -> None:  # type: ignore[no-untyped-def]
+    """Early resolution (AMB-NM8): the night is done at the poll that finds it ready, recorded done,
+    and not done again at its time."""
+    steps = FakeSteps(r001_plan(1))
+    steps.early.add("night1/deadline")
+    before = steps.moments[0].at - timedelta(minutes=40)
+    rep = make(store, steps, before).tick()
+    assert rep.done == ["night1/deadline"]
+    make(store, steps, steps.moments[0].at).tick()
+    assert steps.ran == ["night1/deadline"]  # not again at its time
+    with store.session() as s:
+        rec = ledger.records(s, 1)["night1/deadline"]
+    assert rec.status is MomentStatus.DONE and rec.attempts == 1 and rec.finished_at == before
+
+
+def test_only_the_next_moment_may_go_early(store) -> None:  # type: ignore[no-untyped-def]
+    steps = FakeSteps(r001_plan(2))
+    steps.early.add("night2/deadline")  # ready, but day 1 is not over
+    make(store, steps, steps.moments[0].at).tick()
+    assert steps.ran == ["night1/deadline"]
+
+
+def test_an_early_try_that_is_not_ready_after_all_goes_back_to_pending(store) -> None:  # type: ignore[no-untyped-def]
+    steps = FakeSteps(r001_plan(1))
+    steps.early.add("night1/deadline")
+    steps.not_yet.add("night1/deadline")
+    rep = make(store, steps, steps.moments[0].at - timedelta(minutes=40)).tick()
+    assert rep.not_yet and not rep.done and not rep.delayed
+    with store.session() as s:
+        assert ledger.records(s, 1)["night1/deadline"].status is MomentStatus.PENDING
+    make(store, steps, steps.moments[0].at).tick()  # at its time it runs as usual
+    assert steps.ran[0] == "night1/deadline"

@@ -81,6 +81,9 @@ class _Steps:
     def run(self, moment: object, now: datetime) -> object:
         raise AssertionError("nothing is planned")
 
+    def ready_early(self, moment: object, now: datetime) -> bool:
+        raise AssertionError("nothing is planned")
+
     def send(self) -> str:
         return ""
 

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -192,3 +193,17 @@ def test_every_item_was_sent_exactly_once_to_the_board(played: tuple[Played, Any
     assert sorted(json.dumps(sorted(i.uids)) for i in private) == sorted(
         json.dumps([m.to_uid]) for m in b.writer.pms
     )
+
+
+def test_the_revote_is_due_at_14_00_in_the_plan_the_call_and_the_count(played: tuple[Played, Any]) -> None:
+    """AMB-28: the call is posted right after the 13:00 close with a 60-minute deadline. The runner counts
+    it from the vote's deadline, not from the minute it ran (13:01): 14:00 everywhere."""
+    p, _ = played
+    two_pm = datetime(2026, 6, 4, 14, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
+    (m,) = [m for m in p.steps.plan() if m.key == "day1/revote1"]
+    assert m.deadline == two_pm and m.at == two_pm + timedelta(minutes=1)
+    call = next(i for i in p.steps.outbox.items() if i.moment_key == "day1/revote1/call")
+    assert "重投截止：6月4日 14:00" in call.body
+    p.steps.desk.refresh()
+    (rv,) = p.steps.desk.tally(1).result.revotes
+    assert rv.plan.deadline == two_pm

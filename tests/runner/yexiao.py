@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 import tomllib
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from sqlmodel import col, select
 from forumbot.client import BoardClient
 from forumbot.config import Game
 from forumbot.desk import Desk
-from forumbot.exampleboard.model import Scenario, load_scenario
+from forumbot.exampleboard.model import Scenario, load_scenario, scenario_from_dict
 from forumbot.exampleboard.server import LiveBoard
 from forumbot.outbox import ItemKind
 from forumbot.resources import data_dir
@@ -42,22 +43,53 @@ class Played:
     clock: FastClock
 
 
-def open_runner(board_url: str, db: Path, clock: FastClock, *, setup: bool = True) -> Played:
-    """The runner of 【夜宵杀】 on a board, with a store at ``db``; the judge's draw stored first."""
+def open_runner(
+    board_url: str,
+    db: Path,
+    clock: FastClock,
+    *,
+    setup: bool = True,
+    roles: Mapping[str, str] | None = None,
+    flags: Mapping[str, Any] | None = None,
+    uids: bool = False,
+) -> Played:
+    """The runner of 【夜宵杀】 on a board, with a store at ``db``; the judge's draw stored first.
+
+    ``roles`` changes cards of the draw (a variant of the game: e.g. 麻花 dealt the police card);
+    ``flags`` sets ``[flags]`` of the game file; ``uids``: the file names every player's uid
+    (``[outbox.uids]``), for a private message to one who has not posted yet."""
     game = example_game("yexiao", board_url, str(db), auto_approve=ALL_KINDS)
+    if flags:
+        game = replace(game, flags={**game.flags, **flags})
+    if uids:
+        known = {u.name: u.uid for u in SCENARIO.users.values() if u.name in game.roster}
+        game = replace(game, outbox={**game.outbox, "uids": known})
     store = open_store(game.store_url)
     if setup and Desk(game, store, by="法官大人").state() is None:
-        Desk(game, store, by="法官大人").setup(roles=example_roles("yexiao"))
+        Desk(game, store, by="法官大人").setup(roles=example_roles("yexiao") | dict(roles or {}))
     steps = BoardSteps(game, store, client=BoardClient(game.board, now=clock), clock=clock)
     steps.outbox.sleep = lambda _s: None
     runner = Runner(store, steps, clock=clock, log=lambda _line: None)
     return Played(game, store, steps, runner, clock)
 
 
-def board(clock: FastClock) -> LiveBoard:
-    b = LiveBoard(SCENARIO, now=clock.now)
+def board(clock: FastClock, scenario: Scenario = SCENARIO) -> LiveBoard:
+    b = LiveBoard(scenario, now=clock.now)
     b.follow(clock)
     return b
+
+
+def variant(
+    *posts: Mapping[str, Any], pms: Sequence[Mapping[str, Any]] = (), moved: Mapping[int, str] | None = None
+) -> Scenario:
+    """【夜宵杀】's story with more posts and PMs (same fields as scenario.toml; pids from 900 on, so
+    the story's own keep theirs); ``moved``: pid → another time for one of the story's posts."""
+    raw = tomllib.loads((GAME_DIR / "scenario.toml").read_text("utf-8"))
+    for post in raw["posts"]:
+        post["at"] = (moved or {}).get(post["pid"], post["at"])
+    raw["posts"] = [*raw["posts"], *(dict(p) for p in posts)]
+    raw["pms"] = [*raw["pms"], *(dict(m) for m in pms)]
+    return scenario_from_dict(raw, "yexiao variant")
 
 
 def snapshot(store: Store) -> dict[str, Any]:
@@ -85,4 +117,14 @@ def _result(raw: str) -> str:
     return json.dumps(data, sort_keys=True, ensure_ascii=False)
 
 
-__all__ = ["EXPECTED", "SCENARIO", "START", "UNTIL", "Played", "board", "open_runner", "snapshot"]
+__all__ = [
+    "EXPECTED",
+    "SCENARIO",
+    "START",
+    "UNTIL",
+    "Played",
+    "board",
+    "open_runner",
+    "snapshot",
+    "variant",
+]

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime, tzinfo
 from typing import Any
 
-from engine import GameState, GroupId, Phase
+from engine import GameState, GroupId, Phase, action_to_dict
 from forumbot.desk.day import DaySteps
 from forumbot.desk.night import NightSteps
 from forumbot.errors import UsageError
@@ -157,6 +158,18 @@ class NightMessageSteps(NightSteps, DaySteps):
                 ).format(id=message_id)
             )
         return n
+
+    def night_listing(self, n: int) -> NightListing:
+        """Night ``n``'s stored messages, each with its verdict and the override that counts."""
+        messages = self.stored_night_messages(n)
+        records_ = self.night_override_records(n)
+        mail = self.night_mail(n, messages)
+        by_id = {m.id: m for m in messages}
+        lines = tuple(
+            NightMessageLine(by_id[v.message_id], v, records_.get(v.message_id)) for v in mail.verdicts
+        )
+        resolved = self.state_labelled(f"night {n}") is not None
+        return NightListing(n, self.night_deadline(n), resolved, lines, mail.open, mail.notes)
 
     # ------------------------------------------------------------------ the judges' overrides
 
@@ -316,3 +329,72 @@ class NightMessageSteps(NightSteps, DaySteps):
             )
             s.commit()
         return NightOverrideDone(rec, self.night_mail(n).verdict(message_id), self._stored_warning(n))
+
+
+@dataclass(frozen=True)
+class NightMessageLine:
+    """One message with its verdict and the override that counts for it (None: judged as read)."""
+
+    message: NightMessage
+    verdict: NightVerdict
+    override: NightOverrideRecord | None
+
+
+@dataclass(frozen=True)
+class NightListing:
+    """Night ``night``'s messages judged: one line per message (time order), what waits for a judge
+    (``open``, Chinese), notes, and whether the night is resolved already."""
+
+    night: int
+    deadline: datetime
+    resolved: bool
+    lines: tuple[NightMessageLine, ...]
+    open: tuple[str, ...]
+    notes: tuple[str, ...]
+
+    def to_json(self, tz: tzinfo) -> dict[str, Any]:
+        """For tools: English keys and codes, times in the board's zone (ISO), reasons as judged."""
+
+        def t(x: datetime | None) -> str | None:
+            return x.astimezone(tz).isoformat() if x is not None else None
+
+        return {
+            "night": self.night,
+            "deadline": t(self.deadline),
+            "resolved": self.resolved,
+            "complete": not self.open,
+            "open": list(self.open),
+            "notes": list(self.notes),
+            "messages": [
+                {
+                    "id": line.message.id,
+                    "channel": line.message.channel.value,
+                    "group": line.message.group.value if line.message.group else None,
+                    "author": line.message.author,
+                    "at": t(line.message.at),
+                    "until": t(line.message.until),
+                    "text": line.message.text,
+                    "code": line.verdict.code.value,
+                    "reason": line.verdict.reason,
+                    "needs_review": line.verdict.needs_review,
+                    "suggestion": line.verdict.suggestion,
+                    "actions": [action_to_dict(a) for a in line.verdict.actions],
+                    "override": _override_json(line.override, t),
+                }
+                for line in self.lines
+            ],
+        }
+
+
+def _override_json(r: NightOverrideRecord | None, t: Any) -> dict[str, Any] | None:
+    if r is None:
+        return None
+    return {
+        "verdict": r.verdict,
+        "statements": list(r.statements),
+        "actor": r.actor,
+        "waive_time": r.waive_time,
+        "why": r.why,
+        "by": r.by,
+        "at": t(r.at),
+    }

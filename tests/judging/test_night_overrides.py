@@ -10,17 +10,20 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
+import tomli_w
 
 from engine import GroupId, Kill
 from forumbot.cli import main
+from forumbot.config import load_game
 from forumbot.desk import Desk
 from forumbot.errors import GameFileError, UsageError
 from forumbot.nightmail import NightChannel, NightMessage
-from forumbot.store import Store
-from tests.judging.conftest import example_game, example_roles
+from forumbot.store import Store, open_store
+from tests.judging.conftest import EXAMPLE, example_data, example_game, example_roles
 
 pytestmark = pytest.mark.usefixtures("english_messages")  # refusals checked by their msgid's words
 
@@ -218,3 +221,58 @@ def test_forumbot_flags_gives_their_meaning_in_chinese(capsys: pytest.CaptureFix
     out = capsys.readouterr().out
     assert "AMB-NM5" in out and "night_messages" in out
     assert "组员讨论" in out  # the start of night_tentative's meaning, from the catalog
+
+
+# --- the command line -------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def game_file(tmp_path: Path) -> Path:
+    data = example_data(days=1)
+    data["game"]["store"] = "game.db"
+    p = tmp_path / "forumbot.toml"
+    p.write_text(tomli_w.dumps(data), "utf-8")
+    return p
+
+
+def cli(game_file: Path, *args: str) -> int:
+    return main(["--game", str(game_file), *args])
+
+
+def test_night_messages_and_night_override_on_the_command_line(
+    game_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli(game_file, "setup", "--roles", str(EXAMPLE / "roles.toml")) == 0
+    store = open_store(str(game_file.parent / "game.db"))
+    with store:
+        Desk(load_game(game_file), store).record_night_messages(1, NIGHT1)
+    capsys.readouterr()
+
+    assert cli(game_file, "night", "messages", "--night", "1", "--json") == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert listed["complete"] is False and len(listed["open"]) == 2
+    by_id = {m["id"]: m for m in listed["messages"]}
+    assert by_id["pid:102"]["code"] == "ambiguous" and by_id["pid:102"]["needs_review"] is True
+    assert by_id["pm:7"]["suggestion"] == "烧卖" and by_id["pm:7"]["channel"] == "pm"
+    assert by_id["pid:101"]["actions"][0]["victim"] == "锅贴" and by_id["pid:101"]["override"] is None
+
+    assert cli(game_file, "night", "override", "pm:7", "--as", "accept", "--kind", "check",
+               "--target", "烧卖", "--why", "烧麦 = 烧卖") == 0  # fmt: skip
+    assert "pm:7" in capsys.readouterr().out
+    assert cli(game_file, "night", "override", "pid:102", "--as", "ignore", "--why", "只是讨论") == 0
+    capsys.readouterr()
+    assert cli(game_file, "--lang", "zh_CN", "night", "messages", "--night", "1") == 0
+    table = capsys.readouterr().out
+    assert "私信法官" in table and "法官判为无效" in table and "已接受" in table  # the catalogs, Chinese first
+    assert "每条消息都有裁定" in table
+
+    assert cli(game_file, "night", "messages", "--night", "1", "--json") == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert listed["complete"] is True
+    o = {m["id"]: m for m in listed["messages"]}["pm:7"]["override"]
+    assert (o["verdict"], o["statements"][0]["targets"], o["why"]) == ("accept", ["烧卖"], "烧麦 = 烧卖")
+
+    assert cli(game_file, "night", "override", "pid:102", "--undo", "--why", "再看看") == 0
+    capsys.readouterr()
+    assert cli(game_file, "night", "override", "pid:102", "--as", "accept", "--why", "x") == 1
+    assert "--kind" in capsys.readouterr().err

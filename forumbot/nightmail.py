@@ -184,7 +184,8 @@ class NightMailFlags:
         "AMB-NM7",
         N_(
             "In a game with a poison, a kill without a 生死状 is accepted (AMB-12 decides at resolution) "
-            "but flagged so the judge can ask the bandits before the deadline."
+            "but flagged so the judge can ask the bandits before the deadline; a judge's override accepting "
+            "the kill message settles it."
         ),
     )
 
@@ -606,11 +607,19 @@ def judge_night(
             and kill.action.victim is not None
             and kill.action.pledge is None
             and state.with_role(RoleId.POISON, alive=True)
+            and not _judge_took(by_id, work.kill_fields.get("victim"))
         ):
             open_items.append("匪帮的杀人提交没有生死状（毒药局必须附上；否则按 AMB-12 处理），请法官提醒")
     elif ("pledge" in work.kill_fields or "possess" in work.kill_fields) and "victim" not in work.kill_fields:
         notes.append("匪帮提交了生死状/附体，但没有杀人目标")
     return NightMail(tuple(final), night, authority, tuple(open_items), tuple(notes), extra)
+
+
+def _judge_took(by_id: Mapping[str, NightOverride], victim: tuple[str, str, Any] | None) -> bool:
+    """The kill's victim comes from a message a judge accepted by override: he has seen the kill as it
+    stands (without a 生死状), so it no longer waits for him (AMB-NM7)."""
+    o = by_id.get(victim[0]) if victim is not None else None
+    return o is not None and o.statements is not None
 
 
 def _supersede(work: _Work, old_id: str, slot: tuple[str, ...], new_id: str) -> None:

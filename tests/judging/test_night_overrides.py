@@ -136,6 +136,16 @@ def test_a_wrong_override_is_refused_and_records_nothing(
     assert judge.night_override_history() == []
 
 
+def test_a_kill_without_a_pledge_waits_until_a_judge_accepts_it_as_it_stands(store: Store) -> None:
+    desk = Desk(example_game(store.url), store, by="法官甲")
+    desk.setup(roles=example_roles())
+    desk.record_night_messages(1, [bandits("pid:201", "烧卖", "16:20", "杀：锅贴")])
+    assert ["生死状" in o for o in desk.night_mail(1).open] == [True]  # AMB-NM7: 油条, the poison, lives
+    desk.night_override("pid:201", "accept", "已提醒匪帮，不附生死状", kind="kill", targets=["锅贴"])
+    mail = desk.night_mail(1)
+    assert mail.complete and mail.night.on_time(Kill.kind) == Kill("锅贴", by="烧卖")  # AMB-12 decides
+
+
 def test_an_empty_kill_is_said_with_none(judge: Desk) -> None:
     judge.night_override("pid:102", "accept", "匪帮决定空刀", kind="kill", none=True)
     assert judge.night_mail(1).night.on_time(Kill.kind) == Kill(None, pledge="烧卖", by="月饼")
@@ -263,7 +273,7 @@ def test_night_messages_and_night_override_on_the_command_line(
     capsys.readouterr()
     assert cli(game_file, "--lang", "zh_CN", "night", "messages", "--night", "1") == 0
     table = capsys.readouterr().out
-    assert "私信法官" in table and "法官判为无效" in table and "已接受" in table  # the catalogs, Chinese first
+    assert "私信法官" in table and "法官判为无效" in table and "已接受" in table  # Chinese first
     assert "每条消息都有裁定" in table
 
     assert cli(game_file, "night", "messages", "--night", "1", "--json") == 0

@@ -162,13 +162,15 @@ class NightMessageSteps(NightSteps, DaySteps):
     def night_listing(self, n: int) -> NightListing:
         """Night ``n``'s stored messages, each with its verdict and the override that counts."""
         messages = self.stored_night_messages(n)
+        resolved = self.state_labelled(f"night {n}") is not None
+        if not messages:  # nothing read yet: nothing to judge (and no state needed)
+            return NightListing(n, self.night_deadline(n), resolved, (), (), ())
         records_ = self.night_override_records(n)
         mail = self.night_mail(n, messages)
         by_id = {m.id: m for m in messages}
         lines = tuple(
             NightMessageLine(by_id[v.message_id], v, records_.get(v.message_id)) for v in mail.verdicts
         )
-        resolved = self.state_labelled(f"night {n}") is not None
         return NightListing(n, self.night_deadline(n), resolved, lines, mail.open, mail.notes)
 
     # ------------------------------------------------------------------ the judges' overrides

@@ -118,4 +118,5 @@ def test_a_resolved_nights_messages_have_no_override_form(client: FlaskClient, d
 
 def test_a_night_without_stored_messages_says_when_they_are_read(client: FlaskClient) -> None:
     html = client.get("/night/2").get_data(as_text=True)
-    assert "没有保存这一夜的消息：运行器在截止时读取。" in html and 'class="verdicts night-messages"' not in html
+    assert "没有保存这一夜的消息：运行器在截止时读取。" in html
+    assert 'class="verdicts night-messages"' not in html

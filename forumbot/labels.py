@@ -1,5 +1,6 @@
 """The judge's words for the codes forumbot prints: verdict statuses, outbox statuses and kinds, the
-night's verdict codes, the winner, the runner's moments and ledger statuses, why a poll read a thread.
+winner, the runner's moments and ledger statuses, why a poll read a thread (the night's verdict codes:
+``forumbot.nightmail.CODE_LABELS``).
 
 Shared by the CLI and the web desk so a verdict reads the same in the terminal and in the browser. Each
 label is an English msgid marked with ``N_`` and translated where it is shown (``_(STATUS_LABELS[code])``);
@@ -92,23 +93,6 @@ def phase_label(phase: str, round_: int) -> str:
     return _(PHASE_LABELS.get(phase, phase + " {round}")).format(round=round_)
 
 
-# The night's verdict codes (forumbot.nightmail.NightCode values), as the demo and the desk show them.
-NIGHT_CODE_LABELS: dict[str, str] = {
-    "accepted": N_("accepted"),
-    "superseded": N_("superseded"),
-    "late": N_("late"),
-    "early": N_("before the night"),
-    "not_member": N_("not in the group"),
-    "wrong_channel": N_("wrong channel"),
-    "illegal": N_("against the rules"),
-    "unreadable": N_("unreadable"),
-    "unknown_name": N_("unknown name"),
-    "ambiguous": N_("unclear: a judge decides"),
-    "conflict": N_("differs from the group"),
-    "not_a_submission": N_("no night action"),
-    "overridden": N_("struck out by a judge"),
-}
-
 # Who won (engine ``Winner`` values).
 WINNER_LABELS: dict[str, str] = {
     "police": N_("police and civilians"),
@@ -128,11 +112,6 @@ MOMENT_LABELS: dict[str, str] = {
     "last_words": N_("day {round}: last words due"),
     "extra_check": N_("night {round}: extra check window ends"),
 }
-
-
-def night_code_label(code: str) -> str:
-    """A night message's verdict code in the judge's language (the code itself when it has no label)."""
-    return _(NIGHT_CODE_LABELS[code]) if code in NIGHT_CODE_LABELS else code
 
 
 def winner_label(code: str | None) -> str:

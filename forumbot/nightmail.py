@@ -63,7 +63,7 @@ from engine import (
     resolve_extra_check,
     rules_of,
 )
-from forumbot import i18n  # i18n._: judge_night uses `_` as a loop variable
+from forumbot.i18n import N_
 from forumbot.parsers.nightmsg import (
     KIND_ZH,
     Grammar,
@@ -77,6 +77,9 @@ from forumbot.parsers.pm import PmMessage
 from forumbot.parsers.records import Post, PostState
 
 __all__ = [
+    "CODE_LABELS",
+    "MAIL_FLAG_NAMES",
+    "MailFlagError",
     "NightChannel",
     "NightCode",
     "NightMail",
@@ -85,6 +88,7 @@ __all__ = [
     "NightOverride",
     "NightVerdict",
     "judge_night",
+    "mail_flags",
     "override_log",
     "pm_messages",
     "thread_messages",
@@ -95,68 +99,94 @@ __all__ = [
 
 
 def _flag(default: Any, amb: str, doc: str, choices: tuple[str, ...] = ()) -> Any:
+    """A flag field; ``doc`` is an English msgid (marked ``N_``) that ``forumbot flags`` shows translated."""
     meta: dict[str, Any] = {"amb": amb, "doc": doc}
     if choices:
         meta["choices"] = choices
     return field(default=default, metadata=meta)
 
 
+class MailFlagError(ValueError):
+    """A game file's ``[flags]`` sets a night-message flag to a value it does not take (``name``,
+    ``value``, ``choices``: what it takes, ``true``/``false`` for a switch)."""
+
+    def __init__(self, name: str, value: Any, choices: tuple[Any, ...]) -> None:
+        self.name, self.value, self.choices = name, value, choices
+        super().__init__(f"flag {name} = {value!r} is not one of {', '.join(map(str, choices))}")
+
+
 @dataclass(frozen=True, slots=True)
 class NightMailFlags:
     """What the rules leave open about reading night submissions (metadata: ``amb``, ``doc``, ``choices``,
-    as in :class:`engine.flags_night.NightFlags`, into which the integrator folds them)."""
+    as in :class:`engine.flags_night.NightFlags`). A game file sets them in ``[flags]`` with the engine's
+    flags (:func:`mail_flags`); ``forumbot flags`` lists them with the engine's."""
 
     night_group_conflict: str = _flag(
         "ambiguous",
         "AMB-NM1",
-        "Two members of one group (匪帮/杀手, 警署) submit different targets and the later one is not a "
-        "correction (改刀 …): 'ambiguous' flags both for the judge and the slot stays empty until he "
-        "decides (001 §二.3 “杀手之间经过沟通确定杀死一人”: the group has not decided yet); 'last' takes "
-        "the later one; 'first' keeps the earlier one; 'leader' takes the group leader's (judge_night's "
-        "``leaders``; a group without one falls back to 'ambiguous'). A later message by the same member, "
-        "or any member's correction, always replaces.",
+        N_(
+            "Two members of one group (匪帮/杀手, 警署) submit different targets and the later one is not a "
+            "correction (改刀 …): 'ambiguous' flags both for the judge and the slot stays empty until he "
+            "decides (001 §二.3 “杀手之间经过沟通确定杀死一人”: the group has not decided yet); 'last' "
+            "takes the later one; 'first' keeps the earlier one; 'leader' takes the group leader's (a "
+            "group without one falls back to 'ambiguous'). A later message by the same member, or any "
+            "member's correction, always replaces."
+        ),
         ("ambiguous", "last", "first", "leader"),
     )
     night_group_actions_by_pm: bool = _flag(
         True,
         "AMB-NM2",
-        "A group's action (kill, check) sent by private message to the judge counts like one posted in "
-        "the group's thread. 001 §二.3–4 says “提交在匪帮/警署讨论组中进行”; the game file chooses the "
-        "channels, and a PM reaches the same judge. False: a PM gets wrong_channel.",
+        N_(
+            "A group's action (kill, check) sent by private message to the judge counts like one posted in "
+            "the group's thread. 001 §二.3–4 says “提交在匪帮/警署讨论组中进行”; the game file chooses the "
+            "channels, and a PM reaches the same judge. False: a PM gets wrong_channel."
+        ),
     )
     night_solo_actions_in_group_thread: bool = _flag(
         False,
         "AMB-NM3",
-        "A single holder's skill (守护, 救治, 狙击 …) posted in a group thread instead of a PM to the "
-        "judge: refused (wrong_channel) by default, because the thread is read by the other members "
-        "and R004 asks for contact with the director (与导演取得联系).",
+        N_(
+            "A single holder's skill (守护, 救治, 狙击 …) posted in a group thread instead of a PM to the "
+            "judge: refused (wrong_channel) by default, because the thread is read by the other members "
+            "and R004 asks for contact with the director (与导演取得联系)."
+        ),
     )
     night_deadline_inclusive: bool = _flag(
         False,
         "AMB-NM4",
-        "Is a message at exactly the deadline on time? 001 §二.3 “下午5时前” (before 17:00): no, "
-        "on time means t < deadline, as for votes (AMB-24).",
+        N_(
+            "Is a message at exactly the deadline on time? 001 §二.3 “下午5时前” (before 17:00): no, "
+            "on time means t < deadline, as for votes (AMB-24)."
+        ),
     )
     night_tentative: str = _flag(
         "ambiguous",
         "AMB-NM5",
-        "A keyword in the middle of a sentence or in a question (要不要杀烧卖? 我觉得可以验包子) in a "
-        "group thread where members discuss: 'ambiguous' flags it for the judge; 'ignore' treats it as "
-        "talk (not_a_submission); 'accept' takes it.",
+        N_(
+            "A keyword in the middle of a sentence or in a question (要不要杀烧卖? 我觉得可以验包子) in a "
+            "group thread where members discuss: 'ambiguous' flags it for the judge; 'ignore' treats it "
+            "as talk (not_a_submission); 'accept' takes it."
+        ),
         ("ambiguous", "ignore", "accept"),
     )
     night_kill_parts_separately: bool = _flag(
         True,
         "AMB-NM6",
-        "The 生死状, 附体 and 线文 may come in a later message than the victim (each part replaces the "
-        "same part only). 001 §五 asks for them “in the kill submission”; False: a message with a part "
-        "but no victim is unreadable.",
+        N_(
+            "The 生死状, 附体 and 线文 may come in a later message than the victim (each part replaces the "
+            "same part only). 001 §五 asks for them “in the kill submission”; False: a message with a "
+            "part but no victim is unreadable."
+        ),
     )
     night_missing_pledge_review: bool = _flag(
         True,
         "AMB-NM7",
-        "In a game with a poison, a kill without a 生死状 is accepted (AMB-12 decides at resolution) "
-        "but flagged so the judge can ask the bandits before the deadline.",
+        N_(
+            "In a game with a poison, a kill without a 生死状 is accepted (AMB-12 decides at resolution) "
+            "but flagged so the judge can ask the bandits before the deadline; a judge's override accepting "
+            "the kill message settles it."
+        ),
     )
     night_resolve_early: bool = _flag(
         False,
@@ -175,13 +205,12 @@ class NightMailFlags:
 
     def __post_init__(self) -> None:
         for f in fields(self):
+            value = getattr(self, f.name)
             choices = f.metadata.get("choices")
-            if choices and getattr(self, f.name) not in choices:
-                raise ValueError(  # the game file's [flags]: the judge reads it
-                    i18n._("flag {name} = {value!r} is not one of {choices}").format(
-                        name=f.name, value=getattr(self, f.name), choices=", ".join(choices)
-                    )
-                )
+            if choices and value not in choices:
+                raise MailFlagError(f.name, value, tuple(choices))
+            if isinstance(f.default, bool) and not isinstance(value, bool):
+                raise MailFlagError(f.name, value, (True, False))
 
     @staticmethod
     def describe() -> list[tuple[str, Any, str, str]]:
@@ -190,6 +219,23 @@ class NightMailFlags:
             (f.name, f.default if f.default is not MISSING else None, f.metadata["amb"], f.metadata["doc"])
             for f in fields(NightMailFlags)
         ]
+
+    @staticmethod
+    def choices(name: str) -> tuple[Any, ...]:
+        """The values flag ``name`` takes (``(True, False)`` for a switch)."""
+        f = next(f for f in fields(NightMailFlags) if f.name == name)
+        return tuple(f.metadata.get("choices", ())) or ((True, False) if isinstance(f.default, bool) else ())
+
+
+#: The names of the night-message flags (a game file's ``[flags]`` holds them beside the engine's).
+MAIL_FLAG_NAMES: frozenset[str] = frozenset(f.name for f in fields(NightMailFlags))
+
+
+def mail_flags(settings: Mapping[str, Any]) -> NightMailFlags:
+    """The night-message flags a game file's ``[flags]`` sets (other names are the engine's, left alone).
+
+    Raises :class:`MailFlagError` for a value the flag does not take."""
+    return NightMailFlags(**{k: v for k, v in settings.items() if k in MAIL_FLAG_NAMES})
 
 
 # --- inputs and outputs ---------------------------------------------------------------------------------
@@ -244,6 +290,23 @@ class NightCode(StrEnum):
     OVERRIDDEN = "overridden"  # struck out by the judge
 
 
+#: The judge's words for each code (English msgids, translated where shown; JSON keeps the codes).
+CODE_LABELS: dict[NightCode, str] = {
+    NightCode.ACCEPTED: N_("accepted"),
+    NightCode.SUPERSEDED: N_("superseded"),
+    NightCode.LATE: N_("late"),
+    NightCode.EARLY: N_("before the night"),
+    NightCode.NOT_MEMBER: N_("not a member"),
+    NightCode.WRONG_CHANNEL: N_("wrong channel"),
+    NightCode.ILLEGAL: N_("against the rules"),
+    NightCode.UNREADABLE: N_("unreadable"),
+    NightCode.UNKNOWN_NAME: N_("unknown name"),
+    NightCode.AMBIGUOUS: N_("doubtful: a judge decides"),
+    NightCode.CONFLICT: N_("conflicts with the group"),
+    NightCode.NOT_A_SUBMISSION: N_("not a submission"),
+    NightCode.OVERRIDDEN: N_("struck out by a judge"),
+}
+
 #: Codes that wait for the judge.
 REVIEW_CODES = frozenset({NightCode.AMBIGUOUS, NightCode.UNKNOWN_NAME, NightCode.UNREADABLE})
 
@@ -253,7 +316,10 @@ class NightOverride:
     """A judge's correction of one message (logged: who, when, why).
 
     ``statements``: the message's new reading (e.g. the suggested name taken); None with ``strike`` to
-    strike the message out (code ``overridden``). ``waive_time``: accept it although late/early (e.g. the
+    strike the message out (code ``overridden``). The judge's reading is firm and settles its slots
+    like a correction (改刀): a group member's earlier, different submission does not make it doubtful
+    again. ``actor``: the message is judged as sent by this player (a player writing from another
+    account, a message signed for the group). ``waive_time``: accept it although late/early (e.g. the
     board was down at the deadline).
     """
 
@@ -264,6 +330,7 @@ class NightOverride:
     statements: tuple[NightStatement, ...] | None = None
     strike: bool = False
     waive_time: bool = False
+    actor: str | None = None
 
     @staticmethod
     def take(message_id: str, kind: NightKind, *targets: str, why: str, by: str) -> NightOverride:
@@ -554,11 +621,19 @@ def judge_night(
             and kill.action.victim is not None
             and kill.action.pledge is None
             and state.with_role(RoleId.POISON, alive=True)
+            and not _judge_took(by_id, work.kill_fields.get("victim"))
         ):
             open_items.append("匪帮的杀人提交没有生死状（毒药局必须附上；否则按 AMB-12 处理），请法官提醒")
     elif ("pledge" in work.kill_fields or "possess" in work.kill_fields) and "victim" not in work.kill_fields:
         notes.append("匪帮提交了生死状/附体，但没有杀人目标")
     return NightMail(tuple(final), night, authority, tuple(open_items), tuple(notes), extra)
+
+
+def _judge_took(by_id: Mapping[str, NightOverride], victim: tuple[str, str, Any] | None) -> bool:
+    """The kill's victim comes from a message a judge accepted by override: he has seen the kill as it
+    stands (without a 生死状), so it no longer waits for him (AMB-NM7)."""
+    o = by_id.get(victim[0]) if victim is not None else None
+    return o is not None and o.statements is not None
 
 
 def _supersede(work: _Work, old_id: str, slot: tuple[str, ...], new_id: str) -> None:
@@ -594,6 +669,8 @@ def _judge_message(
     opens_at: datetime | None,
 ) -> NightVerdict:
     state, flags = work.state, work.flags
+    if override is not None and override.actor and not override.strike:
+        m = replace(m, author=override.actor)
     base = NightVerdict(m.id, m.author, m.channel, m.at, NightCode.NOT_A_SUBMISSION, "", override=override)
     if m.author in work.judges:
         return replace(base, reason="法官自己的消息")
@@ -601,7 +678,7 @@ def _judge_message(
         return replace(base, code=NightCode.OVERRIDDEN, reason=f"法官划掉（{override.by}：{override.why}）")
     if override is not None and override.statements is not None:
         reading = NightReading(
-            tuple(replace(s, firm=True, problem=None) for s in override.statements), m.text
+            tuple(replace(s, firm=True, problem=None, correction=True) for s in override.statements), m.text
         )
     else:
         reading = read_night_message(m.text, _grammar(state), state.names(), author=m.author)

@@ -4,33 +4,32 @@ kind, winner or runner moment without one would reach the judge as a bare Englis
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from enum import StrEnum
+from typing import Any
 
 import pytest
 
 from engine import VoteStatus, Winner
-from forumbot.i18n import set_language
+from forumbot.i18n import _, set_language
 from forumbot.labels import (
     MOMENT_LABELS,
-    NIGHT_CODE_LABELS,
     OUTBOX_KIND_LABELS,
     STATUS_LABELS,
     WINNER_LABELS,
     moment_label,
-    night_code_label,
     outbox_kind_label,
     status_label,
     winner_label,
 )
-from forumbot.nightmail import NightCode
+from forumbot.nightmail import CODE_LABELS, NightCode
 from forumbot.outbox import ItemKind
 from forumbot.runner.plan import MomentKind
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
-TABLES: list[tuple[type[StrEnum], dict[str, str]]] = [
+TABLES: list[tuple[type[StrEnum], Mapping[Any, str]]] = [
     (VoteStatus, STATUS_LABELS),
-    (NightCode, NIGHT_CODE_LABELS),
+    (NightCode, CODE_LABELS),  # keyed by the enum: a StrEnum hashes as its value
     (ItemKind, OUTBOX_KIND_LABELS),
     (Winner, WINNER_LABELS),
     (MomentKind, MOMENT_LABELS),
@@ -51,7 +50,7 @@ def test_every_code_has_a_label(enum: type[StrEnum], table: dict[str, str]) -> N
 def test_the_labels_are_chinese_by_default_and_english_on_request() -> None:
     set_language("zh_CN")
     zh = [
-        night_code_label("not_a_submission"),
+        _(CODE_LABELS[NightCode.NOT_A_SUBMISSION]),
         status_label("void_wrong_name"),
         outbox_kind_label("case_post"),
         winner_label("police"),
@@ -60,12 +59,11 @@ def test_the_labels_are_chinese_by_default_and_english_on_request() -> None:
     assert all(CJK.search(text) for text in zh), zh
     assert moment_label("close", 3) == "第3日：投票截止" and winner_label(None) == "无胜方"
     set_language("en")
-    assert night_code_label("not_a_submission") == "no night action"
+    assert _(CODE_LABELS[NightCode.NOT_A_SUBMISSION]) == "not a submission"
     assert moment_label("revote_deadline", 1, 2) == "day 1: revote #2 closes"
     assert winner_label("police") == "police and civilians"
 
 
 def test_an_unknown_code_is_shown_as_it_is() -> None:
-    assert night_code_label("brand_new") == "brand_new"
     assert winner_label("aliens") == "aliens"
     assert moment_label("brand_new", 4) == "brand_new 4"

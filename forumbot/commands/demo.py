@@ -25,7 +25,8 @@ from forumbot.commands.day import verdict_rows
 from forumbot.commands.serve import DEFAULT_PORT, serve_demo
 from forumbot.exampleboard.server import LiveBoard
 from forumbot.i18n import _
-from forumbot.labels import moment_key_label, night_code_label, outbox_kind_label, status_label, winner_label
+from forumbot.labels import moment_key_label, outbox_kind_label, status_label, winner_label
+from forumbot.nightmail import CODE_LABELS, NightCode
 from forumbot.outbox import ItemKind
 from forumbot.runner.fastplay import FastClock, example_game, example_roles, play
 from forumbot.runner.ledger import records
@@ -126,7 +127,7 @@ def _show_moment(out: Console, steps: BoardSteps, key: str) -> None:
     if rec.kind == MomentKind.NIGHT_DEADLINE.value and "verdicts" in res:
         table = Table(_("message"), _("author"), _("verdict"), _("reason"))
         for v in res["verdicts"]:
-            table.add_row(v["id"], v["author"], night_code_label(v["code"]), v["reason"])
+            table.add_row(v["id"], v["author"], _(CODE_LABELS[NightCode(v["code"])]), v["reason"])
         out.print(table)
     if rec.kind in (MomentKind.CLOSE.value, MomentKind.REVOTE_DEADLINE.value) and "revote" not in res:
         judged = steps.desk.tally(rec.round)

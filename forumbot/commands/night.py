@@ -1,4 +1,6 @@
-"""The night: ``night submit``, ``night resolve``, ``night extra-check``."""
+"""The night: ``night submit``, ``night resolve``, ``night extra-check``, and the messages the runner read
+from the board: ``night messages`` (each with its verdict) and ``night override`` (a judge's verdict on
+one message, or ``--undo``)."""
 
 from __future__ import annotations
 
@@ -7,11 +9,44 @@ import json
 from pathlib import Path
 from typing import Any
 
-from engine import event_to_dict
+from rich.table import Table
+
+from engine import GROUP_ZH, event_to_dict
 from forumbot.commands.common import console, local_time, open_desk, print_events
-from forumbot.desk import NIGHT_ACTION_KINDS, case_post_draft, read_submissions
+from forumbot.desk import (
+    NIGHT_ACTION_KINDS,
+    NIGHT_OVERRIDE_KINDS,
+    NIGHT_OVERRIDE_VERDICTS,
+    NightOverrideDone,
+    case_post_draft,
+    read_submissions,
+)
+from forumbot.desk.nightmessages import NightMessageLine
 from forumbot.errors import UsageError
-from forumbot.i18n import _
+from forumbot.i18n import N_, _
+from forumbot.nightmail import CODE_LABELS, NightChannel
+
+MESSAGES_EXAMPLES = N_(
+    "examples:\n"
+    "  forumbot night messages --night 2          # every message the runner read, with its verdict\n"
+    "  forumbot night messages --night 2 --json   # the same for tools (English keys and codes)"
+)
+OVERRIDE_EXAMPLES = N_(
+    "examples:\n"
+    '  forumbot night override pm:7 --as accept --kind kill --target 煎饼 --why "匪帮确认改刀"\n'
+    '  forumbot night override pid:53 --as accept --kind check --target 烧卖 --why "烧麦 = 烧卖"\n'
+    '  forumbot night override pid:60 --as ignore --why "只是讨论，不是提交"\n'
+    '  forumbot night override pm:7 --undo --why "记错了"\n'
+    "  (the id is the one `forumbot night messages` lists; the next tick resolves the night with it)"
+)
+
+
+def where_label(line: NightMessageLine) -> str:
+    """Where a message was sent, in the judge's words (a group's thread, or a PM to the judge)."""
+    m = line.message
+    if m.channel is NightChannel.PM:
+        return _("PM to the judge")
+    return GROUP_ZH[m.group] if m.group is not None else _("group thread")
 
 
 def cmd_night_submit(args: argparse.Namespace) -> int:
@@ -94,6 +129,102 @@ def cmd_night_extra(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_night_messages(args: argparse.Namespace) -> int:
+    game, store, desk = open_desk(args)
+    with store:
+        listing = desk.night_listing(args.night)
+        if args.json:
+            print(json.dumps(listing.to_json(game.tz), ensure_ascii=False, indent=1))
+            return 0
+        out = console()
+        state = _("resolved") if listing.resolved else _("not resolved yet")
+        out.print(
+            _("[b]Night {n}[/b]: {count} messages, due {deadline} ({state})").format(
+                n=listing.night,
+                count=len(listing.lines),
+                deadline=listing.deadline.astimezone(game.tz).strftime("%m-%d %H:%M"),
+                state=state,
+            )
+        )
+        if not listing.lines:
+            out.print(
+                _(
+                    "No message of night {n} is stored: the runner reads the groups' threads and the "
+                    "judge's PMs at the night's deadline (`forumbot tick`)."
+                ).format(n=listing.night)
+            )
+            return 0
+        t = Table(_("id"), _("time"), _("author"), _("where"), _("verdict"), _("reason"))
+        for line in listing.lines:
+            v = line.verdict
+            mark = " ⚑" if v.needs_review else ""
+            reason = v.reason + (f"（{v.suggestion}？）" if v.suggestion else "")
+            t.add_row(
+                v.message_id,
+                line.message.at.astimezone(game.tz).strftime("%m-%d %H:%M"),
+                v.author,
+                where_label(line),
+                _(CODE_LABELS[v.code]) + mark,
+                reason,
+            )
+        out.print(t)
+        for item in listing.open:
+            out.print(_("[yellow]⚑ waits for a judge:[/yellow] {item}").format(item=item))
+        for note in listing.notes:
+            out.print(f"⚑ {note}")
+        if not listing.open:
+            out.print(_("Every message has a verdict: nothing waits for a judge."))
+    return 0
+
+
+def _print_done(done: NightOverrideDone) -> None:
+    out = console()
+    r, v = done.record, done.verdict
+    if r.verdict == "undo":
+        out.print(
+            _("override of {id} undone (night {n}; {why}; by {by}).").format(
+                id=r.message_id, n=r.night, why=r.why or "-", by=r.by
+            )
+        )
+    else:
+        out.print(
+            _("override recorded: {id} → {verdict} (night {n}; {why}; by {by}).").format(
+                id=r.message_id, verdict=r.verdict, n=r.night, why=r.why, by=r.by
+            )
+        )
+    out.print(_("Its verdict now: {label} — {reason}").format(label=_(CODE_LABELS[v.code]), reason=v.reason))
+    if done.warning:
+        out.print(f"[yellow]⚑ {done.warning}[/yellow]")
+
+
+def cmd_night_override(args: argparse.Namespace) -> int:
+    _game, store, desk = open_desk(args)
+    with store:
+        if args.undo:
+            if args.as_kind:
+                raise UsageError(_("--undo takes no --as"))
+            done = desk.night_override_undo(args.message_id, args.why or "", night=args.night)
+        else:
+            if not args.as_kind:
+                raise UsageError(_("give --as accept or --as ignore (or --undo)"))
+            done = desk.night_override(
+                args.message_id,
+                args.as_kind,
+                args.why or "",
+                kind=args.kind,
+                targets=args.target or (),
+                none=args.none,
+                pledge=args.pledge,
+                possess=args.possess,
+                text=args.text,
+                actor=args.by,
+                waive_time=args.waive_time,
+                night=args.night,
+            )
+        _print_done(done)
+    return 0
+
+
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     night = sub.add_parser("night", help=_("night submissions and their resolution"))
     nsub = night.add_subparsers(dest="night_command", metavar="ACTION")
@@ -130,4 +261,47 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help=_("when the first result reached the police (default: when resolved)"),
     )
     p.set_defaults(func=cmd_night_extra)
+    p = nsub.add_parser(
+        "messages",
+        help=_("every night message the runner read (group threads, PMs) with its verdict and id"),
+        epilog=_(MESSAGES_EXAMPLES),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--night", "--day", dest="night", type=int, required=True)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_night_messages)
+    p = nsub.add_parser(
+        "override",
+        help=_("a judge's verdict on one night message: accept it as an action, or ignore it"),
+        epilog=_(OVERRIDE_EXAMPLES),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("message_id", metavar="MSGID", help=_("the message's id as listed (pid:53, pm:7)"))
+    p.add_argument(
+        "--as",
+        dest="as_kind",
+        choices=NIGHT_OVERRIDE_VERDICTS,
+        help=_("accept: read it as the action given; ignore: strike it out"),
+    )
+    p.add_argument("--kind", choices=NIGHT_OVERRIDE_KINDS, help=_("--as accept: the action it is"))
+    p.add_argument(
+        "--target",
+        action="append",
+        help=_("the action's target (again for a second one: Cupid's two lovers, the hostages' order)"),
+    )
+    p.add_argument("--none", action="store_true", help=_("no target: 空刀, 不附体, 放弃守护"))
+    p.add_argument("--pledge", help=_("R001: 生死状, the bandit who dies with the poison"))
+    p.add_argument("--possess", help=_("R001: the ghost's possession target"))
+    p.add_argument("--text", help=_("the kill text (杀文)"))
+    p.add_argument("--by", help=_("judge it as sent by this player (default: its author)"))
+    p.add_argument(
+        "--waive-time",
+        dest="waive_time",
+        action="store_true",
+        help=_("accept it although it came late (e.g. the board was down at the deadline)"),
+    )
+    p.add_argument("--undo", action="store_true", help=_("cancel the message's override (kept, logged)"))
+    p.add_argument("--night", "--day", dest="night", type=int, help=_("the night (default: the message's)"))
+    p.add_argument("--why", help=_("why (shown with the night's verdicts)"))
+    p.set_defaults(func=cmd_night_override)
     night.set_defaults(func=lambda a: (night.print_help(), 2)[1])

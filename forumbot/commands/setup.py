@@ -6,19 +6,22 @@ import argparse
 import json
 import tomllib
 from collections.abc import Mapping
+from dataclasses import dataclass
+from dataclasses import fields as dc_fields
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from rich.table import Table
 
-from engine import Setup, all_flags
+from engine import NightFlags, Setup, all_flags
 from forumbot import drafts
 from forumbot.commands.common import console, open_desk
 from forumbot.config import Game
 from forumbot.desk import describe_state
 from forumbot.errors import UsageError
 from forumbot.i18n import _
+from forumbot.nightmail import NightMailFlags
 
 
 def cmd_setup(args: argparse.Namespace) -> int:
@@ -134,20 +137,64 @@ def cmd_undo(args: argparse.Namespace) -> int:
     return 0
 
 
+@dataclass(frozen=True)
+class _FlagLine:
+    name: str
+    side: str
+    default: Any
+    amb: str
+    doc: str
+    choices: tuple[Any, ...] = ()
+
+
+def flag_lines() -> list[_FlagLine]:
+    """Every flag a game file's ``[flags]`` takes: the engine's (day, night, both; then the readings
+    that are not switches) and the night messages' (side ``night_messages``, forumbot/nightmail.py),
+    each with the values it takes where they are a list (``true``/``false`` for a switch)."""
+    night_choices = {f.name: tuple(f.metadata.get("choices", ())) for f in dc_fields(NightFlags)}
+    engine = [
+        _FlagLine(
+            r.name,
+            r.side,
+            r.default,
+            r.amb,
+            r.doc,
+            night_choices.get(r.name) or ((True, False) if isinstance(r.default, bool) else ()),
+        )
+        for r in all_flags()
+    ]
+    switches = [line for line in engine if line.side in ("day", "night", "both")]
+    readings = [line for line in engine if line.side not in ("day", "night", "both")]
+    mail = [
+        _FlagLine(name, "night_messages", default, amb, doc, NightMailFlags.choices(name))
+        for name, default, amb, doc in NightMailFlags.describe()
+    ]
+    return switches + mail + readings
+
+
 def cmd_flags(args: argparse.Namespace) -> int:
-    rows = all_flags()
+    rows = flag_lines()
     if args.json:
         print(json.dumps([_row(r) for r in rows], ensure_ascii=False, indent=1, default=str))
         return 0
-    t = Table(_("flag"), _("side"), _("default"), "AMB", _("meaning"))
+    t = Table(_("flag"), _("side"), _("default"), "AMB", _("values"), _("meaning"))
     for r in rows:
-        t.add_row(r.name, r.side, repr(r.default), r.amb, r.doc)
+        # The night messages' meanings are catalog msgids (Chinese by default); the engine's are English.
+        doc = _(r.doc) if r.side == "night_messages" else r.doc
+        t.add_row(r.name, r.side, repr(r.default), r.amb, " | ".join(map(repr, r.choices)), doc)
     console().print(t)
     return 0
 
 
-def _row(r: Any) -> dict[str, Any]:
-    return {"name": r.name, "side": r.side, "default": r.default, "amb": r.amb, "doc": r.doc}
+def _row(r: _FlagLine) -> dict[str, Any]:
+    return {
+        "name": r.name,
+        "side": r.side,
+        "default": r.default,
+        "amb": r.amb,
+        "choices": list(r.choices),
+        "doc": r.doc,
+    }
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

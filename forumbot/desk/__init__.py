@@ -20,6 +20,13 @@ Night (desk/night.py)
     ``desk.night_resolve(n, seed=None) -> Resolution`` resolves night n (version ``night n``);
     ``desk.night_extra_check(n, target, at, result_at=None) -> Resolution`` (R001, AMB-15);
     ``desk.night(n) -> (GameState, Night)``, ``desk.night_deadline(n) -> datetime``.
+Night messages (desk/nightmessages.py)
+    ``desk.record_night_messages(n, messages)`` keeps what the runner read (group posts, PMs);
+    ``desk.stored_night_messages(n)``; ``desk.night_mail(n, messages=None, state=None) -> NightMail``
+    every message's verdict with the game's flags and the overrides that count;
+    ``desk.night_override(message_id, "accept" | "ignore", why, kind=, targets=, pledge=, possess=,
+    text=, none=, actor=, waive_time=) -> NightOverrideDone`` (refused once the night is resolved);
+    ``desk.night_override_undo(message_id, why)``; ``desk.night_override_history(n)``.
 Day (desk/day.py)
     ``desk.day(n) -> DayConfig`` the day's times (opening at the real case post);
     ``desk.tally(n, as_of=None) -> DayJudgement`` a verdict for every vote post, the count, revotes;
@@ -65,22 +72,31 @@ from forumbot.desk.night import (
     action_from_fields,
     read_submissions,
 )
+from forumbot.desk.nightmessages import (
+    NIGHT_OVERRIDE_KINDS,
+    NIGHT_OVERRIDE_VERDICTS,
+    NightMessageSteps,
+    NightOverrideDone,
+)
 from forumbot.desk.setup import SetupSteps, role_by_name
 from forumbot.desk.state import describe_state
 from forumbot.desk.undo import UndoSteps
 
 
-class Desk(SetupSteps, NightSteps, DaySteps, LastWordsSteps, UndoSteps):
+class Desk(SetupSteps, NightMessageSteps, NightSteps, DaySteps, LastWordsSteps, UndoSteps):
     """One game's desk. Open with a loaded game file and an open store; every method is one unit of work
     (it reads the store, asks the engine, and stores what it decided)."""
 
 
 __all__ = [
     "NIGHT_ACTION_KINDS",
+    "NIGHT_OVERRIDE_KINDS",
+    "NIGHT_OVERRIDE_VERDICTS",
     "OVERRIDE_KINDS",
     "DayJudgement",
     "Desk",
     "LastWordsReport",
+    "NightOverrideDone",
     "RecordedSubmission",
     "action_from_fields",
     "case_post_draft",

@@ -24,7 +24,7 @@ from engine import (
 from forumbot.config import Game
 from forumbot.errors import GameFileError, UsageError
 from forumbot.i18n import _
-from forumbot.nightmail import NightMailFlags
+from forumbot.nightmail import MAIL_FLAG_NAMES, MailFlagError, mail_flags
 from forumbot.parsers.votes import Grammar
 from forumbot.store import records
 from forumbot.store.db import Store
@@ -32,8 +32,6 @@ from forumbot.store.records import StateVersion
 
 if TYPE_CHECKING:
     from forumbot.desk.day import DayJudgement
-
-NIGHT_MAIL_FLAG_NAMES = frozenset(name for name, *_rest in NightMailFlags.describe())
 
 
 def whoami() -> str:
@@ -59,8 +57,17 @@ class DeskCore:
                 str(exc), field="game.ruleset", fix=_("use R001, R000-GP, R000-G1, R000-G2 or R004")
             ) from exc
         try:
-            # the night-message flags (forumbot/nightmail.py) are read by the runner, not the engine
-            engine_flags = {k: v for k, v in game.flags.items() if k not in NIGHT_MAIL_FLAG_NAMES}
+            self.mail_flags = mail_flags(game.flags)  # the night messages' flags (forumbot/nightmail.py)
+        except MailFlagError as exc:
+            raise GameFileError(
+                _("{name} = {value!r} is not one of {choices}").format(
+                    name=exc.name, value=exc.value, choices=", ".join(map(repr, exc.choices))
+                ),
+                field=f"flags.{exc.name}",
+                fix=_("see `forumbot flags` for every flag and its values"),
+            ) from exc
+        engine_flags = {k: v for k, v in game.flags.items() if k not in MAIL_FLAG_NAMES}
+        try:
             self.day_flags, self.night_flags = split_flags(engine_flags, self.ruleset.flags)
         except EngineError as exc:
             raise GameFileError(

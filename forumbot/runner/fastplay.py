@@ -79,6 +79,9 @@ def next_instant(runner: Runner, now: datetime, board_moments: Iterable[datetime
     return min(found) if found else None
 
 
+RETRY = timedelta(minutes=1)  # more than the outbox's in-flight grace (the board's timeout + 30 s)
+
+
 def play(
     runner: Runner,
     clock: FastClock,
@@ -96,6 +99,7 @@ def play(
     file, so a restarted runner resumes at the instant it died in)."""
     instants = sorted(set(board_moments))
     reports: list[TickReport] = []
+    retries = 0
     while True:
         if save_clock is not None:
             save_clock(clock.now)
@@ -104,6 +108,14 @@ def play(
         if on_tick is not None:
             on_tick(report)
         nxt = next_instant(runner, clock.now, instants)
+        if pending_outbox(runner) and retries < 3:
+            # Something is still to send (an item a killed runner left ``sending`` is busy for the
+            # outbox's grace): tick again a minute later, as ``run --every`` would, rather than leave
+            # it until the next moment (its post would land after the players' posts of the hour).
+            retries += 1
+            nxt = clock.now + RETRY if nxt is None else min(nxt, clock.now + RETRY)
+        else:
+            retries = 0
         if nxt is None or nxt > until:
             break
         clock.now = nxt

@@ -19,10 +19,12 @@ the start. So each step first looks in the store for its own earlier effects and
 
 What needs a judge stops the moment with :class:`~forumbot.runner.tick.WaitForJudge` (why, translated):
 no roles stored; a night message only a judge can read (ambiguous, an unknown name, unreadable, a
-group that disagrees). The judge then types the night's actions (``forumbot night submit``): a night
-with submissions the judge entered is resolved from those, and the runner's own reading is shown but
-not stored. A day's flagged posts do NOT stop the close: the engine's verdict stands (every flag is in
-the vote-count draft, which waits for the judge's approval in the outbox like every public post).
+group that disagrees). The judge then settles each doubtful message (``forumbot night override``: the
+night's messages are kept, and every judgement of them applies the overrides, so the next tick resolves
+the night) or types the night's actions (``forumbot night submit``): a night with submissions the judge
+entered is resolved from those, and the runner's own reading is shown but not stored. A day's flagged
+posts do NOT stop the close: the engine's verdict stands (every flag is in the vote-count draft, which
+waits for the judge's approval in the outbox like every public post).
 
 What cannot be had now (the board is down, a read is incomplete) raises
 :class:`~forumbot.runner.tick.Delay` with the read status's reason: nothing final changes, and
@@ -34,7 +36,6 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import fields as dc_fields
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -74,6 +75,7 @@ from forumbot.nightmail import (
     NightMailFlags,
     NightMessage,
     judge_night,
+    mail_flags,
     pm_messages,
     thread_messages,
 )
@@ -103,8 +105,7 @@ _GROUPS: Mapping[str, Mapping[str, GroupId]] = {
 
 def night_mail_flags(game_flags: Mapping[str, Any]) -> NightMailFlags:
     """The night-message flags the game file sets (``[flags]``, same names as NightMailFlags)."""
-    names = {f.name for f in dc_fields(NightMailFlags)}
-    return NightMailFlags(**{k: v for k, v in game_flags.items() if k in names})
+    return mail_flags(game_flags)
 
 
 class BoardSteps:
@@ -426,19 +427,13 @@ class BoardSteps:
         not there when the night was read, and is left out, so a run again after a crash reads the
         night as it was resolved (boards show minutes: one shown at the cut's minute counts)."""
         msgs = self.night_messages(n, after)
-        opens = self.game.day(n - 1).opens if n > 1 else None
         deadline = self.desk.night_deadline(n)
         if cut is not None:
             deadline = min(deadline, cut.replace(second=0, microsecond=0) + timedelta(minutes=1))
             msgs = [x for x in msgs if x.at < deadline]
-        mail = judge_night(
-            st,
-            msgs,
-            deadline=deadline,
-            opens_at=opens,
-            flags=night_mail_flags(self.game.flags),
-            judges=self.game.judges,
-        )
+        self.desk.record_night_messages(n, msgs)  # kept: the judge lists and overrides them by id
+        # with the judges' overrides of single messages
+        mail = self.desk.night_mail(n, msgs, state=st, deadline=deadline)
         return msgs, mail
 
     def early_blockers(self, st: GameState, mail: NightMail) -> list[str]:
@@ -572,8 +567,9 @@ class BoardSteps:
         if blocking and not by_judge and not resolved:
             raise WaitForJudge(
                 _(
-                    "night {night} has messages a judge must decide: {messages}. Enter the night's actions "
-                    "with forumbot night submit; the next tick resolves the night from them"
+                    "night {night} has messages a judge must decide: {messages}. Rule on each with forumbot "
+                    "night override MESSAGE --as accept/ignore (or enter the night's actions with forumbot "
+                    "night submit); the next tick goes on"
                 ).format(night=n, messages=_("; ").join(blocking))
             )
         added = 0 if by_judge or resolved else self._store_accepted(n, mail, deadline)

@@ -346,7 +346,7 @@ TABLE_NAMES: tuple[str, ...] = (
     "fetch_log",
     "poll_runs",
 )
-GAME_TABLE_NAMES = (
+GAME_TABLE_NAMES: tuple[str, ...] = (
     "games",
     "game_states",
     "state_undos",
@@ -357,6 +357,61 @@ GAME_TABLE_NAMES = (
     "runner_moments",
     "judge_decisions",
 )
+
+
+# --------------------------------------------------------------------------- night messages (issue 10)
+
+
+class NightMessageRow(SQLModel, table=True):
+    """A night message as the runner read it: a post of a group's private thread (``pid:N``) or a
+    private message to the judge (``pm:N``).
+
+    Why stored: the judge's PMs are read from the board at the night's deadline and kept nowhere else,
+    and a judge's override of one message needs the message to attach to and to show. A message read
+    again with a different content (an edited post) gets a new row (``seq`` + 1); the latest counts."""
+
+    __tablename__ = "night_messages"
+    __table_args__ = (UniqueConstraint("game_id", "message_id", "seq"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    night: int = Field(index=True)
+    message_id: str = Field(max_length=40, index=True)
+    seq: int = 0
+    channel: str = Field(max_length=20)  # group_thread | pm (forumbot.nightmail.NightChannel)
+    author: str = Field(max_length=100)
+    group_name: str | None = Field(default=None, max_length=20)  # the group of a group-thread post
+    at: datetime = Field(sa_type=UTCDateTime)
+    until: datetime | None = Field(default=None, sa_type=UTCDateTime)  # the page's time is a range
+    text: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
+    read_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
+class NightOverrideRow(SQLModel, table=True):
+    """A judge's verdict on one night message, applied by every later judgement of the night.
+
+    ``verdict``: ``accept`` (the message read as ``statements_json``: [{kind, targets, text}], from
+    ``actor`` when given) or ``ignore`` (struck out); ``undo`` cancels the override row ``undoes`` (an
+    undo is a row of its own: nothing is deleted). Who, when and why on every row."""
+
+    __tablename__ = "night_overrides"
+    __table_args__ = (UniqueConstraint("game_id", "message_id", "seq"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    night: int = Field(index=True)
+    message_id: str = Field(max_length=40, index=True)
+    seq: int = 0
+    verdict: str = Field(max_length=10)  # accept | ignore | undo
+    statements_json: str = Field(default="[]", sa_column=Column(Text, nullable=False, default="[]"))
+    actor: str | None = Field(default=None, max_length=100)
+    waive_time: bool = False
+    undoes: int | None = None  # an undo: the id of the override it cancels
+    why: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
+    by: str = Field(default="", max_length=100)
+    at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
+# Extended here rather than above, so the lines other branches also touch stay as they were.
+GAME_TABLE_NAMES = (*GAME_TABLE_NAMES, "night_messages", "night_overrides")
 
 
 # --------------------------------------------------------------------------- reading status (issue 8)

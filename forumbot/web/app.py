@@ -33,6 +33,11 @@ OPEN_ENDPOINTS = frozenset({"login", "static"})
 SECRET_ENV = "FORUMBOT_DESK_SECRET"
 
 
+def _anchor(message_id: str) -> str:
+    """A message id (``pid:53``, ``pm:7``) as an HTML anchor (``pid-53``)."""
+    return message_id.replace(":", "-")
+
+
 def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret: str | None = None) -> Flask:
     """The desk for one game over one store. ``secret`` signs the session cookies: give the same one
     (or set FORUMBOT_DESK_SECRET) to several desks of a team so a login works on each; without one a
@@ -64,6 +69,7 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
         return tok
 
     app.jinja_env.globals["csrf_token"] = _csrf_token
+    app.jinja_env.filters["anchor"] = _anchor
 
     @app.before_request
     def guard() -> Response | None:
@@ -188,7 +194,48 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
 
     @app.get("/night/<int:n>")
     def night(n: int) -> str:
-        return render_template("night.html", nv=data.night_view(game, store, n))
+        return render_template(
+            "night.html",
+            nv=data.night_view(game, store, n),
+            choices=data.NIGHT_OVERRIDE_CHOICES,
+            kinds=data.night_kind_choices(),
+        )
+
+    @app.post("/night/<int:n>/override")
+    def night_override(n: int) -> Response:
+        message_id = request.form.get("message_id", "")
+        if not message_id:
+            abort(400, description=gettext("No message given."))
+        form = request.form
+        done = data.night_override(
+            game,
+            store,
+            n,
+            message_id,
+            form.get("as_kind", ""),
+            form.get("why", ""),
+            g.judge,
+            kind=form.get("kind") or None,
+            targets=tuple(t for t in (form.get("target"), form.get("second")) if t),
+            pledge=form.get("pledge") or None,
+            actor=form.get("actor") or None,
+            none=form.get("none") == "1",
+            waive_time=form.get("waive_time") == "1",
+        )
+        flash(
+            gettext("Override recorded for message {id} by {who}.").format(id=message_id, who=g.judge)
+            + (f" {done.warning}" if done.warning else "")
+        )
+        return redirect(url_for("night", n=n) + f"#m-{_anchor(message_id)}")
+
+    @app.post("/night/<int:n>/override/undo")
+    def night_override_undo(n: int) -> Response:
+        message_id = request.form.get("message_id", "")
+        if not message_id:
+            abort(400, description=gettext("No message given."))
+        data.night_override_undo(game, store, n, message_id, request.form.get("why", ""), g.judge)
+        flash(gettext("Override of message {id} undone by {who}.").format(id=message_id, who=g.judge))
+        return redirect(url_for("night", n=n) + f"#m-{_anchor(message_id)}")
 
     @app.get("/outbox")
     def outbox() -> str:

@@ -37,10 +37,20 @@ from engine import (
 )
 from forumbot import drafts
 from forumbot.config import Game, game_from_dict
-from forumbot.desk import OVERRIDE_KINDS, DayJudgement, Desk, case_post_draft, vote_count_draft
-from forumbot.errors import ConfigError, UsageError
+from forumbot.desk import (
+    NIGHT_OVERRIDE_KINDS,
+    OVERRIDE_KINDS,
+    DayJudgement,
+    Desk,
+    NightOverrideDone,
+    case_post_draft,
+    vote_count_draft,
+)
+from forumbot.errors import ConfigError, ForumbotError, UsageError
 from forumbot.i18n import N_, _, current_language
 from forumbot.labels import OUTBOX_KIND_LABELS, OUTBOX_STATUS_LABELS, STATUS_LABELS, VALID_STATUSES
+from forumbot.nightmail import CODE_LABELS, NightChannel
+from forumbot.parsers.nightmsg import KIND_ZH, NightKind
 from forumbot.store import base, fetchlog, posts, records, threads
 from forumbot.store import judges as judges_repo
 from forumbot.store.db import Store
@@ -665,6 +675,24 @@ class SubmissionLine:
 
 
 @dataclass(frozen=True)
+class NightMessageView:
+    """One message the runner read (a group thread's post, a PM to the judge) with its verdict."""
+
+    id: str
+    at: str
+    author: str
+    where: str
+    text: str
+    code: str
+    label: str
+    reason: str
+    needs_review: bool
+    suggestion: str
+    override_by: str = ""
+    override_why: str = ""
+
+
+@dataclass(frozen=True)
 class NightView:
     number: int
     deadline: str
@@ -675,6 +703,100 @@ class NightView:
     private: tuple[tuple[str, tuple[str, ...]], ...]  # (recipient, messages)
     case_post_draft: str
     note: str
+    messages: tuple[NightMessageView, ...] = ()
+    waiting: tuple[str, ...] = ()  # what waits for a judge among the messages (Chinese)
+    messages_note: str = ""  # why the messages cannot be judged now
+
+
+# What a judge may say a night message is (the night page's override form), and as which action.
+NIGHT_OVERRIDE_CHOICES: dict[str, str] = {
+    "accept": N_("accepted as the action below"),
+    "ignore": N_("ignored (not a submission)"),
+}
+
+
+def night_kind_choices() -> tuple[tuple[str, str], ...]:
+    """(code, the judge's word) of every action a message may be accepted as."""
+    return tuple((k, KIND_ZH[NightKind(k)] if _zh() else k) for k in NIGHT_OVERRIDE_KINDS)
+
+
+def night_messages(
+    game: Game, store: Store, n: int
+) -> tuple[tuple[NightMessageView, ...], tuple[str, ...], str]:
+    """Night ``n``'s messages as the runner read them, each with its verdict and override; what waits for
+    a judge; and a note when they cannot be judged now (no roles stored, the game elsewhere)."""
+    try:
+        listing = _desk(game, store).night_listing(n)
+    except (ForumbotError, EngineError) as exc:
+        return (), (), str(exc)
+    views = []
+    for line in listing.lines:
+        m, v, o = line.message, line.verdict, line.override
+        if m.channel is NightChannel.PM:
+            where = _("PM to the judge")
+        else:
+            where = (GROUP_ZH[m.group] if _zh() else m.group.value) if m.group else _("group thread")
+        views.append(
+            NightMessageView(
+                m.id,
+                _local(game, m.at),
+                m.author,
+                where,
+                m.text,
+                v.code.value,
+                _(CODE_LABELS[v.code]),
+                v.reason,
+                v.needs_review,
+                v.suggestion or "",
+                o.by if o else "",
+                o.why if o else "",
+            )
+        )
+    return tuple(views), listing.open, ""
+
+
+def night_override(
+    game: Game,
+    store: Store,
+    n: int,
+    message_id: str,
+    as_kind: str,
+    why: str,
+    who: str,
+    *,
+    kind: str | None = None,
+    targets: tuple[str, ...] = (),
+    pledge: str | None = None,
+    actor: str | None = None,
+    none: bool = False,
+    waive_time: bool = False,
+) -> NightOverrideDone:
+    """Record a judge's verdict on one night message (kept with who and why, logged in the desk log);
+    the runner's next tick judges the night with it."""
+    done = _desk(game, store, who).night_override(
+        message_id,
+        as_kind,
+        why,
+        kind=kind if as_kind == "accept" else None,
+        targets=targets if as_kind == "accept" else (),
+        pledge=pledge if as_kind == "accept" else None,
+        actor=actor if as_kind == "accept" else None,
+        none=none and as_kind == "accept",
+        waive_time=waive_time,
+        night=n,
+    )
+    what = " ".join(x for x in (as_kind, kind or "", *targets) if x) if as_kind == "accept" else as_kind
+    judges_repo.log_change(store, who, "night override", f"night {n} {message_id} → {what}: {why}")
+    return done
+
+
+def night_override_undo(
+    game: Game, store: Store, n: int, message_id: str, why: str, who: str
+) -> NightOverrideDone:
+    """Cancel the override that counts for one night message (kept; logged in the desk log)."""
+    done = _desk(game, store, who).night_override_undo(message_id, why, night=n)
+    judges_repo.log_change(store, who, "night override undo", f"night {n} {message_id}: {why}".rstrip(": "))
+    return done
 
 
 def night_view(game: Game, store: Store, n: int) -> NightView:
@@ -736,6 +858,7 @@ def night_view(game: Game, store: Store, n: int) -> NightView:
                 else:
                     private.setdefault(_recipient(e), []).append(e.text)
             draft = case_post_draft(judge, n, res.events)
+    messages, waiting, messages_note = night_messages(game, store, n)
     return NightView(
         n,
         _local(game, deadline),
@@ -746,6 +869,9 @@ def night_view(game: Game, store: Store, n: int) -> NightView:
         tuple((k, tuple(v)) for k, v in private.items()),
         draft,
         note,
+        messages,
+        waiting,
+        messages_note,
     )
 
 

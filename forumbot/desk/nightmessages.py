@@ -1,0 +1,408 @@
+"""A night's messages and the judges' overrides of single messages.
+
+The runner reads each night's messages from the board at the deadline (the groups' private threads and
+the judge's PMs), keeps them (:meth:`NightMessageSteps.record_night_messages`) and judges them with
+:meth:`NightMessageSteps.night_mail`: :func:`forumbot.nightmail.judge_night` with the game's flags, the
+judges' accounts and every override that counts. So a doubtful message that stops the night is settled
+by one override, and the runner's next tick resolves the night with it; ``forumbot night messages`` and
+the web desk's night page show the same verdicts.
+
+An override says what one message is (``accept``: read as the actions the judge gives, judged by the
+same rules; ``ignore``: struck out), with who and why, and is kept for good; an undo is a row naming the
+override it cancels (the message's earlier override, if any, counts again). A resolved night is not
+corrected in place: the resolution already used the old verdicts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
+from typing import Any
+
+from engine import GameState, GroupId, Phase, action_to_dict
+from forumbot.desk.day import DaySteps
+from forumbot.desk.night import NightSteps
+from forumbot.errors import UsageError
+from forumbot.i18n import _
+from forumbot.labels import phase_label
+from forumbot.nightmail import (
+    NightChannel,
+    NightMail,
+    NightMessage,
+    NightOverride,
+    NightVerdict,
+    judge_night,
+)
+from forumbot.parsers.nightmsg import NightKind, NightStatement
+from forumbot.store import nightmessages as repo
+from forumbot.store import records
+from forumbot.store.nightmessages import NightMessageRecord, NightOverrideRecord
+
+#: What a judge may say a message is (``forumbot night override --as``).
+NIGHT_OVERRIDE_VERDICTS = ("accept", "ignore")
+#: What a message may be accepted as (``--kind``): every submission the grammars read (警戒 is forced).
+NIGHT_OVERRIDE_KINDS: tuple[str, ...] = tuple(k.value for k in NightKind if k is not NightKind.ALERT)
+# Kinds whose "nothing" is a submission of its own (空刀, 不附体, 放弃守护): --none instead of a target.
+_MAY_BE_NONE = frozenset({NightKind.KILL, NightKind.POSSESS, NightKind.PROTECT})
+
+
+@dataclass(frozen=True)
+class NightOverrideDone:
+    """What an override (or its undo) did: the stored row, the message's verdict now, and a warning
+    (Chinese first, through the catalogs) when the verdict no longer reaches the night's submissions."""
+
+    record: NightOverrideRecord
+    verdict: NightVerdict
+    warning: str = ""
+
+
+def override_from_record(r: NightOverrideRecord) -> NightOverride:
+    """The stored row as :mod:`forumbot.nightmail` applies it."""
+    if r.verdict == "ignore":
+        return NightOverride(r.message_id, r.why, r.by, r.at, strike=True, waive_time=r.waive_time)
+    statements = tuple(
+        NightStatement(
+            NightKind(d["kind"]),
+            tuple(d.get("targets", ())),
+            none=bool(d.get("none", False)),
+            text=str(d.get("text", "")),
+        )
+        for d in r.statements
+    )
+    return NightOverride(
+        r.message_id, r.why, r.by, r.at, statements=statements, waive_time=r.waive_time, actor=r.actor
+    )
+
+
+def _to_message(r: NightMessageRecord) -> NightMessage:
+    group = GroupId(r.group) if r.group else None
+    return NightMessage(r.message_id, NightChannel(r.channel), r.author, r.at, r.text, r.until, group)
+
+
+def _to_record(m: NightMessage) -> NightMessageRecord:
+    return NightMessageRecord(
+        m.id, m.channel.value, m.author, m.at, m.text, m.until, m.group.value if m.group else None
+    )
+
+
+class NightMessageSteps(NightSteps, DaySteps):
+    # ------------------------------------------------------------------ the messages
+
+    def record_night_messages(self, n: int, messages: Sequence[NightMessage]) -> int:
+        """Keep night ``n``'s messages as read (each once; a changed one again). Returns rows added."""
+        with self.store.session() as s:
+            added = repo.record_night_messages(s, self.gid, n, [_to_record(m) for m in messages])
+            s.commit()
+        return added
+
+    def stored_night_messages(self, n: int) -> list[NightMessage]:
+        """Night ``n``'s messages as the runner last read them (empty before its deadline's read)."""
+        with self.store.session() as s:
+            return [_to_message(r) for r in repo.stored_night_messages(s, self.gid, n)]
+
+    def night_override_records(self, n: int) -> dict[str, NightOverrideRecord]:
+        """The override that counts for each message of night ``n`` (by message id)."""
+        with self.store.session() as s:
+            return repo.live_night_overrides(s, self.gid, n)
+
+    def night_overrides(self, n: int) -> list[NightOverride]:
+        return [override_from_record(r) for r in self.night_override_records(n).values()]
+
+    def night_override_history(self, n: int | None = None) -> list[NightOverrideRecord]:
+        """Every override and undo (of night ``n``, or of the game), oldest first."""
+        with self.store.session() as s:
+            return repo.night_override_history(s, self.gid, n)
+
+    def night_state(self, n: int) -> GameState:
+        """The state night ``n``'s messages are judged against: the one it began from once it is
+        resolved, else the current state, which must be night ``n``."""
+        if self.state_labelled(f"night {n}") is not None:
+            before = self.state_before_night(n)
+            if before is not None:
+                return before
+        st = self.require_state()
+        if st.phase is not Phase.NIGHT or st.round != n:
+            raise UsageError(
+                _("the game is at {where}, not night {night}").format(
+                    where=phase_label(st.phase.value, st.round), night=n
+                )
+            )
+        return st
+
+    def night_mail(
+        self,
+        n: int,
+        messages: Sequence[NightMessage] | None = None,
+        *,
+        state: GameState | None = None,
+        deadline: datetime | None = None,
+    ) -> NightMail:
+        """Every message of night ``n`` judged (stored ones unless ``messages`` are given), with the
+        game's night-message flags, the judges' accounts and every override that counts; against the
+        night's deadline, or ``deadline`` (the runner's cut when it resolves the night early)."""
+        opens = self.game.day(n - 1).opens if n > 1 else None
+        return judge_night(
+            state if state is not None else self.night_state(n),
+            self.stored_night_messages(n) if messages is None else messages,
+            deadline=deadline or self.night_deadline(n),
+            opens_at=opens,
+            flags=self.mail_flags,
+            overrides=self.night_overrides(n),
+            judges=self.game.judges,
+        )
+
+    def night_of_message(self, message_id: str) -> int:
+        """The night a stored message belongs to; UsageError when no such message was read."""
+        with self.store.session() as s:
+            n = repo.night_of_message(s, self.gid, message_id)
+        if n is None:
+            raise UsageError(
+                _(
+                    "no night message {id} is stored: the runner keeps each night's messages when it reads "
+                    "them at the deadline (`forumbot tick`); `forumbot night messages --night N` lists them"
+                ).format(id=message_id)
+            )
+        return n
+
+    def night_listing(self, n: int) -> NightListing:
+        """Night ``n``'s stored messages, each with its verdict and the override that counts."""
+        messages = self.stored_night_messages(n)
+        resolved = self.state_labelled(f"night {n}") is not None
+        if not messages:  # nothing read yet: nothing to judge (and no state needed)
+            return NightListing(n, self.night_deadline(n), resolved, (), (), ())
+        records_ = self.night_override_records(n)
+        mail = self.night_mail(n, messages)
+        by_id = {m.id: m for m in messages}
+        lines = tuple(
+            NightMessageLine(by_id[v.message_id], v, records_.get(v.message_id)) for v in mail.verdicts
+        )
+        return NightListing(n, self.night_deadline(n), resolved, lines, mail.open, mail.notes)
+
+    # ------------------------------------------------------------------ the judges' overrides
+
+    def _open_night(self, message_id: str, night: int | None) -> int:
+        n = self.night_of_message(message_id)
+        if night is not None and night != n:
+            raise UsageError(
+                _("message {id} belongs to night {n}, not night {night}").format(
+                    id=message_id, n=n, night=night
+                )
+            )
+        if self.state_labelled(f"night {n}") is not None:
+            raise UsageError(
+                _(
+                    "night {n} is resolved and its messages cannot be corrected any more (the resolution "
+                    "used the old verdicts): `forumbot undo` the resolution, enter the corrected action with "
+                    "`forumbot night submit`, then `forumbot night resolve`"
+                ).format(n=n)
+            )
+        return n
+
+    def _statements(
+        self,
+        kind: str | None,
+        targets: Sequence[str],
+        *,
+        none: bool,
+        pledge: str | None,
+        possess: str | None,
+        text: str | None,
+    ) -> list[dict[str, Any]]:
+        """The judge's reading of a message as JSON statements, checked for form (the rules are checked
+        when the night is judged, as for any message)."""
+        if not kind:
+            raise UsageError(
+                _("--as accept needs --kind (one of {kinds})").format(kinds=", ".join(NIGHT_OVERRIDE_KINDS))
+            )
+        if kind not in NIGHT_OVERRIDE_KINDS:
+            raise UsageError(
+                _("unknown night action {kind!r} (one of {kinds})").format(
+                    kind=kind, kinds=", ".join(NIGHT_OVERRIDE_KINDS)
+                )
+            )
+        k = NightKind(kind)
+        for name in (*targets, pledge, possess):
+            if name and name not in self.game.roster:
+                raise UsageError(_("{name!r} is not in the roster (names match exactly)").format(name=name))
+        if (pledge or possess) and k is not NightKind.KILL:
+            raise UsageError(_("--pledge and --possess go with --kind kill"))
+        n_targets = len(targets)
+        if none and k not in _MAY_BE_NONE:
+            raise UsageError(_("--none goes with --kind kill, possess or protect"))
+        wanted = (
+            0
+            if k in (NightKind.SKIP, NightKind.KILL_TEXT) or none
+            else 2
+            if k is NightKind.ARROW
+            else None
+            if k is NightKind.KILL_HOSTAGES
+            else 1
+        )
+        if wanted is not None and n_targets != wanted:
+            raise UsageError(
+                _("--kind {kind} takes {n} target(s), not {given}").format(
+                    kind=kind, n=wanted, given=n_targets
+                )
+                + (_(" (--none for no target)") if k in _MAY_BE_NONE and not none else "")
+            )
+        if k is NightKind.KILL_TEXT and not (text or "").strip():
+            raise UsageError(_("--kind kill_text needs --text"))
+        out: list[dict[str, Any]] = [
+            {"kind": k.value, "targets": list(targets), "none": none, "text": text or ""}
+        ]
+        if pledge:
+            out.append({"kind": NightKind.PLEDGE.value, "targets": [pledge], "none": False, "text": ""})
+        if possess:
+            out.append({"kind": NightKind.POSSESS.value, "targets": [possess], "none": False, "text": ""})
+        if text and k is NightKind.KILL:
+            out.append({"kind": NightKind.KILL_TEXT.value, "targets": [], "none": False, "text": text})
+        return out
+
+    def _stored_warning(self, n: int) -> str:
+        """Night ``n`` already has stored submissions (a judge typed them, or the runner stored them
+        before the resolution was undone): they, not the messages, are what the night resolves from."""
+        with self.store.session() as s:
+            if not records.night_submissions(s, self.gid, n):
+                return ""
+        return _(
+            "night {n} already has stored submissions, and the night is resolved from them: this override "
+            "changes the message's verdict, not them; correct them with `forumbot night submit`"
+        ).format(n=n)
+
+    def night_override(
+        self,
+        message_id: str,
+        verdict: str,
+        why: str,
+        *,
+        kind: str | None = None,
+        targets: Sequence[str] = (),
+        none: bool = False,
+        pledge: str | None = None,
+        possess: str | None = None,
+        text: str | None = None,
+        actor: str | None = None,
+        waive_time: bool = False,
+        night: int | None = None,
+    ) -> NightOverrideDone:
+        """A judge's verdict on one night message (kept with who and why; every later judgement of the
+        night applies it, the runner's too). ``verdict``: ``accept`` (read as ``kind`` on ``targets``,
+        with a kill's ``pledge``/``possess``/``text``, from ``actor`` when given; judged by the rules
+        like any message, the deadline waived with ``waive_time``) or ``ignore`` (struck out).
+
+        Refused for a message nobody read (run the runner's tick first) and for a resolved night."""
+        if verdict not in NIGHT_OVERRIDE_VERDICTS:
+            raise UsageError(
+                _("--as must be one of {kinds}").format(kinds=", ".join(NIGHT_OVERRIDE_VERDICTS))
+            )
+        if not why.strip():
+            raise UsageError(_("an override needs --why (it is shown with the night's verdicts)"))
+        n = self._open_night(message_id, night)
+        statements: list[dict[str, Any]] = []
+        if verdict == "accept":
+            statements = self._statements(kind, targets, none=none, pledge=pledge, possess=possess, text=text)
+            if actor and actor not in self.game.roster:
+                raise UsageError(_("{name!r} is not in the roster (names match exactly)").format(name=actor))
+        elif kind or targets or actor:
+            raise UsageError(_("--as ignore takes no --kind, --target or --by"))
+        with self.store.session() as s:
+            rec = repo.add_night_override(
+                s,
+                self.gid,
+                n,
+                message_id,
+                verdict,
+                why.strip(),
+                self.by,
+                statements=statements,
+                actor=actor if verdict == "accept" else None,
+                waive_time=waive_time,
+            )
+            s.commit()
+        return NightOverrideDone(rec, self.night_mail(n).verdict(message_id), self._stored_warning(n))
+
+    def night_override_undo(
+        self, message_id: str, why: str = "", *, night: int | None = None
+    ) -> NightOverrideDone:
+        """Cancel the override that counts for ``message_id`` (kept, with who, when and why); its earlier
+        override, if any, counts again, else the message is judged as read."""
+        n = self._open_night(message_id, night)
+        live = self.night_override_records(n).get(message_id)
+        if live is None:
+            raise UsageError(_("message {id} has no override to undo").format(id=message_id))
+        with self.store.session() as s:
+            rec = repo.add_night_override(
+                s, self.gid, n, message_id, "undo", why.strip(), self.by, undoes=live.id
+            )
+            s.commit()
+        return NightOverrideDone(rec, self.night_mail(n).verdict(message_id), self._stored_warning(n))
+
+
+@dataclass(frozen=True)
+class NightMessageLine:
+    """One message with its verdict and the override that counts for it (None: judged as read)."""
+
+    message: NightMessage
+    verdict: NightVerdict
+    override: NightOverrideRecord | None
+
+
+@dataclass(frozen=True)
+class NightListing:
+    """Night ``night``'s messages judged: one line per message (time order), what waits for a judge
+    (``open``, Chinese), notes, and whether the night is resolved already."""
+
+    night: int
+    deadline: datetime
+    resolved: bool
+    lines: tuple[NightMessageLine, ...]
+    open: tuple[str, ...]
+    notes: tuple[str, ...]
+
+    def to_json(self, tz: tzinfo) -> dict[str, Any]:
+        """For tools: English keys and codes, times in the board's zone (ISO), reasons as judged."""
+
+        def t(x: datetime | None) -> str | None:
+            return x.astimezone(tz).isoformat() if x is not None else None
+
+        return {
+            "night": self.night,
+            "deadline": t(self.deadline),
+            "resolved": self.resolved,
+            "complete": not self.open,
+            "open": list(self.open),
+            "notes": list(self.notes),
+            "messages": [
+                {
+                    "id": line.message.id,
+                    "channel": line.message.channel.value,
+                    "group": line.message.group.value if line.message.group else None,
+                    "author": line.message.author,
+                    "at": t(line.message.at),
+                    "until": t(line.message.until),
+                    "text": line.message.text,
+                    "code": line.verdict.code.value,
+                    "reason": line.verdict.reason,
+                    "needs_review": line.verdict.needs_review,
+                    "suggestion": line.verdict.suggestion,
+                    "actions": [action_to_dict(a) for a in line.verdict.actions],
+                    "override": _override_json(line.override, t),
+                }
+                for line in self.lines
+            ],
+        }
+
+
+def _override_json(r: NightOverrideRecord | None, t: Any) -> dict[str, Any] | None:
+    if r is None:
+        return None
+    return {
+        "verdict": r.verdict,
+        "statements": list(r.statements),
+        "actor": r.actor,
+        "waive_time": r.waive_time,
+        "why": r.why,
+        "by": r.by,
+        "at": t(r.at),
+    }

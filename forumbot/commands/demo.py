@@ -15,28 +15,31 @@ import argparse
 import tempfile
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rich.console import Console
-from rich.table import Table
-
-from forumbot.client import BoardClient
 from forumbot.commands.common import console
 from forumbot.commands.day import verdict_rows
 from forumbot.commands.serve import DEFAULT_PORT, serve_demo
-from forumbot.exampleboard.server import LiveBoard
 from forumbot.i18n import _
-from forumbot.outbox import ItemKind
-from forumbot.runner.fastplay import FastClock, example_game, example_roles, play
-from forumbot.runner.ledger import records
-from forumbot.runner.plan import MomentKind
-from forumbot.runner.steps import BoardSteps
-from forumbot.runner.tick import Runner, TickReport
-from forumbot.store.db import open_store
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from forumbot.runner.steps import BoardSteps
+    from forumbot.runner.tick import TickReport
 
 EXAMPLE = "yexiao"
 
 
 def run_demo(workdir: Path, out: Console) -> int:
+    from forumbot.client import BoardClient
+    from forumbot.exampleboard.server import LiveBoard
+    from forumbot.outbox import ItemKind
+    from forumbot.runner.fastplay import FastClock, example_game, example_roles, play
+    from forumbot.runner.steps import BoardSteps
+    from forumbot.runner.tick import Runner
+    from forumbot.store.db import open_store
+
     with LiveBoard.example(EXAMPLE, now="2026-06-03 08:00:00") as board:
         scenario = board.scenario
         clock = FastClock(board.now)
@@ -90,6 +93,11 @@ def _local(t: datetime, steps: BoardSteps) -> str:
 
 def _show_moment(out: Console, steps: BoardSteps, key: str) -> None:
     """One moment done: what it decided, and the drafts it wrote."""
+    from rich.table import Table
+
+    from forumbot.runner.ledger import records
+    from forumbot.runner.plan import MomentKind
+
     with steps.store.session() as s:
         rec = records(s, steps.game_id)[key]
     out.rule(f"{_local(rec.deadline, steps)} {key}", style="dim")

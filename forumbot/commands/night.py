@@ -7,14 +7,15 @@ import json
 from pathlib import Path
 from typing import Any
 
-from engine import event_to_dict
+from forumbot.commands import LazyChoices
 from forumbot.commands.common import console, local_time, open_desk, print_events
-from forumbot.desk import NIGHT_ACTION_KINDS, case_post_draft, read_submissions
 from forumbot.errors import UsageError
 from forumbot.i18n import _
 
 
 def cmd_night_submit(args: argparse.Namespace) -> int:
+    from forumbot.desk import read_submissions
+
     _game, store, desk = open_desk(args)
     with store:
         entries: list[dict[str, Any]] = []
@@ -52,6 +53,9 @@ def cmd_night_submit(args: argparse.Namespace) -> int:
 
 
 def cmd_night_resolve(args: argparse.Namespace) -> int:
+    from engine import event_to_dict
+    from forumbot.desk import case_post_draft
+
     _game, store, desk = open_desk(args)
     with store:
         res = desk.night_resolve(args.night, seed=args.seed)
@@ -94,6 +98,13 @@ def cmd_night_extra(args: argparse.Namespace) -> int:
     return 0
 
 
+def _action_kinds() -> tuple[str, ...]:
+    """The night's action kinds in the engine's order (the desk's NIGHT_ACTION_KINDS, without the desk)."""
+    from engine import ACTION_KINDS
+
+    return tuple(kind.value for kind in ACTION_KINDS)
+
+
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     night = sub.add_parser("night", help=_("night submissions and their resolution"))
     nsub = night.add_subparsers(dest="night_command", metavar="ACTION")
@@ -101,7 +112,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument(
         "--night", "--day", dest="night", type=int, required=True, help=_("the night (= the day it opens)")
     )
-    p.add_argument("kind", nargs="?", choices=NIGHT_ACTION_KINDS)
+    p.add_argument("kind", nargs="?", choices=LazyChoices(_action_kinds), metavar="KIND")
     p.add_argument("--file", help=_("a TOML file of [[submissions]]"))
     p.add_argument("--by", help=_("who submitted (a group member, or the role holder)"))
     p.add_argument("--target")

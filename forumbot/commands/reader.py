@@ -19,19 +19,18 @@ import sys
 from datetime import UTC, datetime
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin
 from zoneinfo import ZoneInfo
 
 from forumbot import urls
 from forumbot.board import DEFAULT_TZ, BoardConfig, SourceKind
-from forumbot.config import Game, find_game_file, load_game
 from forumbot.errors import ConfigError, UsageError
 from forumbot.i18n import _
-from forumbot.store.base import boards
-from forumbot.store.posts import thread_posts
-from forumbot.store.threads import get_thread, update_thread
 from forumbot.urls import Url
+
+if TYPE_CHECKING:
+    from forumbot.config import Game
 
 # A saved page with no URL of its own is read as page 1 of a thread on a board that does not exist
 # (the API's default of 10 posts per page is the parsers' own).
@@ -108,6 +107,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def _game(args: argparse.Namespace) -> Game | None:
     """The game file, when one is given or ./forumbot.toml exists (None without one)."""
+    from forumbot.config import find_game_file, load_game
+
     path = find_game_file(getattr(args, "game", None))
     return load_game(path) if path is not None else None
 
@@ -180,6 +181,7 @@ def cmd_poll(args: argparse.Namespace) -> int:
     from forumbot.client import BoardClient
     from forumbot.poll import poll
     from forumbot.store import open_store
+    from forumbot.store.threads import update_thread
 
     game = _game(args)
     board = _board(args, game)
@@ -367,6 +369,9 @@ def parse_when(text: str, tz: ZoneInfo) -> datetime:
 
 def cmd_posts(args: argparse.Namespace) -> int:
     from forumbot.store import open_store
+    from forumbot.store.base import boards
+    from forumbot.store.posts import thread_posts
+    from forumbot.store.threads import get_thread
 
     game = _game(args)
     board_url: str | None = None

@@ -8,20 +8,19 @@ import tomllib
 from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.table import Table
-
-from engine import Setup, all_flags
-from forumbot import drafts
 from forumbot.commands.common import console, open_desk
-from forumbot.config import Game
-from forumbot.desk import describe_state
 from forumbot.errors import UsageError
 from forumbot.i18n import _
 
+if TYPE_CHECKING:
+    from forumbot.config import Game
+
 
 def cmd_setup(args: argparse.Namespace) -> int:
+    from engine import Setup
+
     game, store, desk = open_desk(args)
     with store:
         roles = None
@@ -50,6 +49,10 @@ def cmd_setup(args: argparse.Namespace) -> int:
 
 
 def cmd_state(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
+    from forumbot.desk import describe_state
+
     game, store, desk = open_desk(args)
     with store:
         st = desk.require_state()
@@ -100,6 +103,7 @@ def _local(at: datetime, game: Game) -> str:
 
 def cmd_init(args: argparse.Namespace) -> int:
     """Write a starter game file (nothing secret in it) for the judges to fill in."""
+    from forumbot import drafts
     from forumbot.config import canonical_ruleset
 
     path = Path(args.game or "forumbot.toml")
@@ -135,6 +139,10 @@ def cmd_undo(args: argparse.Namespace) -> int:
 
 
 def cmd_flags(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
+    from engine import all_flags
+
     rows = all_flags()
     if args.json:
         print(json.dumps([_row(r) for r in rows], ensure_ascii=False, indent=1, default=str))

@@ -179,9 +179,7 @@ def jsonable(value: Any) -> Any:
 
 def cmd_poll(args: argparse.Namespace) -> int:
     from forumbot.client import BoardClient
-    from forumbot.poll import poll
-    from forumbot.store import open_store
-    from forumbot.store.threads import update_thread
+    from forumbot.poll import poll_store
 
     game = _game(args)
     board = _board(args, game)
@@ -189,16 +187,25 @@ def cmd_poll(args: argparse.Namespace) -> int:
     if not tids:
         raise UsageError(_("no thread to poll: pass --thread TID or list the days' threads in the game file"))
     tz = board.tz
-    with open_store(_store_url(args, game)) as store, BoardClient(board) as client:
-        votes = [t for t in game.vote_tids() if t in tids] if game is not None else []
-        report = poll(
-            client, store, board, tids, full=args.full, retry_login=args.retry_login, marker_tids=votes
+    votes = [t for t in game.vote_tids() if t in tids] if game is not None else []
+    # Which thread is which day's vote/discussion, remembered on each thread read completely.
+    days = [
+        (tid, kind, d.day)
+        for d in (game.days if game is not None else [])
+        for kind, tid in (("vote", d.vote_tid), ("discussion", d.discussion_tid))
+        if tid is not None
+    ]
+    with BoardClient(board) as client:
+        report = poll_store(
+            client,
+            _store_url(args, game),
+            board,
+            tids,
+            full=args.full,
+            retry_login=args.retry_login,
+            marker_tids=votes,
+            thread_days=days,
         )
-        if game is not None:  # remember which thread is which day's vote/discussion
-            for d in game.days:
-                for kind, tid in (("vote", d.vote_tid), ("discussion", d.discussion_tid)):
-                    if tid in report.threads and report.threads[tid].complete:
-                        update_thread(store, board, tid, kind=kind, day=d.day)
     if args.json:
         data = jsonable(report)
         data["incomplete_tids"] = report.incomplete_tids

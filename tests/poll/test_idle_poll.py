@@ -7,19 +7,20 @@ from __future__ import annotations
 import dataclasses
 import sqlite3
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from forumbot.board import SourceKind
-from forumbot.client import BoardClient
-from forumbot.errors import StoreBusy
+from forumbot.client import BoardClient, forget_login_failures
+from forumbot.errors import LoginFailed, StoreBusy
 from forumbot.poll import PollReport, poll, poll_store
 from forumbot.store import Store, open_store
 from forumbot.store.fetchlog import fetch_log, poll_runs
 from forumbot.store.idle import IdleStore
+from forumbot.store.logins import login_failures, record_login_failure
 from forumbot.store.threads import get_thread, update_thread
 from tests.client.pagebuilder import ROOT, FakeBoard
 from tests.conftest import FakeClock, make_board
@@ -216,3 +217,30 @@ def test_a_postgresql_store_polls_through_the_orm(
     assert [r.requests for r in poll_runs(store, ROOT)] == [3, 1]
     thread = get_thread(store, ROOT, 2)
     assert thread is not None and (thread.kind, thread.day) == ("discussion", 1)
+
+
+def test_a_login_asked_during_the_idle_check_goes_through_the_store_s_record(
+    fake_board: FakeBoard, tmp_path: Path
+) -> None:
+    """A login wall on the forum list makes the client log in again: the store's record of failed logins
+    is asked first (here: a failure a minute ago forbids another try), as in an ORM poll."""
+    fake_board.add_thread(2, 12)
+    path = tmp_path / "s.db"
+    with new_client() as client:
+        idle_poll(client, path, [2])
+    with open_store(path) as store:
+        refused = LoginFailed(ROOT + "member.php", "登录失败，您还可以尝试 4 次")
+        record_login_failure(store, ROOT, "法官大人", refused, at=JUDGE_TIME - timedelta(minutes=1))
+    forget_login_failures()
+    with new_client(username="法官大人", password="wrong", retries=0) as client:
+        client.session.cookies.set("test_2132_auth", "stale", domain="bbs.example.com", path="/")
+        assert client.logged_in  # a cookie from an earlier login: the idle check may run
+        fake_board.fail_next = [fake_board.login_wall]  # the forum list: log in again
+        n = len(fake_board.requests)
+        report = idle_poll(client, path, [2])
+    # The list, then thread 2 read directly: each time the store's guard said no.
+    assert [(e.tid, e.kind) for e in report.errors] == [(None, "LoginFailed"), (2, "LoginFailed")]
+    assert all("forumbot login --retry" in e.message for e in report.errors)
+    assert not any("loginsubmit" in url for url in fake_board.requests[n:])  # no login was tried
+    with open_store(path) as store:
+        assert len(login_failures(store, ROOT)) == 1

@@ -9,16 +9,26 @@ Two boards serve the same threads (tests/client/pagebuilder.FakeBoard behind ``h
 127.0.0.1): a plain one, and one that answers each page first with a 302 to the same page (as boards
 behind a rewriting proxy do), so every page costs two requests, and each must wait its turn.
 
-Run: ``.venv/bin/python benchmarks/poll.py [--threads K] [--posts N]``. Real HTTP, no real sleeps: the
-client's waits are counted on a simulated clock (min_interval 2 s). Targets: an idle poll of K watched
-threads costs 1 request (the forum list); a poll after M new posts in one thread at most 2 + ceil(M/ppp)
-pages; and on every board: server count == reported == fetch-log entries, waits == requests - 1.
+Run: ``.venv/bin/python benchmarks/poll.py [--threads K] [--posts N] [--rounds R] [--before REV]
+[--no-callgrind] [--no-bytecode-cache]``. Real HTTP, no real sleeps: the client's waits are counted on a
+simulated clock (min_interval 2 s). Targets: an idle poll of K watched threads costs 1 request (the
+forum list); a poll after M new posts in one thread at most 2 + ceil(M/ppp) pages; and on every board:
+server count == reported == fetch-log entries, waits == requests - 1.
+
+Then what the judge runs: ``forumbot poll`` itself, in a child process, with a game file and an SQLite
+store, on the plain board over loopback HTTP, when nothing is new. Target (issue 12): ≤ 0.3 s CPU
+(user+sys of the child; the board is served by this process, not counted). Each round runs
+``python -c "import requests"`` (the reference any board client pays) and the idle poll in turn
+(``--before main``: that revision's idle poll too, on a store of its own), and the board counts the
+requests of each poll. With valgrind installed, one run of each under callgrind gives instructions.
+Bytecode as benchmarks/children.py says (compiled once, as installed).
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import statistics
 import sys
 import threading
 from collections.abc import Iterator
@@ -32,6 +42,7 @@ ROOT_DIR = Path(__file__).resolve().parents[1]
 if str(ROOT_DIR) not in sys.path:
     sys.path.insert(0, str(ROOT_DIR))
 
+from benchmarks.children import Children, cpu_of, have_callgrind, instructions_of, python  # noqa: E402
 from forumbot.board import BoardConfig  # noqa: E402
 from forumbot.client import BoardClient  # noqa: E402
 from forumbot.poll import PollReport, poll  # noqa: E402
@@ -41,6 +52,7 @@ from tests.client.pagebuilder import FakeBoard  # noqa: E402
 
 UA = "Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0 Safari/537.36 forum-judge-benchmark/0.1"
 MIN_INTERVAL = 2.0
+IDLE_TARGET = 0.3  # CPU seconds of an idle `forumbot poll` (issue 12)
 
 
 class _Clock:
@@ -173,10 +185,88 @@ def run_board(redirect: bool, threads: int, posts: int) -> list[Row]:
     return rows
 
 
+def game_file(folder: Path, root: str, tids: list[int]) -> Path:
+    """A game file watching ``tids`` (a day's discussion and vote threads; an odd one out is the last
+    day's process thread) with a store beside it. Needs two threads or more."""
+    days = []
+    for i in range(0, len(tids) - 1, 2):
+        days.append(f"[[days]]\nday = {i // 2 + 1}\ndiscussion = {tids[i]}\nvote = {tids[i + 1]}\n")
+    if len(tids) % 2:
+        days[-1] += f"process = {tids[-1]}\n"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "forumbot.toml"
+    path.write_text(
+        '[game]\nname = "基准局"\nruleset = "R001"\njudges = ["法官"]\nstore = "game.db"\n\n'
+        f'[board]\nurl = "{root}"\nfid = 3\nmin_interval = 0\nuser_agent = "{UA}"\n\n'
+        '[players]\nroster = ["甲", "乙", "丙"]\n\n[timetable]\nfirst_night = "2026-06-03"\n\n'
+        + "\n".join(days),
+        "utf-8",
+    )
+    return path
+
+
+def idle_cpu(args: argparse.Namespace) -> bool:
+    """The idle ``forumbot poll`` in child processes; True when within the target."""
+    children = Children(bytecode_cache=not args.no_bytecode_cache)
+    lb = LoopbackBoard(redirect_each_page=False)
+    tids = list(range(2, 2 + args.threads))
+    for tid in tids:
+        lb.board.add_thread(tid, args.posts)
+    try:
+        codes: dict[str, Path | None] = {"forumbot poll (idle)": None}
+        if args.before:
+            codes[f"forumbot poll (idle, {args.before})"] = children.export(args.before)
+        with lb.running():
+            folders = {name: children.tmp / f"game{i}" for i, name in enumerate(codes)}
+            for name, folder in folders.items():
+                game_file(folder, lb.root, tids)
+                cpu_of(python("-m", "forumbot", "poll"), children.env(codes[name]), folder)  # first read
+                cpu_of(python("-m", "forumbot", "poll"), children.env(codes[name]), folder)  # warm-up
+            ref_cmd = python("-c", "import requests")
+            cpu_of(ref_cmd, children.env(), children.tmp)
+            times: dict[str, list[float]] = {'python -c "import requests"': [], **{n: [] for n in codes}}
+            hits: dict[str, list[int]] = {n: [] for n in codes}
+            for _ in range(args.rounds):
+                times['python -c "import requests"'].append(cpu_of(ref_cmd, children.env(), children.tmp))
+                for name, folder in folders.items():
+                    before = lb.hits
+                    times[name].append(
+                        cpu_of(python("-m", "forumbot", "poll"), children.env(codes[name]), folder)
+                    )
+                    hits[name].append(lb.hits - before)
+            counts: dict[str, int] = {}
+            if not args.no_callgrind and have_callgrind():
+                counts['python -c "import requests"'] = instructions_of(ref_cmd, children.env(), children.tmp)
+                for name, folder in folders.items():
+                    cmd = python("-m", "forumbot", "poll")
+                    counts[name] = instructions_of(cmd, children.env(codes[name]), folder)
+    finally:
+        children.close()
+    ref = times['python -c "import requests"']
+    cache = "compiled once, reused" if children.bytecode_cache else "compiled on every start"
+    print(
+        f"\nforumbot poll with nothing new ({args.threads} watched threads, game file, SQLite store), "
+        f"CPU seconds (user+sys), median of {args.rounds} interleaved rounds; bytecode {cache}"
+    )
+    for name, values in times.items():
+        ratio = statistics.median(v / r for v, r in zip(values, ref, strict=True))
+        seen = f"  requests at the board: {sorted(set(hits[name]))}" if name in hits else ""
+        grind = f"  {counts[name] / 1e9:5.3f} G instructions" if name in counts else ""
+        print(f"  {name:<36} {statistics.median(values):6.3f} s  {ratio:5.2f}x import requests{grind}{seen}")
+    idle = statistics.median(times["forumbot poll (idle)"])
+    ok = idle <= IDLE_TARGET and set(hits["forumbot poll (idle)"]) == {1}
+    print(f"idle forumbot poll: {idle:.3f} s CPU — {'within' if ok else 'OVER'} the {IDLE_TARGET:g} s target")
+    return ok
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    ap.add_argument("--threads", type=int, default=5, help="K watched threads")
+    ap.add_argument("--threads", type=int, default=5, help="K watched threads (2 or more)")
     ap.add_argument("--posts", type=int, default=57, help="posts per thread before the polls")
+    ap.add_argument("--rounds", type=int, default=9, help="interleaved rounds of the idle poll's CPU")
+    ap.add_argument("--before", metavar="REV", help="also measure this git revision's idle poll (e.g. main)")
+    ap.add_argument("--no-callgrind", action="store_true", help="skip the instruction counts")
+    ap.add_argument("--no-bytecode-cache", action="store_true", help="compile forumbot on every start")
     args = ap.parse_args(argv)
     failures = 0
     for redirect in (False, True):
@@ -193,6 +283,7 @@ def main(argv: list[str] | None = None) -> int:
     print("server: requests the board received; reported: PollReport.requests; logged: fetch-log entries;")
     print(f"waits: politeness waits (min_interval {MIN_INTERVAL:g} s, simulated);")
     print("a page costs 2 requests on the 302 board, each counted, logged and waited for.")
+    failures += not idle_cpu(args)
     return 1 if failures else 0
 
 

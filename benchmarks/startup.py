@@ -2,63 +2,102 @@
 
 Why: a ``tick`` run from cron every minute pays the start-up each time, and it dominated an idle poll
 (issue 12). Target: ``forumbot --help`` ≤ 3x the CPU of importing requests alone (the HTTP library any
-board client needs). This script only measures (the start-up fix is a later step).
+board client needs); ``forumbot SUB --help`` the same. The idle poll's own target (≤ 0.3 s CPU) is
+measured by benchmarks/poll.py.
 
-Run: ``.venv/bin/python benchmarks/startup.py [--rounds N]``. Each round runs every command once, in
-turn (interleaved), and takes the child's user+system CPU from ``getrusage``; the figures are medians.
+Run: ``.venv/bin/python benchmarks/startup.py [--rounds N] [--before REV] [--no-callgrind]
+[--no-bytecode-cache]``. Each round runs every command once, in turn (interleaved), and takes the
+child's user+system CPU; the figures are medians, the ratios medians of each round's ratio.
+``--before main`` also runs the code of that git revision (exported to a temporary folder) in the
+same rounds, for before/after figures from one run. With valgrind installed, each command also runs
+once under callgrind: instruction counts, which the machine's load does not move. Bytecode is
+compiled once and reused, as in an installed forumbot (see benchmarks/children.py).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import resource
 import statistics
-import subprocess
 import sys
 from pathlib import Path
 
+ROOT_DIR = Path(__file__).resolve().parents[1]
+if str(ROOT_DIR) not in sys.path:
+    sys.path.insert(0, str(ROOT_DIR))
+
+from benchmarks.children import Children, cpu_of, have_callgrind, instructions_of, python  # noqa: E402
+
 TARGET = 3.0
+REFERENCE = 'python -c "import requests"'
 
 
-def _forumbot() -> list[str]:
-    script = Path(sys.executable).with_name("forumbot")
-    return [str(script)] if script.is_file() else [sys.executable, "-m", "forumbot"]
-
-
-COMMANDS: dict[str, list[str]] = {
-    "python -c pass": [sys.executable, "-c", "pass"],
-    'python -c "import requests"': [sys.executable, "-c", "import requests"],
-    'python -c "import forumbot.cli"': [sys.executable, "-c", "import forumbot.cli"],
-    "forumbot --help": [*_forumbot(), "--help"],
-}
-
-
-def cpu_of(argv: list[str]) -> float:
-    """User + system CPU seconds of one run of ``argv`` (its output discarded)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, env=os.environ)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+def commands(before: Path | None) -> dict[str, tuple[list[str], Path | None]]:
+    """Name -> (argv, code tree: None for this one)."""
+    out: dict[str, tuple[list[str], Path | None]] = {
+        "python -c pass": (python("-c", "pass"), None),
+        REFERENCE: (python("-c", "import requests"), None),
+        'python -c "import forumbot.cli"': (python("-c", "import forumbot.cli"), None),
+        "forumbot --help": (python("-m", "forumbot", "--help"), None),
+        "forumbot poll --help": (python("-m", "forumbot", "poll", "--help"), None),
+        "forumbot tally --help": (python("-m", "forumbot", "tally", "--help"), None),
+    }
+    if before is not None:
+        out["forumbot --help (before)"] = (python("-m", "forumbot", "--help"), before)
+        out["forumbot poll --help (before)"] = (python("-m", "forumbot", "poll", "--help"), before)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--rounds", type=int, default=9)
+    ap.add_argument("--before", metavar="REV", help="also measure this git revision (e.g. main)")
+    ap.add_argument("--no-callgrind", action="store_true", help="skip the instruction counts")
+    ap.add_argument("--no-bytecode-cache", action="store_true", help="compile forumbot on every start")
     args = ap.parse_args(argv)
-    times: dict[str, list[float]] = {name: [] for name in COMMANDS}
-    ratios: list[float] = []
-    for _ in range(args.rounds):
-        for name, command in COMMANDS.items():
-            times[name].append(cpu_of(command))
-        ratios.append(times["forumbot --help"][-1] / times['python -c "import requests"'][-1])
-    print(f"CPU seconds (user+sys), median of {args.rounds} interleaved rounds")
-    for name, values in times.items():
-        print(f"  {name:<34} {statistics.median(values):6.3f} s")
-    ratio = statistics.median(ratios)
-    verdict = "within" if ratio <= TARGET else "over"
-    print(f"forumbot --help / import requests: {ratio:.2f}x ({verdict} the {TARGET:g}x target)")
-    return 0
+    children = Children(bytecode_cache=not args.no_bytecode_cache)
+    try:
+        before = children.export(args.before) if args.before else None
+        table = commands(before)
+        cwd = children.tmp  # no ./forumbot.toml there
+        for command, code in table.values():  # warm-up: bytecode compiled once, caches filled
+            cpu_of(command, children.env(code), cwd)
+        times: dict[str, list[float]] = {name: [] for name in table}
+        for _ in range(args.rounds):
+            for name, (command, code) in table.items():
+                times[name].append(cpu_of(command, children.env(code), cwd))
+        ref = times[REFERENCE]
+        cache = "compiled once, reused" if children.bytecode_cache else "compiled on every start"
+        print(f"CPU seconds (user+sys), median of {args.rounds} interleaved rounds; bytecode {cache}")
+        for name, values in times.items():
+            ratio = statistics.median(v / r for v, r in zip(values, ref, strict=True))
+            print(f"  {name:<36} {statistics.median(values):6.3f} s  {ratio:5.2f}x import requests")
+        counts: dict[str, int] = {}
+        if not args.no_callgrind and have_callgrind():
+            for name in (REFERENCE, "python -c pass", *(n for n in table if "--help" in n)):
+                command, code = table[name]
+                counts[name] = instructions_of(command, children.env(code), cwd)
+            print("Instructions (callgrind, one run each)")
+            for name, n in counts.items():
+                print(f"  {name:<36} {n / 1e9:6.3f} G  {n / counts[REFERENCE]:5.2f}x import requests")
+        failed = False
+        for name in ("forumbot --help", "forumbot poll --help"):
+            ratio = statistics.median(v / r for v, r in zip(times[name], ref, strict=True))
+            verdict = "within" if ratio <= TARGET else "OVER"
+            failed |= ratio > TARGET
+            line = f"{name} / import requests: {ratio:.2f}x CPU"
+            if name in counts:
+                line += f", {counts[name] / counts[REFERENCE]:.2f}x instructions"
+            before_name = f"{name} (before)"
+            if before_name in times:
+                was = statistics.median(v / r for v, r in zip(times[before_name], ref, strict=True))
+                line += f" (before: {was:.2f}x CPU"
+                if before_name in counts:
+                    line += f", {counts[before_name] / counts[REFERENCE]:.2f}x instructions"
+                line += ")"
+            print(f"{line} — {verdict} the {TARGET:g}x target")
+        return 1 if failed else 0
+    finally:
+        children.close()
 
 
 if __name__ == "__main__":

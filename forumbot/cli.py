@@ -18,7 +18,6 @@ import os
 import sys
 from collections.abc import Sequence
 
-from engine import EngineError
 from forumbot import __version__
 from forumbot.commands import day, demo, login, night, outbox, reader, rulesteps, run, serve, setup
 from forumbot.errors import BoardError, ConfigError, ForumbotError
@@ -38,7 +37,7 @@ SHARED_HELP: dict[str, str] = {
     "thread": N_("the thread's tid"),
     "since": N_("only posts from this time on (board's time zone, YYYY-MM-DD HH:MM)"),
     "until": N_("only posts up to this time (board's time zone, YYYY-MM-DD HH:MM)"),
-    "kind": N_("what kind of item or action (see the choices)"),
+    "kind": N_("what kind of item or action: %(choices)s"),
     "first": N_("Cupid's first lover"),
     "second": N_("Cupid's second lover"),
     "pid": N_("the post's pid (the number in its link)"),
@@ -149,6 +148,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _is_engine_error(exc: BaseException) -> bool:
+    """Is ``exc`` an :class:`engine.EngineError`? Asked without importing the engine: a command that never
+    imported it (``poll``, ``--help``) cannot have raised one, and importing it here would cost every
+    command the engine's start-up."""
+    engine = sys.modules.get("engine")
+    return engine is not None and isinstance(exc, engine.EngineError)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     setup_from_argv(argv)  # before the parser: argparse keeps the help text it is given
     parser = build_parser()
@@ -174,7 +181,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ForumbotError as exc:
         print(f"forumbot: {exc}", file=sys.stderr)
         return 1
-    except EngineError as exc:  # an illegal action or a state the rules do not allow: the judge's to fix
+    except Exception as exc:
+        if not _is_engine_error(exc):
+            raise
+        # an illegal action or a state the rules do not allow: the judge's to fix
         print(_("forumbot: refused: {exc}").format(exc=exc), file=sys.stderr)
         return 4
     except KeyboardInterrupt:

@@ -14,28 +14,35 @@ Why it works this way:
 - Every page is stored in its own transaction as soon as it is read: a crash, a Ctrl-C or a board
   error loses at most the page in flight. A BoardError on one thread is logged and reported, and the
   other threads are still polled. Anything else (a bug, an interrupt) propagates.
+- An idle poll is the common case (cron runs one every minute), so :func:`poll_store` (what ``forumbot
+  poll`` runs) first tries it without SQLAlchemy: the forum list is compared with what an SQLite store
+  holds through the standard library's sqlite3 (forumbot/store/idle.py), and when every watched thread
+  is proven unchanged the poll is recorded there, in one transaction. Anything else hands the list
+  already fetched to :func:`poll` on the ORM store (no second request). This module imports the store
+  only inside the functions that use it, so that path never loads it (issue 12).
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from forumbot.board import BoardConfig, SourceKind
-from forumbot.client import BoardClient
 from forumbot.errors import BoardError, ThreadNotFound
+from forumbot.fetches import FetchRecord
 from forumbot.i18n import N_, _, ngettext
 from forumbot.parsers.records import ForumThread, ThreadPage
-from forumbot.store import reads
-from forumbot.store.base import ensure_board
-from forumbot.store.db import Store
-from forumbot.store.fetchlog import record_fetches, record_poll
-from forumbot.store.logins import StoreLoginGuard
-from forumbot.store.posts import StateChange, mark_vanished, record_thread_page
-from forumbot.store.reads import ThreadRead
-from forumbot.store.threads import StoredThread, list_threads, update_thread
+from forumbot.store.values import ThreadRead
+
+if TYPE_CHECKING:
+    from forumbot.client import BoardClient, LoginGuard
+    from forumbot.store.db import Store
+    from forumbot.store.posts import StateChange
+    from forumbot.store.threads import StoredThread
 
 MAX_PAGES_PER_THREAD = 1000  # a guard against a board that never reports its last page
 # How exact a forum list's last-post time is, by the list's view (touch lists show none at all).
@@ -200,8 +207,19 @@ def _start_page(stored: StoredThread, ppp_now: int) -> int:
     return max(page, 1)
 
 
+class KnownCounts(Protocol):
+    """What the store knew of a thread after its last complete read (StoredThread; the idle check's
+    KnownThread)."""
+
+    @property
+    def replies(self) -> int | None: ...
+
+    @property
+    def last_post_at(self) -> datetime | None: ...
+
+
 def listing_says_unchanged(
-    stored: StoredThread,
+    stored: KnownCounts,
     listed: ForumThread,
     list_source: str,
     last: ThreadRead | None,
@@ -235,6 +253,96 @@ def listing_says_unchanged(
     return True, "unchanged"
 
 
+def _unchanged_read(
+    tid: int, pages: int | None, listed: ForumThread, source: str, at: datetime
+) -> ThreadRead:
+    """The read logged for a thread the forum list proved unchanged (no page asked)."""
+    return ThreadRead(
+        tid=tid,
+        started_at=at,
+        finished_at=at,
+        full=False,
+        complete=True,
+        source=f"{source} forum list".strip(),
+        reason="unchanged",
+        first_page=None,
+        last_page=None,
+        pages=pages,
+        pages_read=0,
+        posts_seen=0,
+        error_kind="",
+        error="",
+        listed_replies=listed.replies,
+        listed_last_post_at=listed.last_post_at,
+        listed_last_poster=listed.last_poster,
+    )
+
+
+# --------------------------------------------------------------------------- the forum list
+
+
+@dataclass(frozen=True, slots=True)
+class ListExchange:
+    """One forum's list request: its HTTP exchanges (for the fetch log) and the error when it failed."""
+
+    fid: int
+    fetches: list[FetchRecord]
+    error: BoardError | None = None
+    at: datetime | None = None  # when it failed
+
+
+@dataclass
+class ForumListing:
+    """What the forum lists said at the start of an incremental poll (one request per forum): each
+    listed thread's replies and last post, and the view it came from. Asked before the store is opened
+    by the idle check (:func:`poll_store`), handed to :func:`poll` when something changed."""
+
+    started_at: datetime  # when the poll started (just before its first request)
+    requests_before: int  # the client's count of requests then
+    threads: dict[int, ForumThread] = field(default_factory=dict)
+    sources: dict[int, str] = field(default_factory=dict)
+    at: datetime | None = None  # when the last list was asked
+    ok: bool = False  # every list was read (False too when there was no forum to ask)
+    exchanges: list[ListExchange] = field(default_factory=list)
+
+
+def fetch_listing(
+    client: BoardClient, fids: Sequence[int], started_at: datetime | None = None
+) -> ForumListing:
+    """Ask each forum in ``fids`` for its thread list. Board errors are kept in the listing (with the
+    exchanges that led to them), not raised: the threads are then read directly."""
+    now = client.utcnow
+    listing = ForumListing(started_at=started_at or now(), requests_before=client.requests_made)
+    listing.ok = bool(fids)
+    for fid in fids:
+        try:
+            listing.at = now()
+            forum = client.fetch_forum_page(fid)
+        except BoardError as exc:
+            listing.ok = False
+            listing.exchanges.append(ListExchange(fid, client.drain_fetches(), exc, now()))
+            continue
+        listing.exchanges.append(ListExchange(fid, client.drain_fetches()))
+        listing.threads.update({t.tid: t for t in forum.threads})
+        listing.sources.update({t.tid: str(forum.source) for t in forum.threads})
+    return listing
+
+
+def _forum_ids(cfg: BoardConfig, known_fids: Iterable[int | None]) -> list[int]:
+    """The forums to ask: the board's, else those the stored threads were found in."""
+    return [cfg.fid] if cfg.fid else sorted({fid for fid in known_fids if fid is not None})
+
+
+def _api_note(client: BoardClient, cfg: BoardConfig, report: PollReport) -> None:
+    if client.api_disabled is not None and cfg.source == "api":
+        report.notes.append(
+            _("the API failed, PC pages were read instead: {error}").format(error=client.api_disabled)
+        )
+
+
+# --------------------------------------------------------------------------- the poll
+
+
 def poll(
     client: BoardClient,
     store: Store,
@@ -245,6 +353,7 @@ def poll(
     progress: ProgressHook | bool | None = None,
     retry_login: bool = False,
     marker_tids: Iterable[int] = (),
+    listing: ForumListing | None = None,
 ) -> PollReport:
     """Poll ``watched_tids`` on ``board`` (default: the client's board) into ``store``.
 
@@ -261,11 +370,18 @@ def poll(
     marker into the store (the same content is no new revision) so every source gives one verdict.
     PC pages rather than API v1/v2 (which keep the marker): v1/v2 lack the floor numbers the drafts
     link to, and PC pages are the view the players themselves read.
+
+    ``listing``: the forum lists already asked by this poll (:func:`poll_store`'s idle check); they are
+    logged and used instead of asking again (an incremental poll only).
     """
+    from forumbot.store import reads
+    from forumbot.store.base import ensure_board
+    from forumbot.store.logins import StoreLoginGuard
+
     cfg = board if isinstance(board, BoardConfig) else client.config
     key = board if isinstance(board, str) else cfg.key
     now = client.utcnow
-    report = PollReport(board=key, full=full, started_at=now())
+    report = PollReport(board=key, full=full, started_at=listing.started_at if listing else now())
     tids: list[int] = list(dict.fromkeys(int(t) for t in watched_tids))
     hook: ProgressHook | None
     if progress is None:
@@ -282,7 +398,7 @@ def poll(
         client.login_guard = StoreLoginGuard(store, key, retry=retry_login)
     process_id = reads.start_poll_process(store, key, at=report.started_at, full=full, tids=tids)
     try:
-        _poll(client, store, cfg, key, tids, full, report, hook, process_id)
+        _poll(client, store, cfg, key, tids, full, report, hook, process_id, None if full else listing)
         if full:
             _reread_for_markers(client, store, key, [int(t) for t in marker_tids], report, hook, process_id)
     finally:
@@ -301,36 +417,34 @@ def _poll(
     report: PollReport,
     hook: ProgressHook | None,
     process_id: int,
+    listing: ForumListing | None,
 ) -> None:
+    from forumbot.store import reads
+    from forumbot.store.fetchlog import record_fetches, record_poll
+    from forumbot.store.threads import list_threads
+
     now = client.utcnow
-    req0 = client.requests_made
+    req0 = listing.requests_before if listing is not None else client.requests_made
     leftover = client.drain_fetches()  # exchanges made before this poll (a login): log them too
     if leftover:
         record_fetches(store, key, leftover)
     stored = {t.tid: t for t in list_threads(store, key, tids)}
 
     # One forum-list request per forum tells which threads changed.
-    listing: dict[int, ForumThread] = {}
-    list_source: dict[int, str] = {}
-    listed_at: datetime | None = None
-    listed_ok = False
     if not full:
-        fids = [cfg.fid] if cfg.fid else sorted({t.fid for t in stored.values() if t.fid is not None})
-        listed_ok = bool(fids)
-        for fid in fids:
-            try:
-                listed_at = now()
-                forum = client.fetch_forum_page(fid)
-            except BoardError as exc:
-                listed_ok = False
-                _log_error(store, key, client, exc, None, report, now)
-                report.notes.append(
-                    _("forum {fid} list failed: every watched thread is checked directly").format(fid=fid)
-                )
+        if listing is None:
+            listing = fetch_listing(client, _forum_ids(cfg, (t.fid for t in stored.values())))
+        for ex in listing.exchanges:
+            if ex.error is None:
+                record_fetches(store, key, ex.fetches)
                 continue
-            record_fetches(store, key, client.drain_fetches())
-            listing.update({t.tid: t for t in forum.threads})
-            list_source.update({t.tid: str(forum.source) for t in forum.threads})
+            _record_error(store, key, ex.fetches, ex.error, None, report, ex.at or now())
+            report.notes.append(
+                _("forum {fid} list failed: every watched thread is checked directly").format(fid=ex.fid)
+            )
+    listed: dict[int, ForumThread] = listing.threads if listing is not None else {}
+    list_source: dict[int, str] = listing.sources if listing is not None else {}
+    listed_ok = listing is not None and listing.ok
 
     plan: list[tuple[int, int, str]] = []
     for tid in tids:
@@ -342,7 +456,7 @@ def _poll(
             plan.append((tid, 1, "first read"))
             continue
         start = _start_page(st, client.posts_per_page(client.current_source()))
-        ft = listing.get(tid)
+        ft = listed.get(tid)
         if ft is None:
             why = "not in the forum list" if listed_ok else "no forum list"
             plan.append((tid, start, why))
@@ -351,32 +465,11 @@ def _poll(
         newest = reads.newest_post_at(store, key, tid) if st.last_post_at is None else None
         unchanged, why = listing_says_unchanged(st, ft, list_source.get(tid, ""), last, newest)
         if unchanged:
-            at = listed_at or now()
+            assert listing is not None
+            at = listing.at or now()
             report.threads[tid] = ThreadOutcome(tid, "unchanged", complete=True, source="list")
-            reads.record_thread_read(
-                store,
-                key,
-                ThreadRead(
-                    tid=tid,
-                    started_at=at,
-                    finished_at=at,
-                    full=False,
-                    complete=True,
-                    source=f"{list_source.get(tid, '')} forum list".strip(),
-                    reason="unchanged",
-                    first_page=None,
-                    last_page=None,
-                    pages=st.pages,
-                    pages_read=0,
-                    posts_seen=0,
-                    error_kind="",
-                    error="",
-                    listed_replies=ft.replies,
-                    listed_last_post_at=ft.last_post_at,
-                    listed_last_poster=ft.last_poster,
-                ),
-                process_id=process_id,
-            )
+            read = _unchanged_read(tid, st.pages, ft, list_source.get(tid, ""), at)
+            reads.record_thread_read(store, key, read, process_id=process_id)
             continue
         if st.replies is not None and ft.replies < st.replies:
             report.notes.append(
@@ -394,7 +487,7 @@ def _poll(
             if hook:
                 hook(ProgressEvent("thread", tid=tid))
             outcome = _read_thread(
-                client, store, key, tid, start, why, full, listing.get(tid), report, now, hook, process_id
+                client, store, key, tid, start, why, full, listed.get(tid), report, now, hook, process_id
             )
             report.threads[tid] = outcome
             if hook:
@@ -406,10 +499,7 @@ def _poll(
     report.finished_at = now()
     report.requests = client.requests_made - req0
     report.source = client.current_source()
-    if client.api_disabled is not None and cfg.source == "api":
-        report.notes.append(
-            _("the API failed, PC pages were read instead: {error}").format(error=client.api_disabled)
-        )
+    _api_note(client, cfg, report)
     record_poll(
         store,
         key,
@@ -488,10 +578,24 @@ def _log_error(
     now: Callable[[], datetime],
     page: int | None = None,
 ) -> PollError:
+    return _record_error(store, key, client.drain_fetches(), exc, tid, report, now(), page)
+
+
+def _record_error(
+    store: Store,
+    key: str,
+    fetches: Sequence[FetchRecord],
+    exc: BoardError,
+    tid: int | None,
+    report: PollReport,
+    at: datetime,
+    page: int | None = None,
+) -> PollError:
+    """Log the exchanges that ended in ``exc`` (the last one marked with it) and report the error."""
+    from forumbot.store.fetchlog import record_fetches
+
     err = PollError(tid, exc.url, type(exc).__name__, str(exc))
-    record_fetches(
-        store, key, client.drain_fetches(), tid=tid, page=page, error=err.message, at=now(), url=exc.url
-    )
+    record_fetches(store, key, fetches, tid=tid, page=page, error=err.message, at=at, url=exc.url)
     report.errors.append(err)
     return err
 
@@ -511,6 +615,8 @@ def _read_thread(
     process_id: int | None = None,
 ) -> ThreadOutcome:
     """Read ``tid`` from page ``start`` to its last page, then log the read (complete or not)."""
+    from forumbot.store import reads
+
     out = ThreadOutcome(tid, reason, start_page=start)
     started_at = now()
     sources: list[str] = []
@@ -610,6 +716,10 @@ def _read_pages(
     *,
     first: bool | None = None,
 ) -> None:
+    from forumbot.store.fetchlog import record_fetches
+    from forumbot.store.posts import mark_vanished, record_thread_page
+    from forumbot.store.threads import update_thread
+
     first_page: ThreadPage | None = None
     page = start
     while True:
@@ -692,3 +802,183 @@ def _read_pages(
         polled_at=at,
         full_polled_at=at if full else None,
     )
+
+
+# --------------------------------------------------------------------------- forumbot poll: idle first
+
+
+class _StoreOnDemand:
+    """The ORM store at ``url``, opened when first needed (something changed, a login) and closed once."""
+
+    def __init__(self, url: str | Path | None) -> None:
+        self.url = url
+        self._store: Store | None = None
+
+    def get(self) -> Store:
+        if self._store is None:
+            from forumbot.store.db import open_store
+
+            self._store = open_store(self.url)
+        return self._store
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+
+class _LoginGuardOnDemand:
+    """The client's login guard during the idle check: the store's own (StoreLoginGuard), on a store
+    opened only when a login is asked for (a login wall mid-session), so no login skips the record of
+    failed logins that protects the board's IP."""
+
+    def __init__(self, stores: _StoreOnDemand, key: str) -> None:
+        self.stores = stores
+        self.key = key
+
+    def _guard(self) -> LoginGuard:
+        from forumbot.store.logins import StoreLoginGuard
+
+        return StoreLoginGuard(self.stores.get(), self.key)
+
+    def check(self, board: str, username: str, *, at: datetime, retry: bool = False) -> None:
+        self._guard().check(board, username, at=at, retry=retry)
+
+    def failed(self, board: str, username: str, error: BoardError, *, at: datetime) -> None:
+        self._guard().failed(board, username, error, at=at)
+
+    def succeeded(self, board: str, username: str, *, at: datetime) -> None:
+        self._guard().succeeded(board, username, at=at)
+
+
+def poll_store(
+    client: BoardClient,
+    store_url: str | Path | None,
+    board: BoardConfig,
+    watched_tids: Iterable[int],
+    *,
+    full: bool = False,
+    retry_login: bool = False,
+    marker_tids: Iterable[int] = (),
+    thread_days: Sequence[tuple[int, str, int]] = (),
+    progress: ProgressHook | bool | None = None,
+) -> PollReport:
+    """What ``forumbot poll`` runs: :func:`poll` into the store at ``store_url``, an idle poll first.
+
+    When the store is an SQLite file and the poll incremental, the forum list is compared with what the
+    store holds through sqlite3 (forumbot/store/idle.py); when it proves every watched thread unchanged,
+    the poll is recorded there (process, fetch log, thread reads, poll run) and SQLAlchemy is never
+    imported. Otherwise the ORM store is opened and :func:`poll` reads what changed, using the forum list
+    already asked. ``thread_days`` (tid, kind, day): which thread is which day's vote or discussion,
+    remembered on each thread read completely (later entries win). ``progress`` as :func:`poll` (an idle
+    poll shows none: it reads no page). Raises what :func:`poll` raises (StoreError, StoreBusy...).
+    """
+    tids: list[int] = list(dict.fromkeys(int(t) for t in watched_tids))
+    days = [(tid, kind, day) for tid, kind, day in thread_days if tid in tids]
+    stores = _StoreOnDemand(store_url)
+    saved_guard = client.login_guard
+    try:
+        listing: ForumListing | None = None
+        if not full and not retry_login:
+            found = _idle_poll(client, store_url, board, tids, days, stores)
+            if isinstance(found, PollReport):
+                return found
+            listing = found
+        from forumbot.store.threads import update_thread
+
+        store = stores.get()
+        report = poll(
+            client,
+            store,
+            board,
+            tids,
+            full=full,
+            progress=progress,
+            retry_login=retry_login,
+            marker_tids=marker_tids,
+            listing=listing,
+        )
+        for tid, kind, day in days:
+            outcome = report.threads.get(tid)
+            if outcome is not None and outcome.complete:
+                update_thread(store, board, tid, kind=kind, day=day)
+        return report
+    finally:
+        client.login_guard = saved_guard
+        stores.close()
+
+
+def _idle_poll(
+    client: BoardClient,
+    store_url: str | Path | None,
+    cfg: BoardConfig,
+    tids: list[int],
+    thread_days: Sequence[tuple[int, str, int]],
+    stores: _StoreOnDemand,
+) -> PollReport | ForumListing | None:
+    """The idle poll through sqlite3: its report when every watched thread is proven unchanged (and
+    recorded); the forum listing when the list was asked but something changed or could not be
+    recorded here; None when the check could not even start (the list not asked: poll() asks it)."""
+    from forumbot.store.idle import IdleStore, IdleStoreUnusable
+
+    if not tids or client.fetches or (client.has_credentials and not client.logged_in):
+        return None  # exchanges to log first, or a login to come: both through the ORM store
+    key = cfg.key
+    started_at = client.utcnow()
+    opened = IdleStore.open(store_url, key)
+    if opened is None:
+        return None
+    with opened as idle:
+        try:
+            known = idle.threads(tids)
+            if any(tid not in known or known[tid].resume_page is None for tid in tids):
+                return None  # a first read
+            lasts = {tid: idle.last_complete_read(tid) for tid in tids}
+            if any(last is None for last in lasts.values()):
+                return None  # never read completely
+            newest = {tid: idle.newest_post_at(tid) for tid in tids if known[tid].last_post_at is None}
+        except IdleStoreUnusable:
+            return None
+        fids = _forum_ids(cfg, (k.fid for k in known.values()))
+        if not fids:
+            return None
+        if client.login_guard is None:
+            client.login_guard = _LoginGuardOnDemand(stores, key)
+        listing = fetch_listing(client, fids, started_at)
+        if not listing.ok:
+            return listing
+        for tid in tids:
+            ft = listing.threads.get(tid)
+            source = listing.sources.get(tid, "")
+            if (
+                ft is None
+                or not listing_says_unchanged(known[tid], ft, source, lasts[tid], newest.get(tid))[0]
+            ):
+                return listing
+        report = PollReport(board=key, full=False, started_at=listing.started_at)
+        at = listing.at or client.utcnow()
+        thread_reads: list[ThreadRead] = []
+        for tid in tids:
+            report.threads[tid] = ThreadOutcome(tid, "unchanged", complete=True, source="list")
+            listed = listing.threads[tid]
+            thread_reads.append(
+                _unchanged_read(tid, known[tid].pages, listed, listing.sources.get(tid, ""), at)
+            )
+        report.finished_at = client.utcnow()
+        report.requests = client.requests_made - listing.requests_before
+        report.source = client.current_source()
+        _api_note(client, cfg, report)
+        try:
+            idle.record_idle_poll(
+                started_at=report.started_at,
+                finished_at=report.finished_at,
+                tids=tids,
+                fetches=[f for ex in listing.exchanges for f in ex.fetches],
+                reads=thread_reads,
+                requests=report.requests,
+                notes=report.notes,
+                thread_days=thread_days,
+            )
+        except IdleStoreUnusable:
+            return listing  # poll() records it through the ORM (and says what is wrong, if anything)
+        return report

@@ -5,18 +5,23 @@ from __future__ import annotations
 import argparse
 import sys
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
-from rich.console import Console
-
-from engine import Event
-from forumbot.config import Game, find_game_file, load_game, parse_local_time
-from forumbot.desk import Desk
 from forumbot.errors import ConfigError
 from forumbot.i18n import _
-from forumbot.store.db import Store, open_store
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from engine import Event
+    from forumbot.config import Game
+    from forumbot.desk import Desk
+    from forumbot.store.db import Store
 
 
 def open_game(args: argparse.Namespace) -> Game:
+    from forumbot.config import find_game_file, load_game
+
     path = find_game_file(getattr(args, "game", None))
     if path is None:
         raise ConfigError(
@@ -28,12 +33,17 @@ def open_game(args: argparse.Namespace) -> Game:
 
 
 def open_desk(args: argparse.Namespace) -> tuple[Game, Store, Desk]:
+    from forumbot.desk import Desk
+    from forumbot.store.db import open_store
+
     game = open_game(args)
     store = open_store(getattr(args, "store", None) or game.store_url)
     return game, store, Desk(game, store)
 
 
 def local_time(game: Game, text: str | None, what: str) -> datetime:
+    from forumbot.config import parse_local_time
+
     if text is None:
         return datetime.now(UTC)
     return parse_local_time(text, game.tz, what)
@@ -41,6 +51,8 @@ def local_time(game: Game, text: str | None, what: str) -> datetime:
 
 def console() -> Console:
     """A console that does not cut Chinese reasons short when the output is a file or a pipe."""
+    from rich.console import Console
+
     return Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 200)
 
 

@@ -6,18 +6,16 @@ from __future__ import annotations
 import argparse
 import json
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.table import Table
-
-from engine import Phase
-from forumbot import drafts
 from forumbot.commands.common import console, local_time, open_desk, print_events
-from forumbot.config import Game
-from forumbot.desk import DayJudgement, elevator_draft, vote_count_draft
 from forumbot.errors import UsageError
 from forumbot.i18n import _
 from forumbot.labels import status_label
+
+if TYPE_CHECKING:
+    from forumbot.config import Game
+    from forumbot.desk import DayJudgement
 
 
 def verdict_rows(judged: DayJudgement, game: Game) -> list[dict[str, Any]]:
@@ -61,6 +59,8 @@ def verdict_rows(judged: DayJudgement, game: Game) -> list[dict[str, Any]]:
 
 def tally_json(judged: DayJudgement, game: Game, draft: str) -> dict[str, Any]:
     """The day's count for tools (``tally --json``): the tally, the outcome, every verdict, the draft."""
+    from forumbot import drafts
+
     r = judged.result
     outcome: dict[str, Any] = {
         "kind": r.outcome.kind.value,
@@ -99,6 +99,10 @@ def tally_json(judged: DayJudgement, game: Game, draft: str) -> dict[str, Any]:
 
 def print_tally(judged: DayJudgement, game: Game, draft: str) -> None:
     """The day's count for the terminal: a verdict per post (⚑ to review), the problems, the draft."""
+    from rich.table import Table
+
+    from forumbot import drafts
+
     r = judged.result
     out = console()
     when = (
@@ -144,6 +148,8 @@ EXIT_PROVISIONAL = 5
 
 
 def cmd_tally(args: argparse.Namespace) -> int:
+    from forumbot.desk import vote_count_draft
+
     game, store, desk = open_desk(args)
     with store:
         as_of = local_time(game, args.at, "--at") if args.at else None
@@ -157,6 +163,10 @@ def cmd_tally(args: argparse.Namespace) -> int:
 
 
 def cmd_attendance(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
+    from forumbot.desk import elevator_draft
+
     game, store, desk = open_desk(args)
     with store:
         day = desk.day(args.day)
@@ -213,6 +223,8 @@ def cmd_attendance(args: argparse.Namespace) -> int:
 
 
 def cmd_revote(args: argparse.Namespace) -> int:
+    from forumbot.desk import vote_count_draft
+
     game, store, desk = open_desk(args)
     with store:
         judged = desk.tally(args.day)
@@ -280,6 +292,9 @@ def cmd_proxy(args: argparse.Namespace) -> int:
 
 
 def cmd_close(args: argparse.Namespace) -> int:
+    from engine import Phase
+    from forumbot.desk import vote_count_draft
+
     _game, store, desk = open_desk(args)
     with store:
         judged = desk.tally(args.day)

@@ -15,30 +15,32 @@ import argparse
 import tempfile
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rich.console import Console
-from rich.table import Table
-
-from forumbot.client import BoardClient
 from forumbot.commands.common import console
 from forumbot.commands.day import verdict_rows
 from forumbot.commands.serve import DEFAULT_PORT, serve_demo
-from forumbot.exampleboard.server import LiveBoard
 from forumbot.i18n import _
 from forumbot.labels import moment_key_label, outbox_kind_label, status_label, winner_label
-from forumbot.nightmail import CODE_LABELS, NightCode
-from forumbot.outbox import ItemKind
-from forumbot.runner.fastplay import FastClock, example_game, example_roles, play
-from forumbot.runner.ledger import records
-from forumbot.runner.plan import MomentKind
-from forumbot.runner.steps import BoardSteps
-from forumbot.runner.tick import Runner, TickReport
-from forumbot.store.db import open_store
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from forumbot.runner.steps import BoardSteps
+    from forumbot.runner.tick import TickReport
 
 EXAMPLE = "yexiao"
 
 
 def run_demo(workdir: Path, out: Console) -> int:
+    from forumbot.client import BoardClient
+    from forumbot.exampleboard.server import LiveBoard
+    from forumbot.outbox import ItemKind
+    from forumbot.runner.fastplay import FastClock, example_game, example_roles, play
+    from forumbot.runner.steps import BoardSteps
+    from forumbot.runner.tick import Runner
+    from forumbot.store.db import open_store
+
     with LiveBoard.example(EXAMPLE, now="2026-06-03 08:00:00") as board:
         scenario = board.scenario
         clock = FastClock(board.now)
@@ -111,6 +113,8 @@ def _local(t: datetime, steps: BoardSteps) -> str:
 
 def _moment(steps: BoardSteps, key: str) -> str:
     """A moment of the ledger in the judge's words (``第1日：投票截止``); its key when the ledger lacks it."""
+    from forumbot.runner.ledger import records
+
     with steps.store.session() as s:
         rec = records(s, steps.game_id).get(key)
     return key if rec is None else moment_key_label(key, rec.kind)
@@ -119,6 +123,12 @@ def _moment(steps: BoardSteps, key: str) -> str:
 def _show_moment(out: Console, steps: BoardSteps, key: str) -> None:
     """One moment done: what it decided, and the drafts it wrote. Verdicts, kinds and headings are the
     judge's words (labels.py); the codes stay in the ledger's result and in ``--json`` output."""
+    from rich.table import Table
+
+    from forumbot.nightmail import CODE_LABELS, NightCode
+    from forumbot.runner.ledger import records
+    from forumbot.runner.plan import MomentKind
+
     with steps.store.session() as s:
         rec = records(s, steps.game_id)[key]
     out.rule(f"{_local(rec.deadline, steps)} {_moment(steps, key)}", style="dim")

@@ -7,24 +7,16 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.table import Table
-
-from engine import GROUP_ZH, event_to_dict
+from forumbot.commands import LazyChoices
 from forumbot.commands.common import console, local_time, open_desk, print_events
-from forumbot.desk import (
-    NIGHT_ACTION_KINDS,
-    NIGHT_OVERRIDE_KINDS,
-    NIGHT_OVERRIDE_VERDICTS,
-    NightOverrideDone,
-    case_post_draft,
-    read_submissions,
-)
-from forumbot.desk.nightmessages import NightMessageLine
 from forumbot.errors import UsageError
 from forumbot.i18n import N_, _
-from forumbot.nightmail import CODE_LABELS, NightChannel
+
+if TYPE_CHECKING:
+    from forumbot.desk import NightOverrideDone
+    from forumbot.desk.nightmessages import NightMessageLine
 
 MESSAGES_EXAMPLES = N_(
     "examples:\n"
@@ -42,6 +34,9 @@ OVERRIDE_EXAMPLES = N_(
 
 
 def where_label(line: NightMessageLine) -> str:
+    from engine import GROUP_ZH
+    from forumbot.nightmail import NightChannel
+
     """Where a message was sent, in the judge's words (a group's thread, or a PM to the judge)."""
     m = line.message
     if m.channel is NightChannel.PM:
@@ -50,6 +45,8 @@ def where_label(line: NightMessageLine) -> str:
 
 
 def cmd_night_submit(args: argparse.Namespace) -> int:
+    from forumbot.desk import read_submissions
+
     _game, store, desk = open_desk(args)
     with store:
         entries: list[dict[str, Any]] = []
@@ -87,6 +84,9 @@ def cmd_night_submit(args: argparse.Namespace) -> int:
 
 
 def cmd_night_resolve(args: argparse.Namespace) -> int:
+    from engine import event_to_dict
+    from forumbot.desk import case_post_draft
+
     _game, store, desk = open_desk(args)
     with store:
         res = desk.night_resolve(args.night, seed=args.seed)
@@ -130,6 +130,10 @@ def cmd_night_extra(args: argparse.Namespace) -> int:
 
 
 def cmd_night_messages(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
+    from forumbot.nightmail import CODE_LABELS
+
     game, store, desk = open_desk(args)
     with store:
         listing = desk.night_listing(args.night)
@@ -178,6 +182,8 @@ def cmd_night_messages(args: argparse.Namespace) -> int:
 
 
 def _print_done(done: NightOverrideDone) -> None:
+    from forumbot.nightmail import CODE_LABELS
+
     out = console()
     r, v = done.record, done.verdict
     if r.verdict == "undo":
@@ -225,6 +231,20 @@ def cmd_night_override(args: argparse.Namespace) -> int:
     return 0
 
 
+def _override_kinds() -> tuple[str, ...]:
+    """What a night message may be accepted as (the desk's NIGHT_OVERRIDE_KINDS, loaded when needed)."""
+    from forumbot.desk import NIGHT_OVERRIDE_KINDS
+
+    return NIGHT_OVERRIDE_KINDS
+
+
+def _action_kinds() -> tuple[str, ...]:
+    """The night's action kinds in the engine's order (the desk's NIGHT_ACTION_KINDS, without the desk)."""
+    from engine import ACTION_KINDS
+
+    return tuple(kind.value for kind in ACTION_KINDS)
+
+
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     night = sub.add_parser("night", help=_("night submissions and their resolution"))
     nsub = night.add_subparsers(dest="night_command", metavar="ACTION")
@@ -232,7 +252,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument(
         "--night", "--day", dest="night", type=int, required=True, help=_("the night (= the day it opens)")
     )
-    p.add_argument("kind", nargs="?", choices=NIGHT_ACTION_KINDS)
+    p.add_argument("kind", nargs="?", choices=LazyChoices(_action_kinds), metavar="KIND")
     p.add_argument("--file", help=_("a TOML file of [[submissions]]"))
     p.add_argument("--by", help=_("who submitted (a group member, or the role holder)"))
     p.add_argument("--target")
@@ -280,10 +300,15 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument(
         "--as",
         dest="as_kind",
-        choices=NIGHT_OVERRIDE_VERDICTS,
+        choices=("accept", "ignore"),  # the desk's NIGHT_OVERRIDE_VERDICTS (tests/test_startup.py)
         help=_("accept: read it as the action given; ignore: strike it out"),
     )
-    p.add_argument("--kind", choices=NIGHT_OVERRIDE_KINDS, help=_("--as accept: the action it is"))
+    p.add_argument(
+        "--kind",
+        choices=LazyChoices(_override_kinds),
+        metavar="KIND",
+        help=_("--as accept: the action it is"),
+    )
     p.add_argument(
         "--target",
         action="append",

@@ -15,26 +15,16 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from forumbot.config import Game, find_game_file, load_game
 from forumbot.errors import ConfigError, UsageError
 from forumbot.i18n import _
-from forumbot.labels import outbox_status_label
-from forumbot.outbox import (
-    STATUS_ZH,
-    STATUSES,
-    Edit,
-    ItemKind,
-    NewThread,
-    Outbox,
-    PrivateMessage,
-    Reply,
-    describe,
-)
-from forumbot.store import outbox as repo
-from forumbot.store.db import open_store
-from forumbot.store.outbox import OutboxItem
+from forumbot.labels import OUTBOX_KIND_LABELS, outbox_status_label
+
+if TYPE_CHECKING:
+    from forumbot.config import Game
+    from forumbot.outbox import Edit, NewThread, Outbox, PrivateMessage, Reply
+    from forumbot.store.outbox import OutboxItem
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -75,7 +65,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     s.set_defaults(func=cmd_cancel)
 
     s = o.add_parser("add", help=_("add a judge's own post or private message as a draft"))
-    s.add_argument("--kind", default="judge_post", choices=[k.value for k in ItemKind])
+    # The outbox's ItemKind values, from the light labels module (tests/test_startup.py checks they agree).
+    s.add_argument("--kind", default="judge_post", choices=list(OUTBOX_KIND_LABELS), metavar="KIND")
     dest = s.add_mutually_exclusive_group(required=True)
     dest.add_argument("--reply", type=int, metavar="TID", help=_("a reply to this thread"))
     dest.add_argument(
@@ -102,6 +93,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _open(args: argparse.Namespace) -> tuple[Game, Outbox]:
+    from forumbot.config import find_game_file, load_game
+    from forumbot.outbox import Outbox
+    from forumbot.store.db import open_store
+
     path = find_game_file(getattr(args, "game", None))
     if path is None:
         raise ConfigError(
@@ -145,6 +140,8 @@ def _first_line(text: str, width: int = 36) -> str:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    from forumbot.outbox import STATUSES, describe
+
     game, ob = _open(args)
     with ob.store:
         statuses = None if args.all else [s for s in STATUSES if s not in ("sent", "cancelled")]
@@ -168,6 +165,9 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    from forumbot.outbox import describe
+    from forumbot.store import outbox as repo
+
     game, ob = _open(args)
     with ob.store:
         item = ob.get(args.id)
@@ -286,6 +286,8 @@ def cmd_cancel(args: argparse.Namespace) -> int:
 
 
 def cmd_add(args: argparse.Namespace) -> int:
+    from forumbot.outbox import Edit, NewThread, PrivateMessage, Reply, describe
+
     game, ob = _open(args)
     if args.file:
         text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text("utf-8")
@@ -326,6 +328,7 @@ def demo_outbox(
     from dataclasses import replace as dc_replace
 
     from forumbot.client import BoardClient
+    from forumbot.outbox import STATUS_ZH, ItemKind, Outbox, PrivateMessage, Reply
 
     outbox = dict(game.outbox)
     outbox.setdefault("pm_interval", 0)  # the demo's clock stands still; a real board needs UCenter's 15 s

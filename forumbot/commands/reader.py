@@ -19,20 +19,19 @@ import sys
 from datetime import UTC, datetime
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin
 from zoneinfo import ZoneInfo
 
 from forumbot import urls
 from forumbot.board import DEFAULT_TZ, BoardConfig, SourceKind
-from forumbot.config import Game, find_game_file, load_game
 from forumbot.errors import ConfigError, UsageError
 from forumbot.i18n import _
 from forumbot.labels import poll_reason_label
-from forumbot.store.base import boards
-from forumbot.store.posts import thread_posts
-from forumbot.store.threads import get_thread, update_thread
 from forumbot.urls import Url
+
+if TYPE_CHECKING:
+    from forumbot.config import Game
 
 # A saved page with no URL of its own is read as page 1 of a thread on a board that does not exist
 # (the API's default of 10 posts per page is the parsers' own).
@@ -109,6 +108,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def _game(args: argparse.Namespace) -> Game | None:
     """The game file, when one is given or ./forumbot.toml exists (None without one)."""
+    from forumbot.config import find_game_file, load_game
+
     path = find_game_file(getattr(args, "game", None))
     return load_game(path) if path is not None else None
 
@@ -181,8 +182,7 @@ def jsonable(value: Any) -> Any:
 
 def cmd_poll(args: argparse.Namespace) -> int:
     from forumbot.client import BoardClient
-    from forumbot.poll import poll
-    from forumbot.store import open_store
+    from forumbot.poll import poll_store
 
     game = _game(args)
     board = _board(args, game)
@@ -190,16 +190,25 @@ def cmd_poll(args: argparse.Namespace) -> int:
     if not tids:
         raise UsageError(_("no thread to poll: pass --thread TID or list the days' threads in the game file"))
     tz = board.tz
-    with open_store(_store_url(args, game)) as store, BoardClient(board) as client:
-        votes = [t for t in game.vote_tids() if t in tids] if game is not None else []
-        report = poll(
-            client, store, board, tids, full=args.full, retry_login=args.retry_login, marker_tids=votes
+    votes = [t for t in game.vote_tids() if t in tids] if game is not None else []
+    # Which thread is which day's vote/discussion, remembered on each thread read completely.
+    days = [
+        (tid, kind, d.day)
+        for d in (game.days if game is not None else [])
+        for kind, tid in (("vote", d.vote_tid), ("discussion", d.discussion_tid))
+        if tid is not None
+    ]
+    with BoardClient(board) as client:
+        report = poll_store(
+            client,
+            _store_url(args, game),
+            board,
+            tids,
+            full=args.full,
+            retry_login=args.retry_login,
+            marker_tids=votes,
+            thread_days=days,
         )
-        if game is not None:  # remember which thread is which day's vote/discussion
-            for d in game.days:
-                for kind, tid in (("vote", d.vote_tid), ("discussion", d.discussion_tid)):
-                    if tid in report.threads and report.threads[tid].complete:
-                        update_thread(store, board, tid, kind=kind, day=d.day)
     if args.json:
         data = jsonable(report)
         data["incomplete_tids"] = report.incomplete_tids
@@ -377,6 +386,9 @@ def parse_when(text: str, tz: ZoneInfo) -> datetime:
 
 def cmd_posts(args: argparse.Namespace) -> int:
     from forumbot.store import open_store
+    from forumbot.store.base import boards
+    from forumbot.store.posts import thread_posts
+    from forumbot.store.threads import get_thread
 
     game = _game(args)
     board_url: str | None = None

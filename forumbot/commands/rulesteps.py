@@ -6,14 +6,14 @@ from __future__ import annotations
 import argparse
 import json
 from datetime import datetime
-from typing import Any
-
-from rich.table import Table
+from typing import TYPE_CHECKING, Any
 
 from forumbot.commands.common import console, local_time, open_desk
-from forumbot.config import Game
 from forumbot.errors import UsageError
 from forumbot.i18n import _
+
+if TYPE_CHECKING:
+    from forumbot.config import Game
 
 
 def _t(game: Game, t: datetime | None) -> str | None:
@@ -21,6 +21,8 @@ def _t(game: Game, t: datetime | None) -> str | None:
 
 
 def cmd_lastwords(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
     game, store, desk = open_desk(args)
     with store:
         at = local_time(game, args.at, "--at")
@@ -76,6 +78,8 @@ def cmd_lastwords(args: argparse.Namespace) -> int:
 
 
 def cmd_applications(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
     game, store, desk = open_desk(args)
     with store:
         day = game.day(args.day)

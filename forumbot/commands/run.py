@@ -12,10 +12,9 @@ import argparse
 import contextlib
 import json
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from forumbot.commands.common import console, open_game
-from forumbot.config import Game
 from forumbot.i18n import N_, _
 from forumbot.labels import (
     moment_key_label,
@@ -24,11 +23,15 @@ from forumbot.labels import (
     outbox_status_label,
     phase_label,
 )
-from forumbot.store.db import Store, open_store
+
+if TYPE_CHECKING:
+    from forumbot.config import Game
+    from forumbot.store.db import Store
 
 
 def _open(args: argparse.Namespace) -> tuple[Game, Store, Any]:
     from forumbot.runner.steps import BoardSteps
+    from forumbot.store.db import open_store
 
     game = open_game(args)
     store = open_store(getattr(args, "store", None) or game.store_url)

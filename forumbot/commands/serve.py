@@ -15,14 +15,16 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-
-from forumbot.config import Game
 from forumbot.errors import UsageError
 from forumbot.i18n import _, choose_language, current_language, set_language
-from forumbot.store.db import Store, open_store
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from forumbot.config import Game
+    from forumbot.store.db import Store
 
 DEFAULT_PORT = 8765
 LOCALHOST = ("127.0.0.1", "localhost", "::1")
@@ -41,6 +43,8 @@ def _need_web() -> None:
 
 def _store_for(args: argparse.Namespace) -> Store:
     """The store named by --store, else the game file's."""
+    from forumbot.store.db import open_store
+
     url = getattr(args, "store", None)
     if not url:
         from forumbot.commands.common import open_game
@@ -84,6 +88,8 @@ def cmd_judges(args: argparse.Namespace) -> int:
 def _demo_into(workdir: Path, out: Console | None = None) -> str:
     """Play the bundled example game into ``workdir/demo.db`` (afresh; quietly unless ``out`` is given);
     returns its path."""
+    from rich.console import Console
+
     from forumbot.commands.demo import run_demo
 
     for leftover in ("demo.db", "demo.db-wal", "demo.db-shm"):
@@ -125,6 +131,8 @@ def serve_demo(
     """Play the example game into ``workdir`` (default: a temporary folder) and leave the desk open on it,
     with a ``demo`` login. What ``forumbot demo --serve`` calls (with ``out``: the demo's own text shown
     as it plays)."""
+    from forumbot.store.db import open_store
+
     _need_web()
     from forumbot.store import judges as repo
     from forumbot.web import data
@@ -145,6 +153,8 @@ def serve_demo(
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    from forumbot.store.db import open_store
+
     _need_web()
     if args.demo:
         return serve_demo(

@@ -10,21 +10,19 @@ from dataclasses import dataclass
 from dataclasses import fields as dc_fields
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.table import Table
-
-from engine import NightFlags, Setup, all_flags
-from forumbot import drafts
 from forumbot.commands.common import console, open_desk
-from forumbot.config import Game
-from forumbot.desk import describe_state
 from forumbot.errors import UsageError
 from forumbot.i18n import _
-from forumbot.nightmail import NightMailFlags
+
+if TYPE_CHECKING:
+    from forumbot.config import Game
 
 
 def cmd_setup(args: argparse.Namespace) -> int:
+    from engine import Setup
+
     game, store, desk = open_desk(args)
     with store:
         roles = None
@@ -53,6 +51,10 @@ def cmd_setup(args: argparse.Namespace) -> int:
 
 
 def cmd_state(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
+    from forumbot.desk import describe_state
+
     game, store, desk = open_desk(args)
     with store:
         st = desk.require_state()
@@ -103,6 +105,7 @@ def _local(at: datetime, game: Game) -> str:
 
 def cmd_init(args: argparse.Namespace) -> int:
     """Write a starter game file (nothing secret in it) for the judges to fill in."""
+    from forumbot import drafts
     from forumbot.config import canonical_ruleset
 
     path = Path(args.game or "forumbot.toml")
@@ -151,6 +154,9 @@ def flag_lines() -> list[_FlagLine]:
     """Every flag a game file's ``[flags]`` takes: the engine's (day, night, both; then the readings
     that are not switches) and the night messages' (side ``night_messages``, forumbot/nightmail.py),
     each with the values it takes where they are a list (``true``/``false`` for a switch)."""
+    from engine import NightFlags, all_flags
+    from forumbot.nightmail import NightMailFlags
+
     night_choices = {f.name: tuple(f.metadata.get("choices", ())) for f in dc_fields(NightFlags)}
     engine = [
         _FlagLine(
@@ -173,6 +179,8 @@ def flag_lines() -> list[_FlagLine]:
 
 
 def cmd_flags(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
     rows = flag_lines()
     if args.json:
         print(json.dumps([_row(r) for r in rows], ensure_ascii=False, indent=1, default=str))

@@ -32,8 +32,9 @@ from sqlmodel import Session, SQLModel, create_engine
 from forumbot.errors import StoreBusy, StoreError
 from forumbot.i18n import _
 from forumbot.store import models
+from forumbot.store.values import DEFAULT_STORE as DEFAULT_STORE  # re-exported: its old home
+from forumbot.store.values import store_url as store_url
 
-DEFAULT_STORE = "forumbot.db"
 BUSY_TIMEOUT = 30.0  # seconds a writer waits for another process before giving up
 
 
@@ -112,22 +113,6 @@ def add_missing_columns(engine: Engine, tables: list[Table]) -> list[str]:
                 conn.exec_driver_sql(clause)
             added.append(f"{table.name}.{column.name}")
     return added
-
-
-def store_url(url_or_path: str | Path | None) -> str:
-    """The SQLAlchemy URL for a URL or an SQLite path (``None``: ./forumbot.db; ``":memory:"``)."""
-    if url_or_path is None:
-        url_or_path = DEFAULT_STORE
-    text = str(url_or_path)
-    if text == ":memory:":
-        return "sqlite://"
-    if "://" not in text:
-        return f"sqlite:///{Path(text).expanduser()}"
-    # A bare postgresql:// would pick psycopg2, which forumbot does not depend on.
-    for bare in ("postgresql://", "postgres://"):
-        if text.startswith(bare):
-            return "postgresql+psycopg://" + text[len(bare) :]
-    return text
 
 
 def open_store(

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import socket
-import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -27,6 +26,8 @@ from forumbot.i18n import _
 from forumbot.store.base import BoardLike, _aware, _board_id, _key, _unit
 from forumbot.store.db import Store
 from forumbot.store.models import BoardRow, PollProcessRow, PostRow, ThreadReadRow
+from forumbot.store.values import ThreadRead as ThreadRead  # re-exported: its old home
+from forumbot.store.values import this_command
 
 DEFAULT_TZ = ZoneInfo("Asia/Shanghai")
 
@@ -63,13 +64,6 @@ class PollProcess:
         return _("{command} (pid {pid} on {host}, started {when})").format(
             command=cmd, pid=self.pid, host=self.host or "?", when=when
         )
-
-
-def this_command() -> str:
-    """The command line of this process, shortened (what the judge typed)."""
-    argv = [os.path.basename(sys.argv[0]) if sys.argv else "forumbot", *sys.argv[1:]]
-    text = " ".join(argv)
-    return text if len(text) <= 200 else text[:197] + "..."
 
 
 def start_poll_process(
@@ -128,29 +122,6 @@ def _process(r: PollProcessRow, url: str) -> PollProcess:
 
 
 # --------------------------------------------------------------------------- thread reads
-
-
-@dataclass(frozen=True, slots=True)
-class ThreadRead:
-    """One read of one thread (the row, as callers see it)."""
-
-    tid: int
-    started_at: datetime
-    finished_at: datetime
-    full: bool
-    complete: bool
-    source: str
-    reason: str
-    first_page: int | None
-    last_page: int | None
-    pages: int | None
-    pages_read: int
-    posts_seen: int
-    error_kind: str
-    error: str
-    listed_replies: int | None
-    listed_last_post_at: datetime | None
-    listed_last_poster: str
 
 
 def record_thread_read(

@@ -241,9 +241,9 @@ def mark_vanished(
         bid = _board_id(s, board)
         assert bid is not None
         rows = s.exec(
-            select(PostRow).where(
-                PostRow.board_id == bid, PostRow.tid == tid, PostRow.state != PostState.DELETED.value
-            )
+            select(PostRow)
+            .where(PostRow.board_id == bid, PostRow.tid == tid, PostRow.state != PostState.DELETED.value)
+            .order_by(col(PostRow.id))  # the thread's order, the same on every backend (no physical order)
         ).all()
         for row in rows:
             if row.pid in seen:

@@ -34,6 +34,7 @@ from forumbot.parsers.records import EditMarker, Post, PostState, QuoteRef, Thre
 from forumbot.store.base import BoardLike, _aware, _board_id, _unit
 from forumbot.store.db import Store
 from forumbot.store.models import EventRow, PostRow, RevisionRow
+from forumbot.store.readpath import bump_versions
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,9 +241,9 @@ def mark_vanished(
         bid = _board_id(s, board)
         assert bid is not None
         rows = s.exec(
-            select(PostRow).where(
-                PostRow.board_id == bid, PostRow.tid == tid, PostRow.state != PostState.DELETED.value
-            )
+            select(PostRow)
+            .where(PostRow.board_id == bid, PostRow.tid == tid, PostRow.state != PostState.DELETED.value)
+            .order_by(col(PostRow.id))  # the events in one order on every backend (PostgreSQL: any order)
         ).all()
         for row in rows:
             if row.pid in seen:
@@ -266,6 +267,9 @@ def mark_vanished(
             )
             row.state = PostState.DELETED.value
             changes.append(StateChange(row.pid, row.tid, old, PostState.DELETED, at, full_note))
+        if changes:
+            s.flush()
+            bump_versions(s.connection(), bid, {c.tid for c in changes})
     return changes
 
 

@@ -14,8 +14,11 @@ text and decoded on first use (most posts quote nobody: ``"[]"`` is answered wit
 Rows stream from the database in batches, so peak memory is the records, not the records plus a
 copy of the result set.
 
-:class:`ThreadCache` memoises one thread's records for the life of one command, so attendance, the
-vote count, the case post's time and earlier days share one read.
+:class:`ThreadCache` memoises each thread's records with the thread's version (``thread_versions``,
+bumped by every writer of posts in the transaction that changes them: :func:`bump_versions`), and
+checks the version at each use: attendance, the vote count and the case post's time share one read,
+and a long-lived desk (the runner's) never serves a thread that a poll, in this process or another,
+changed since.
 
 The records agree with ``repo.thread_posts`` field for field (tests/store/test_readpath.py checks it
 on the example games' stores and on random stores): ``to_post()`` is the same Post,
@@ -27,11 +30,14 @@ post (every revision, every event, every edit marker) ask ``repo.get_post``/``re
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import DateTime, Table, Text, and_, bindparam, cast, select, type_coerce
+from sqlalchemy import Connection, DateTime, Table, Text, and_, bindparam, cast, select, type_coerce, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import SQLModel
 
@@ -302,71 +308,139 @@ def read_thread(store: Store, board: BoardLike, tid: int) -> tuple[ThreadPost, .
     One SELECT, no parameter per post: any thread length works on SQLite and PostgreSQL. Raises
     StoreError when the store cannot be read or is inconsistent (a post without its current revision).
     """
-    out: list[ThreadPost] = []
-    first_at = _N_POST + _N_CONTENT
     try:
         with store.engine.connect() as conn:
-            result = conn.execution_options(yield_per=BATCH).execute(
-                _QUERY, {"board": board_key(board), "tid": tid}
-            )
-            for row in result:
-                if row[_N_POST] is None:
-                    raise StoreError(
-                        f"post {row[0]} of thread {tid} has no current revision: the store is "
-                        "inconsistent (run `forumbot` store checks, or poll the thread again)"
-                    )
-                current = _content(row, _N_POST)
-                first = current if row[first_at] is None else _content(row, first_at)
-                out.append(
-                    ThreadPost(
-                        pid=row[0],
-                        tid=row[1],
-                        floor=row[2],
-                        author=row[3],
-                        uid=row[4],
-                        posted_at=row[5],
-                        posted_until=row[6],
-                        time_source=_SOURCES[row[7]],
-                        first=bool(row[8]),
-                        state=_STATES[row[9]],
-                        revision_count=row[10],
-                        last_edit=EditMarker(row[11], _aware(row[12])) if row[11] is not None else None,
-                        current=current,
-                        first_revision=first,
-                    )
-                )
+            return _read(conn, board_key(board), tid)
     except SQLAlchemyError as exc:
         raise StoreError(f"cannot read thread {tid} from the store {store.safe_url}: {exc}") from exc
+
+
+def _read(conn: Connection, key: str, tid: int) -> tuple[ThreadPost, ...]:
+    out: list[ThreadPost] = []
+    first_at = _N_POST + _N_CONTENT
+    result = conn.execution_options(yield_per=BATCH).execute(_QUERY, {"board": key, "tid": tid})
+    for row in result:
+        if row[_N_POST] is None:
+            raise StoreError(
+                f"post {row[0]} of thread {tid} has no current revision: the store is "
+                "inconsistent (run `forumbot` store checks, or poll the thread again)"
+            )
+        current = _content(row, _N_POST)
+        first = current if row[first_at] is None else _content(row, first_at)
+        out.append(
+            ThreadPost(
+                pid=row[0],
+                tid=row[1],
+                floor=row[2],
+                author=row[3],
+                uid=row[4],
+                posted_at=row[5],
+                posted_until=row[6],
+                time_source=_SOURCES[row[7]],
+                first=bool(row[8]),
+                state=_STATES[row[9]],
+                revision_count=row[10],
+                last_edit=EditMarker(row[11], _aware(row[12])) if row[11] is not None else None,
+                current=current,
+                first_revision=first,
+            )
+        )
     return tuple(out)
 
 
-class ThreadCache:
-    """One command's reads of the store: each (board, thread) is read once and shared.
+# --------------------------------------------------------------------------- thread versions
 
-    Make one per command (or per desk) and drop it with the command. Call :meth:`forget` or
-    :meth:`clear` when posts change under it within the command (a poll); the judges' overrides,
-    proxy votes and revote calls are not posts and need neither.
+_VERSIONS: Table = _T["thread_versions"]
+_VERSION_QUERY = (
+    select(_VERSIONS.c.tid, _VERSIONS.c.version)
+    .select_from(_VERSIONS.join(_BOARDS, _BOARDS.c.id == _VERSIONS.c.board_id))
+    .where(_BOARDS.c.url == bindparam("board"), _VERSIONS.c.tid.in_(bindparam("tids", expanding=True)))
+)
+
+
+def _versions(conn: Connection, key: str, tids: Iterable[int]) -> dict[int, int]:
+    wanted = sorted(set(tids))
+    found = {t: 0 for t in wanted}  # never written by a writer that counts: version 0
+    if wanted:
+        for tid, version in conn.execute(_VERSION_QUERY, {"board": key, "tids": wanted}):
+            found[tid] = version
+    return found
+
+
+def thread_versions(store: Store, board: BoardLike, tids: Iterable[int]) -> dict[int, int]:
+    """Each thread's version (how many writes changed its posts' judged content; 0: none counted)."""
+    try:
+        with store.engine.connect() as conn:
+            return _versions(conn, board_key(board), tids)
+    except SQLAlchemyError as exc:
+        raise StoreError(f"cannot read the threads' versions from the store {store.safe_url}: {exc}") from exc
+
+
+def bump_versions(conn: Connection, board_id: int, tids: Iterable[int]) -> None:
+    """Count one change of each thread in ``tids``: call it in the transaction that changes their posts.
+
+    One upsert on SQLite and PostgreSQL (INSERT … ON CONFLICT DO UPDATE); elsewhere an UPDATE, then an
+    INSERT for the threads without a row yet."""
+    wanted = sorted(set(tids))
+    if not wanted:
+        return
+    v = _VERSIONS.c
+    rows = [{"board_id": board_id, "tid": tid, "version": 1} for tid in wanted]
+    name = conn.dialect.name
+    if name in ("sqlite", "postgresql"):
+        dialect_insert = sqlite_insert if name == "sqlite" else pg_insert
+        stmt = dialect_insert(_VERSIONS).values(rows)
+        conn.execute(
+            stmt.on_conflict_do_update(index_elements=[v.board_id, v.tid], set_={"version": v.version + 1})
+        )
+        return
+    done = {tid for (tid,) in conn.execute(select(v.tid).where(v.board_id == board_id, v.tid.in_(wanted)))}
+    if done:
+        conn.execute(
+            update(_VERSIONS).where(v.board_id == board_id, v.tid.in_(done)).values(version=v.version + 1)
+        )
+    missing = [r for r in rows if r["tid"] not in done]
+    if missing:
+        conn.execute(_VERSIONS.insert(), missing)
+
+
+class ThreadCache:
+    """The desk's reads of the store: each (board, thread) read once and shared while it is unchanged.
+
+    Every :meth:`posts` call asks the store for the thread's version first (one indexed row) and reads
+    the thread again when a writer changed it since, whichever process wrote: a long-lived desk (the
+    runner's, across polls and ticks) never serves stale posts. :meth:`clear` drops everything (a desk's
+    ``refresh``); the judges' overrides, proxy votes and revote calls are not posts and need nothing.
     """
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._threads: dict[tuple[str, int], tuple[ThreadPost, ...]] = {}
-        self.reads = 0  # queries actually sent (for tests and diagnostics)
+        self._threads: dict[tuple[str, int], tuple[int, tuple[ThreadPost, ...]]] = {}
+        self.reads = 0  # threads actually read (for tests and diagnostics)
 
     def posts(self, board: BoardLike, tid: int | None) -> tuple[ThreadPost, ...]:
-        """The thread's posts (``()`` for no thread), read from the store at most once."""
+        """The thread's posts (``()`` for no thread) as the store holds them now."""
         if tid is None:
             return ()
-        key = (board_key(board), tid)
-        found = self._threads.get(key)
-        if found is None:
-            found = self._threads[key] = read_thread(self.store, board, tid)
-            self.reads += 1
-        return found
+        key = board_key(board)
+        try:
+            with self.store.engine.connect() as conn:
+                # The version first, the posts after, in one transaction: a write committed in between
+                # leaves a newer version than the posts read, so the next call reads again.
+                version = _versions(conn, key, (tid,))[tid]
+                found = self._threads.get((key, tid))
+                if found is not None and found[0] == version:
+                    return found[1]
+                posts = _read(conn, key, tid)
+        except SQLAlchemyError as exc:
+            raise StoreError(f"cannot read thread {tid} from the store {self.store.safe_url}: {exc}") from exc
+        self._threads[(key, tid)] = (version, posts)
+        self.reads += 1
+        return posts
 
-    def forget(self, board: BoardLike, tid: int) -> None:
-        """Drop one thread (it was polled again)."""
-        self._threads.pop((board_key(board), tid), None)
+    def versions(self, board: BoardLike, tids: Iterable[int]) -> dict[int, int]:
+        """The threads' versions now (see :func:`thread_versions`)."""
+        return thread_versions(self.store, board, tids)
 
     def clear(self) -> None:
         self._threads.clear()

@@ -25,9 +25,9 @@ from forumbot.errors import StoreError
 from forumbot.parsers.records import EditMarker, Post, PostState, Source, ThreadInfo, ThreadPage
 from forumbot.poll import poll
 from forumbot.store import Store, open_store, pagewrite, readpath
-from forumbot.store.posts import mark_vanished, thread_posts, was_edited
+from forumbot.store.posts import mark_vanished, record_thread_page, thread_posts, was_edited
 from tests.judging.conftest import BOARD_URL, EXAMPLE, EXAMPLE_R004, mocked
-from tests.store.helpers import BOARD, T0, post
+from tests.store.helpers import BOARD, T0, page, post
 from tests.store.test_pagewrite import (
     MARKERS,
     PageStep,
@@ -72,7 +72,49 @@ def assert_same_as_thread_posts(store: Store, board: str, tid: int) -> int:
             assert mine.quotes == theirs.quotes and mine.quoted_pids == theirs.quoted_pids
             assert mine.has_quotes == bool(theirs.quotes)
             assert mine.mentions == theirs.mentions
+    assert_views_agree(store, board, tid, new)
     return len(new)
+
+
+def assert_views_agree(store: Store, board: str, tid: int, records: tuple[readpath.ThreadPost, ...]) -> None:
+    """The desk's narrow views (the vote count's, attendance's, the opening post's) say what the full
+    records say, batch by batch."""
+    key = readpath.board_key(board)
+    with store.engine.connect() as conn:
+        current = [p for batch in readpath.current_posts(conn, key, tid, batch=3) for p in batch]
+        firsts = list(readpath.first_contents(conn, key, tid))
+        opening = readpath.opening_post_at(conn, key, tid)
+    assert [c.pid for c in current] == [f.pid for f in firsts] == [r.pid for r in records]
+    for c, f, r in zip(current, firsts, records, strict=True):
+        p = r.to_post()
+        assert (c.author, c.text, c.state, c.edit, c.floor, c.floor_exact, c.first) == (
+            p.author,
+            p.text,
+            p.state,
+            p.edit,
+            p.floor,
+            p.floor_exact,
+            p.first,
+        )
+        assert (c.posted_at, c.posted_until, c.quoted_pids, c.revision_count) == (
+            p.posted_at,
+            p.posted_until,
+            p.quoted_pids,
+            r.revision_count,
+        )
+        first = r.first_revision
+        assert tuple(f) == (
+            r.pid,
+            r.first,
+            r.author,
+            r.posted_at,
+            r.floor,
+            first.text,
+            first.has_quotes,
+            "smiley" in first.html,
+        )
+        assert readpath.thread_has_post(store, board, tid, r.pid)
+    assert opening == next((r.posted_at for r in records if r.first), None)
 
 
 def poll_example(store: Store, example: Path, snapshots: tuple[str, ...]) -> list[int]:
@@ -315,3 +357,22 @@ def memory_store() -> Any:
     st = open_store(":memory:")
     yield st
     st.close()
+
+
+def test_attendance_is_told_of_a_smiley_as_python_would_find_it(store: Store) -> None:
+    """``"smiley" in html``, case and all, answered by the database (the HTML is not sent)."""
+    pg = page(
+        [
+            post(1, html='<img class="smiley" src="s.gif">'),
+            post(2, html='<img class="Smiley">'),
+            post(3, html="<p>smileys</p>"),
+            post(4, html="<p>none</p>"),
+        ]
+    )
+    record_thread_page(store, BOARD, pg, seen_at=T0)
+    with store.engine.connect() as conn:
+        found = {f.pid: f.smiley_in_html for f in readpath.first_contents(conn, BOARD, 3)}
+    assert found == {1: True, 2: False, 3: True, 4: False}
+    assert not readpath.thread_has_post(store, BOARD, 3, 5) and not readpath.thread_has_post(
+        store, BOARD, 4, 1
+    )

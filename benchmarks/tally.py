@@ -1,160 +1,440 @@
-"""How long does judging a busy vote thread take? 2,000 posts, 35 players (target: < 50 ms).
+"""What does the judge's ``forumbot tally`` cost at 2k, 20k and 100k posts per thread? (issue 12, 2, 3, 7)
 
-Generates a thread (votes, changes, voids, chat, typos, quotes, late posts, spectators), then times
-(a) reading every post's text and (b) the pure day resolution, for both procedures.
+    .venv/bin/python benchmarks/tally.py [--sizes 2000,20000,100000] [--ratio-sizes 2000,20000]
+                                         [--days 10] [--rounds 3] [--pg URL | --no-pg]
 
-    .venv/bin/python benchmarks/tally.py [--posts 2000] [--players 35] [--repeat 20]
+The real command, not the engine alone: for each size a game file and a populated store are made (35
+players, R001; every day a vote thread and a discussion thread of N posts each: votes, changes, voids,
+chat, quotes, edits, spectators; every thread read completely after its close), then
+``python -m forumbot --game G tally --day K --json`` runs in a subprocess: from the store, through the
+desk (attendance, the vote count, the carried counters), to the draft and the JSON on stdout. Figures
+per command: CPU seconds (user + system, from ``wait4``) and peak RSS (the whole process, interpreter
+start-up included), the best of ``--rounds`` interleaved rounds.
+
+Printed beside the targets:
+- ``tally`` at 100k posts per thread: <= 5 s CPU and <= 250 MiB;
+- ``tally --day 10`` of a 10-day game within 1.3x of ``tally --day 1`` of the same game (the days before
+  tallied once already, as in a game: each day's result is stored and the next day starts from it).
+  The first ``--day 10`` after the store was filled (nothing stored yet: every day judged) is shown too.
+
+Sizes in ``--ratio-sizes`` get a ``--days``-day game (20 threads of N posts); the others a 1-day game.
+PostgreSQL: --pg URL, else FORUMBOT_TEST_DATABASE_URL; each store a schema of its own, dropped after.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
-import statistics
+import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Callable
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
-from engine import (
-    DayInput,
-    DayTimes,
-    ProxyVote,
-    VotePost,
-    judge_day,
+from sqlalchemy import create_engine, text  # noqa: E402
+
+from forumbot.parsers.records import (  # noqa: E402
+    EditMarker,
+    Post,
+    QuoteRef,
+    Source,
+    ThreadInfo,
+    ThreadPage,
+    TimeSource,
 )
-from forumbot.parsers.votes import read_ballot
+from forumbot.store import open_store, pagewrite  # noqa: E402
+from forumbot.store.reads import ThreadRead, record_thread_read  # noqa: E402
 
-OPEN = datetime(2026, 6, 10, 13, 0, tzinfo=UTC)
-CLOSE = OPEN + timedelta(days=2)
+BOARD = "http://bbs.example.com/"
+T0 = datetime(2026, 6, 10, 4, 0, tzinfo=UTC)  # 12:00 in Asia/Shanghai
+TARGET_CPU = 5.0
+TARGET_MIB = 250.0
+TARGET_RATIO = 1.3
+PAGE = 1000  # posts per stored page (the store's cost per post does not depend on it)
+N_PLAYERS = 35
+ZONE = ZoneInfo("Asia/Shanghai")
 
 
-def make_thread(n_posts: int, n_players: int, procedure: str, seed: int = 7) -> tuple[list[str], list[tuple]]:
+def players() -> list[str]:
+    return [f"玩家{i:02d}" if i % 3 else f"Player{i:02d}" for i in range(N_PLAYERS)]
+
+
+# --------------------------------------------------------------------------- the threads
+
+
+def _post(pid: int, tid: int, author: str, at: datetime, body: str, **kw: Any) -> Post:
+    return Post(
+        pid=pid,
+        tid=tid,
+        author=author,
+        uid=None,
+        floor=kw.pop("floor"),
+        posted_at=at,
+        posted_until=at,
+        time_source=TimeSource.TEXT,
+        text=body,
+        html=f'<div class="t_f" id="postmessage_{pid}">{body}<br /></div>',
+        **kw,
+    )
+
+
+def vote_thread(tid: int, pid0: int, n: int, opens: datetime, closes: datetime, seed: int) -> list[Post]:
+    """An R001 vote thread: votes with their reasons, changes, a few voids, two-name and typo votes,
+    chat, spectators, late posts, edits. Texts vary as players' do (few posts say exactly the same)."""
     rng = random.Random(seed)
-    players = [f"玩家{i:02d}" if i % 3 else f"Player{i:02d}" for i in range(n_players)]
+    names = players()
     chatter = [
         "顶",
         "+1",
         "我是好人",
         "？？？",
         "投票截止前还能改吗？",
-        "看了一圈讨论帖，说一下我的想法：大家冷静",
         "弃权是因为信息太少",
+        "等等看",
+        "同意楼上",
     ]
-    raw: list[tuple] = []
-    first_vote: dict[str, int] = {}
-    for pid in range(1, n_posts + 1):
-        author = rng.choice(players) if rng.random() > 0.02 else "吃瓜群众"
-        t = OPEN + timedelta(
-            seconds=int((CLOSE - OPEN).total_seconds() * pid / n_posts) + rng.randint(-60, 60)
-        )
-        target = rng.choice(players)
+    span = (closes - opens).total_seconds()
+    out = [_post(pid0, tid, "法官大人", opens, "【投票帖】投票格式：投票：名字", floor=1, first=True)]
+    for i in range(1, n):
+        author = rng.choice(names) if rng.random() > 0.02 else "吃瓜群众"
+        at = opens + timedelta(seconds=int(span * i / n) + rng.randint(-60, 60))
+        target = rng.choice([x for x in names if x != author])  # a vote for oneself is void, and final
         roll = rng.random()
-        quotes: tuple[int, ...] = ()
-        if procedure == "r004":
-            if roll < 0.25:
-                text = f"投票对象：{target}\n投票理由：发言诡异"
-            elif roll < 0.35 and author in first_vote:
-                text = f"[quote]原投票[/quote]\n改票对象：{target}\n改票理由：觉得更诡异"
-                quotes = (first_vote[author],)
-            elif roll < 0.40:
-                text = f"投票：{target}"
-            elif roll < 0.43:
-                text = f"投票对象：{target}x\n投票理由：手滑"
-            else:
-                text = rng.choice(chatter)
+        quotes: tuple[QuoteRef, ...] = ()
+        if roll < 0.25:
+            body = f"投票：{target}（理由见讨论帖第{rng.randint(2, 900)}楼）"
+        elif roll < 0.252 and author in names[-3:]:
+            body = "废票"
+        elif roll < 0.28:
+            body = f"我投{target}吧，{rng.choice(names)}再看看"
+        elif roll < 0.30:
+            body = f"投票：{target}，{rng.choice(names)}"
+        elif roll < 0.31:
+            body = "投票：弃权"
+        elif roll < 0.35:
+            body = f"改票：{target}"
+            quotes = (QuoteRef(pid0 + i - 1, rng.choice(names), "投票：饺子"),)
         else:
-            if roll < 0.25:
-                text = f"投票：{target}（理由见讨论帖）"
-            elif roll < 0.30:
-                text = "废票"
-            elif roll < 0.33:
-                text = f"我投{target}吧"
-            elif roll < 0.36:
-                text = f"投票：{target}，{rng.choice(players)}"
-            elif roll < 0.38:
-                text = "投票：弃权"
-            else:
-                text = rng.choice(chatter)
-        if "对象" in text and author not in first_vote and "改票" not in text:
-            first_vote[author] = pid
-        raw.append((pid, author, t, text, quotes, rng.random() < 0.01))
-    return players, raw
-
-
-def build(procedure: str, players: list[str], raw: list[tuple]) -> DayInput:
-    posts = tuple(
-        VotePost(
-            pid=pid,
-            floor=pid + 1,
-            author=a,
-            at=t,
-            ballot=read_ballot(text, procedure, players),  # type: ignore[arg-type]
-            quoted_pids=q,
-            edited=e,
+            body = f"{rng.choice(chatter)}（{rng.choice(names)}说的第{rng.randint(2, 900)}楼）"
+        edit = EditMarker(author, at + timedelta(minutes=3), f"本帖最后由 {author} 于 … 编辑")
+        out.append(
+            _post(
+                pid0 + i,
+                tid,
+                author,
+                at,
+                body,
+                floor=i + 1,
+                quotes=quotes,
+                edit=edit if roll > 0.99 else None,
+            )
         )
-        for pid, a, t, text, q, e in raw
-    )
-    return DayInput(
-        family=procedure,
-        day=2,
-        roster=tuple(players),
-        alive=frozenset(players[:-3]),
-        posts=posts,
-        times=DayTimes(OPEN, CLOSE),
-        discussion_counts={p: 3 for p in players},
-        strikes={players[0]: 1},
-        proxy_votes=(ProxyVote(players[1], players[2], OPEN + timedelta(hours=1), entered_by="法官"),),
-        authority_holder=players[4] if procedure == "r004" else None,
-    )
+    return out
 
 
-def timed(fn: Callable[[], None], repeat: int) -> tuple[float, float]:
-    samples = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        samples.append((time.perf_counter() - t0) * 1000)
-    return min(samples), statistics.median(samples)
+def discussion_thread(
+    tid: int, pid0: int, n: int, opens: datetime, closes: datetime, seed: int
+) -> list[Post]:
+    """A discussion thread: meaningful posts, bumps, smileys, quotes, the case post first."""
+    rng = random.Random(seed)
+    names = players()
+    lines = [
+        "看了一圈，我觉得{x}的发言有问题，昨天的逻辑前后矛盾",
+        "顶",
+        "+1",
+        "同意楼上，{x}可以出",
+        "我是好人，请大家冷静，别乱投",
+        "{x}你昨天为什么不解释？",
+    ]
+    span = (closes - opens).total_seconds()
+    out = [_post(pid0, tid, "法官大人", opens, "【案情】第一日", floor=1, first=True)]
+    for i in range(1, n):
+        author = rng.choice(names) if rng.random() > 0.03 else "吃瓜群众"
+        at = opens + timedelta(seconds=int(span * i / n))
+        body = rng.choice(lines).format(x=rng.choice(names)) + f"（{rng.randint(1, 10**6)}）" * (i % 2)
+        quotes = (QuoteRef(pid0 + i - 1, rng.choice(names), "……"),) if rng.random() < 0.1 else ()
+        out.append(_post(pid0 + i, tid, author, at, body, floor=i + 1, quotes=quotes))
+    return out
+
+
+# --------------------------------------------------------------------------- the game
+
+
+@dataclass
+class Game:
+    size: int
+    days: int
+    dir: Path
+    game_file: Path
+    store_url: str
+
+
+def _local(t: datetime) -> str:
+    return t.astimezone(ZONE).strftime("%Y-%m-%d %H:%M")
+
+
+def build(size: int, n_days: int, where: Path, store_url: str, connect_args: dict[str, Any]) -> Game:
+    """The game file and its store: ``n_days`` days, each a vote and a discussion thread of ``size`` posts."""
+    roster = ", ".join(f'"{p}"' for p in players())
+    days_toml = []
+    store = open_store(store_url, connect_args=connect_args)
+    try:
+        for d in range(1, n_days + 1):
+            opens = T0 + timedelta(days=d - 1, minutes=20)
+            closes = T0 + timedelta(days=d)
+            vote_tid, disc_tid = 100 + 2 * d, 101 + 2 * d
+            days_toml.append(
+                f"[[days]]\nday = {d}\nvote = {vote_tid}\ndiscussion = {disc_tid}\n"
+                f'opens = "{_local(opens)}"\nclose = "{_local(closes)}"\n'
+            )
+            for tid, posts in (
+                (vote_tid, vote_thread(vote_tid, 10_000_000 * d, size, opens, closes, seed=d)),
+                (
+                    disc_tid,
+                    discussion_thread(disc_tid, 10_000_000 * d + 5_000_000, size, opens, closes, seed=d),
+                ),
+            ):
+                pages = (len(posts) + PAGE - 1) // PAGE
+                read_at = closes + timedelta(minutes=5)
+                for k in range(pages):
+                    page = ThreadPage(
+                        ThreadInfo(tid, 3, f"第{d}日", k + 1, pages),
+                        tuple(posts[k * PAGE : (k + 1) * PAGE]),
+                        Source.PC,
+                    )
+                    pagewrite.record_page(store, BOARD, page, seen_at=read_at, ppp=PAGE)
+                record_thread_read(
+                    store,
+                    BOARD,
+                    ThreadRead(
+                        tid=tid,
+                        started_at=read_at,
+                        finished_at=read_at + timedelta(minutes=1),
+                        full=True,
+                        complete=True,
+                        source="pc",
+                        first_page=1,
+                        last_page=pages,
+                        pages=pages,
+                        pages_read=pages,
+                        posts_seen=len(posts),
+                        reason="",
+                        error_kind="",
+                        error="",
+                        listed_replies=None,
+                        listed_last_post_at=None,
+                        listed_last_poster="",
+                    ),
+                )
+    finally:
+        store.close()
+    game_file = where / "game.toml"
+    game_file.write_text(
+        f"""[game]
+name = "基准杀"
+ruleset = "R001"
+timezone = "Asia/Shanghai"
+judges = ["法官大人"]
+store = "{store_url}"
+
+[board]
+url = "{BOARD}"
+source = "pc"
+fid = 3
+
+[players]
+roster = [{roster}]
+
+[timetable]
+first_night = "{T0.astimezone(ZONE).date().isoformat()}"
+night_deadline = "17:00"
+vote_close = "12:00"
+
+"""
+        + "\n".join(days_toml),
+        encoding="utf-8",
+    )
+    return Game(size, n_days, where, game_file, store_url)
+
+
+# --------------------------------------------------------------------------- running the command
+
+
+@dataclass(frozen=True)
+class Run:
+    cpu: float  # user + system seconds of the command's process
+    mib: float  # its peak RSS
+    code: int
+
+
+def tally(game: Game, day: int) -> Run:
+    """``forumbot tally --day DAY --json`` in a subprocess: its own CPU and peak RSS (wait4)."""
+    cmd = [
+        sys.executable,
+        "-m",
+        "forumbot",
+        "--game",
+        str(game.game_file),
+        "tally",
+        "--day",
+        str(day),
+        "--json",
+    ]
+    proc = subprocess.Popen(cmd, cwd=game.dir, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _pid, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    err = proc.stderr.read().decode() if proc.stderr else ""
+    if proc.returncode not in (0, 5):
+        raise SystemExit(f"tally --day {day} failed ({proc.returncode}):\n{err}")
+    return Run(usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, proc.returncode)
+
+
+# --------------------------------------------------------------------------- backends
+
+
+class Backends:
+    """Temporary SQLite files and, when reachable, PostgreSQL schemas (dropped at the end)."""
+
+    def __init__(self, pg_url: str | None) -> None:
+        self.tmp = tempfile.TemporaryDirectory(prefix="fb-tally-")
+        self.pg_url = pg_url
+        self.pg_error = ""
+        self.schemas: list[str] = []
+        if pg_url:
+            try:
+                eng = create_engine(pg_url, connect_args={"connect_timeout": 5})
+                with eng.connect() as conn:
+                    conn.execute(text("select 1"))
+                eng.dispose()
+            except Exception as exc:  # unreachable: skip PostgreSQL and say why
+                self.pg_error = f"{type(exc).__name__}: {str(exc).splitlines()[0]}"
+                self.pg_url = None
+
+    def names(self) -> list[str]:
+        return ["sqlite", "postgresql"] if self.pg_url else ["sqlite"]
+
+    def new(self, backend: str) -> tuple[Path, str, dict[str, Any]]:
+        where = Path(self.tmp.name) / uuid.uuid4().hex[:8]
+        where.mkdir()
+        if backend == "sqlite":
+            return where, str(where / "store.db"), {}
+        assert self.pg_url is not None
+        schema = f"fbtally_{uuid.uuid4().hex[:10]}"
+        eng = create_engine(self.pg_url)
+        with eng.begin() as conn:
+            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+        eng.dispose()
+        self.schemas.append(schema)
+        sep = "&" if "?" in self.pg_url else "?"
+        return where, f"{self.pg_url}{sep}options=-csearch_path%3D{schema}", {}
+
+    def close(self) -> None:
+        if self.pg_url and self.schemas:
+            eng = create_engine(self.pg_url)
+            with eng.begin() as conn:
+                for schema in self.schemas:
+                    conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+            eng.dispose()
+        self.tmp.cleanup()
+
+
+@contextmanager
+def backends(pg_url: str | None) -> Iterator[Backends]:
+    b = Backends(pg_url)
+    try:
+        yield b
+    finally:
+        b.close()
+
+
+# --------------------------------------------------------------------------- main
+
+
+def _show(r: Run) -> str:
+    return f"{r.cpu:6.2f} s CPU {r.mib:6.0f} MiB"
+
+
+def best(runs: list[Run]) -> Run:
+    return Run(min(r.cpu for r in runs), min(r.mib for r in runs), runs[0].code)
+
+
+def bench(
+    b: Backends, backend: str, sizes: list[int], ratio_sizes: set[int], n_days: int, rounds: int
+) -> list[str]:
+    lines: list[str] = []
+
+    def say(line: str) -> None:
+        lines.append(line)
+        print(line, flush=True)
+
+    say(f"-- {backend}")
+    for size in sizes:
+        days = n_days if size in ratio_sizes else 1
+        where, url, args = b.new(backend)
+        t = time.perf_counter()
+        game = build(size, days, where, url, args)
+        say(f"   {size:>7} posts per thread, {days} day(s): store filled in {time.perf_counter() - t:.0f} s")
+        cold = tally(game, days) if days > 1 else None  # nothing stored yet: every earlier day judged
+        for d in range(1, days):  # a game's course: each day tallied once before the next
+            tally(game, d)
+        first: list[Run] = []
+        last: list[Run] = []
+        for r in range(rounds):
+            order = [1, days] if r % 2 == 0 else [days, 1]
+            for d in order if days > 1 else [1]:
+                (first if d == 1 else last).append(tally(game, d))
+        one = best(first)
+        say(f"      tally --day 1          {_show(one)}")
+        if size >= 100_000:
+            ok = one.cpu <= TARGET_CPU and one.mib <= TARGET_MIB
+            say(
+                f"      target at 100k: <= {TARGET_CPU:g} s CPU and <= {TARGET_MIB:g} MiB: "
+                f"{'met' if ok else 'MISSED'}"
+            )
+        if days > 1 and cold is not None:
+            ten = best(last)
+            ratio = ten.cpu / one.cpu
+            say(f"      tally --day {days:<2}         {_show(ten)}   day {days}/day 1 x{ratio:.2f}")
+            say(f"      tally --day {days:<2} (cold)  {_show(cold)}   (no day stored yet)")
+            verdict = "met" if ratio <= TARGET_RATIO else "MISSED"
+            say(f"      target: day {days} within {TARGET_RATIO}x of day 1: x{ratio:.2f} ({verdict})")
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--posts", type=int, default=2000)
-    ap.add_argument("--players", type=int, default=35)
-    ap.add_argument("--repeat", type=int, default=20)
+    ap.add_argument("--sizes", default="2000,20000,100000")
+    ap.add_argument("--ratio-sizes", default="2000,20000")
+    ap.add_argument("--days", type=int, default=10)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--pg", help="PostgreSQL URL (default: FORUMBOT_TEST_DATABASE_URL)")
+    ap.add_argument("--no-pg", action="store_true")
     args = ap.parse_args(argv)
-    worst = 0.0
-    for procedure in ("r001", "r004"):
-        players, raw = make_thread(args.posts, args.players, procedure)
-        inp = build(procedure, players, raw)
-
-        def read_all(
-            procedure: str = procedure, players: list[str] = players, raw: list[tuple] = raw
-        ) -> None:
-            for r in raw:
-                read_ballot(r[3], procedure, players)  # type: ignore[arg-type]
-
-        def judge(inp: DayInput = inp) -> None:
-            judge_day(inp)
-
-        parse_min, parse_med = timed(read_all, args.repeat)
-        judge_min, judge_med = timed(judge, args.repeat)
-        result = judge_day(inp)
-        total = parse_med + judge_med
-        worst = max(worst, total)
-        read = f"read {parse_med:.1f} ms (min {parse_min:.1f})"
-        judged = f"judge {judge_med:.1f} ms (min {judge_min:.1f})"
-        outcome = f"{result.outcome.kind.value} {','.join(result.outcome.out)}"
-        print(
-            f"{procedure}: {args.posts} posts, {args.players} players: {read}, {judged}, total {total:.1f} ms"
-        )
-        print(f"      outcome {outcome}; {len(result.verdicts)} verdicts")
-    print(f"worst total {worst:.1f} ms — target < 50 ms: {'OK' if worst < 50 else 'SLOW'}")
-    return 0 if worst < 50 else 1
+    sizes = [int(s) for s in args.sizes.split(",") if s]
+    ratio_sizes = {int(s) for s in args.ratio_sizes.split(",") if s}
+    pg = None if args.no_pg else (args.pg or os.environ.get("FORUMBOT_TEST_DATABASE_URL"))
+    out: list[str] = [
+        f"== forumbot tally --json: {N_PLAYERS} players, R001; best of {args.rounds} interleaved rounds; "
+        "CPU and peak RSS of the whole command"
+    ]
+    with backends(pg) as b:
+        if b.pg_error:
+            out.append(f"-- postgresql skipped: {b.pg_error}")
+        for backend in b.names():
+            out += bench(b, backend, sizes, ratio_sizes, args.days, args.rounds)
+    print("\n".join(out))
+    return 0
 
 
 if __name__ == "__main__":

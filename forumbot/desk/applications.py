@@ -19,7 +19,6 @@ from engine import (
 from forumbot.config import DayConfig
 from forumbot.desk.core import DeskCore
 from forumbot.parsers.applications import application_posts
-from forumbot.store import posts
 
 
 class ApplicationSteps(DeskCore):
@@ -27,7 +26,7 @@ class ApplicationSteps(DeskCore):
         """The day's applications judged (None: not R004, or no process thread in the game file)."""
         if not self.ruleset.has_applications or day.process_tid is None:
             return None
-        stored = posts.thread_posts(self.store, self.game.board, day.process_tid)
+        stored = self.threads.posts(self.game.board, day.process_tid)  # a process thread is short
         found = application_posts([p.to_post() for p in stored], judges=self.game.judges)
         auto = (
             day.accelerated_at if day.accelerated_at is not None else (day.opens if day.accelerated else None)

@@ -28,9 +28,11 @@ from forumbot.nightmail import MAIL_FLAG_NAMES, MailFlagError, mail_flags
 from forumbot.parsers.votes import Grammar
 from forumbot.store import records
 from forumbot.store.db import Store
+from forumbot.store.readpath import ThreadCache
 from forumbot.store.records import StateVersion
 
 if TYPE_CHECKING:
+    from forumbot.desk.carry import DayCarry
     from forumbot.desk.day import DayJudgement
 
 
@@ -76,11 +78,18 @@ class DeskCore:
         with store.session() as s:
             self.gid = records.ensure_game(s, game.name, self.ruleset.id).id or 0
             s.commit()
-        self._days: dict[int, DayJudgement] = {}
+        # What this desk read and judged, each kept with what it was read or judged from and checked
+        # against the store at each use (never stale, whoever wrote): the threads' posts by their
+        # versions, the judged days and their carry-overs by their fingerprints (desk/carry.py).
+        self.threads = ThreadCache(store)
+        self._days: dict[int, tuple[str, DayJudgement]] = {}
+        self._carries: dict[int, tuple[str, DayCarry]] = {}
 
     def refresh(self) -> None:
-        """Forget the judged days: the store has changed (a poll, an override, a revote call)."""
+        """Forget what was read and judged (it is checked at each use anyway: this only frees it)."""
         self._days.clear()
+        self._carries.clear()
+        self.threads.clear()
 
     @property
     def grammar(self) -> Grammar:

@@ -3,15 +3,25 @@ count, revotes, overrides and proxy votes, and the day's close.
 
 Everything a day's verdict depends on is recomputed from what the store holds (the posts and every
 revision, the judges' overrides, proxy votes and revote calls), so tallying twice gives the same answer
-and a judge can always show how it came about. The carry-over between days (vote strikes, the previous
-round's attendance, proxy votes used, yellow cards) is replayed from day 1 rather than stored, for the
-same reason.
+and a judge can always show how it came about. The posts are read through the judging read path
+(forumbot/store/readpath.py: one query per thread, plain records, kept while the thread's version is
+unchanged). The carry-over between days (vote strikes, the previous round's attendance, proxy votes
+used, yellow cards, who went out) is what judging days 1…k-1 again would give, but each day is judged
+once: its carry-over is stored with the fingerprint of its inputs and used while that still matches
+(desk/carry.py).
 """
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection
+from sqlmodel import Session
 
 from engine import (
     AttendanceResult,
@@ -39,11 +49,13 @@ from engine import (
 )
 from forumbot.config import DayConfig
 from forumbot.desk.applications import ApplicationSteps
+from forumbot.desk.carry import DayCarry, canon, fingerprint
 from forumbot.errors import GameFileError, ReadIncomplete, UsageError
 from forumbot.i18n import _
 from forumbot.labels import phase_label
 from forumbot.parsers.votes import vote_posts as to_vote_posts
-from forumbot.store import posts, records
+from forumbot.store import readpath, records
+from forumbot.store.dayresults import load_day_results, save_day_result
 from forumbot.store.reads import day_read_complete, read_status
 from forumbot.store.records import OverrideRecord
 
@@ -89,49 +101,71 @@ class DayJudgement:
         return tuple(out)
 
 
+@contextmanager
+def cycles_uncollected() -> Iterator[None]:
+    """No cyclic garbage collection while a day is judged: judging makes hundreds of thousands of
+    objects (posts, ballots, verdicts) and no cycles, and the collector's passes over them were 15% of
+    a 100,000-post tally. Reference counting still frees everything; the collector runs again after."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _read_discussion(conn: Connection, key: str, tid: int) -> tuple[DiscussionPost, ...]:
+    """Attendance's posts: the replies with an author, each as first posted (a later edit does not add
+    a post); a smiley-only post has the board's smiley in its HTML and no text."""
+    return tuple(
+        DiscussionPost(
+            pid=p.pid,
+            author=p.author,
+            at=p.posted_at,
+            text=p.text,
+            has_quote=p.has_quotes,
+            smiley_only=p.smiley_in_html and not p.text.strip(),
+            floor=p.floor,
+        )
+        for p in readpath.first_contents(conn, key, tid)
+        if not p.first and p.author
+    )
+
+
 class DaySteps(ApplicationSteps):
     # ------------------------------------------------------------------ posts → engine inputs
 
-    def _thread_posts(self, tid: int | None) -> list[posts.StoredPost]:
-        if tid is None:
-            return []
-        return posts.thread_posts(self.store, self.game.board, tid)
-
     def vote_posts(self, day: DayConfig) -> tuple[VotePost, ...]:
-        """The day's vote thread as the engine reads it (each post's ballot, edits marked)."""
-        stored = self._thread_posts(day.vote_tid)
-        found = [p.to_post() for p in stored if p.author]
-        edited = [p.pid for p in stored if len(p.revisions) > 1]
-        return to_vote_posts(
-            found,
-            self.grammar,
-            self.game.roster,
-            require_reason_label=self.day_flags.r004_require_reason_label,
-            allow_text_before_format=self.day_flags.r004_allow_text_before_format,
-            void_is_vote_attempt=self.day_flags.r004_void_post_is_vote_attempt,
-            edited_pids=edited,
-        )
+        """The day's vote thread as the engine reads it (each post's ballot, edits marked).
+
+        Kept by the desk while the thread is unchanged (its version, forumbot/store/readpath.py); the
+        posts are read a batch at a time and only the engine's values are kept."""
+        if day.vote_tid is None:
+            return ()
+        return self.threads.view(self.game.board, day.vote_tid, "vote_posts", self._read_vote_posts)
+
+    def _read_vote_posts(self, conn: Connection, key: str, tid: int) -> tuple[VotePost, ...]:
+        out: list[VotePost] = []
+        for batch in readpath.current_posts(conn, key, tid):
+            # pids are unique and batches in pid order: the parser's order and dedupe hold across them
+            out += to_vote_posts(
+                [p for p in batch if p.author],
+                self.grammar,
+                self.game.roster,
+                require_reason_label=self.day_flags.r004_require_reason_label,
+                allow_text_before_format=self.day_flags.r004_allow_text_before_format,
+                void_is_vote_attempt=self.day_flags.r004_void_post_is_vote_attempt,
+                edited_pids=[p.pid for p in batch if p.revision_count > 1],
+            )
+        return tuple(out)
 
     def discussion_posts(self, day: DayConfig) -> list[DiscussionPost]:
         """The day's discussion thread as attendance counts it (the first revision of each reply)."""
-        out = []
-        for p in self._thread_posts(day.discussion_tid):
-            if p.first or not p.author:
-                continue
-            rev = p.first_revision  # attendance counts what was posted; a later edit does not add a post
-            smiley_only = "smiley" in rev.html and not rev.text.strip()
-            out.append(
-                DiscussionPost(
-                    pid=p.pid,
-                    author=p.author,
-                    at=p.posted_at,
-                    text=rev.text,
-                    has_quote=bool(rev.quotes),
-                    smiley_only=smiley_only,
-                    floor=p.floor,
-                )
-            )
-        return out
+        if day.discussion_tid is None:
+            return []
+        found = self.threads.view(self.game.board, day.discussion_tid, "discussion", _read_discussion)
+        return list(found)
 
     def attendance_rules(self) -> AttendanceRules:
         base = AttendanceRules.from_flags(self.day_flags)
@@ -206,8 +240,11 @@ class DaySteps(ApplicationSteps):
 
     def overrides(self, day: int) -> tuple[Override, ...]:
         with self.store.session() as s:
-            rows = records.overrides_for(s, self.gid, day)
-            waived = {d.pid for d in records.decisions_for(s, self.gid, "edit_waived", day)}
+            return self._overrides(s, day)
+
+    def _overrides(self, s: Session, day: int) -> tuple[Override, ...]:
+        rows = records.overrides_for(s, self.gid, day)
+        waived = {d.pid for d in records.decisions_for(s, self.gid, "edit_waived", day)}
         return tuple(
             Override(
                 pid=o.pid,
@@ -235,11 +272,14 @@ class DaySteps(ApplicationSteps):
             for p in day.proxy_votes
         ]
         with self.store.session() as s:
-            for _d, player, target, at, by in records.proxy_votes_for(s, self.gid, day.day):
-                out.append(
-                    ProxyVote(player, None if target == "弃权" else target, at, by, abstain=target == "弃权")
-                )
+            out += self._stored_proxy_votes(s, day.day)
         return tuple(out)
+
+    def _stored_proxy_votes(self, s: Session, n: int) -> list[ProxyVote]:
+        return [
+            ProxyVote(player, None if target == "弃权" else target, at, by, abstain=target == "弃权")
+            for _d, player, target, at, by in records.proxy_votes_for(s, self.gid, n)
+        ]
 
     # ------------------------------------------------------------------ judging the day
 
@@ -260,10 +300,10 @@ class DaySteps(ApplicationSteps):
             return self.with_applications(day)
         if sum(1 for d in self.game.days if d.discussion_tid == day.discussion_tid) > 1:
             return self.with_applications(day)  # one thread for several days: its first post opens day 1 only
-        first = next((p for p in self._thread_posts(day.discussion_tid) if p.first), None)
-        if first is None or not first.posted_at < day.closes:
+        opens_at = self.threads.view(self.game.board, day.discussion_tid, "opening", readpath.opening_post_at)
+        if opens_at is None or not opens_at < day.closes:
             return self.with_applications(day)
-        opens = first.posted_at
+        opens = opens_at
         return self.with_applications(
             replace(
                 day,
@@ -273,11 +313,12 @@ class DaySteps(ApplicationSteps):
         )
 
     def _day_input(
-        self, n: int, day: DayConfig, state: GameState | None
+        self, n: int, day: DayConfig, state: GameState | None, fps: dict[int, str]
     ) -> tuple[DayInput, AttendanceResult | None]:
-        """The engine's input for day ``n``: the posts, the times, and what carries over from day n-1."""
-        prev = self.tally(n - 1).result if n > 1 and any(d.day == n - 1 for d in self.game.days) else None
-        alive = self.living(n)
+        """The engine's input for day ``n``: the posts, the times, and what carries over from day n-1
+        (``fps``: the fingerprints of day n and the days before it, :meth:`day_fingerprints`)."""
+        prev = self._carry(n - 1, fps) if n > 1 and any(d.day == n - 1 for d in self.game.days) else None
+        alive = self.living(n) if state is not None else self._living_without_state(n, fps)
         if state is not None:
             before = self.state_before_night(n)
             new_victim = before is None or len(alive) < len(before.living())
@@ -306,14 +347,14 @@ class DaySteps(ApplicationSteps):
                 accelerated_until=day.accelerated_until,
             ),
             discussion_counts=dict(attendance.counts) if attendance else None,
-            previous_round_deficient=prev.discussion_deficient if prev else frozenset(),
-            strikes=dict(prev.strikes_after) if prev else {},
+            previous_round_deficient=prev.deficient if prev else frozenset(),
+            strikes=dict(prev.strikes) if prev else {},
             proxy_votes=self.proxy_votes(day),
-            proxy_used=dict(prev.proxy_used_after) if prev else {},
+            proxy_used=dict(prev.proxy_used) if prev else {},
             overrides=self.overrides(n),
             authority_holder=authority,
             double_kill_pair=pair,
-            yellow_cards=dict(prev.yellow_totals) if prev else {},
+            yellow_cards=dict(prev.yellow_cards) if prev else {},
             flags=self.day_flags,
             new_victim=new_victim,
             judges=frozenset(self.game.judges),
@@ -337,20 +378,109 @@ class DaySteps(ApplicationSteps):
     def tally(self, n: int, *, as_of: datetime | None = None) -> DayJudgement:
         """Judge day ``n`` from the store: the original count, then every revote the judges called.
 
-        ``as_of`` gives the running count at that moment (provisional, not cached, no revotes).
+        ``as_of`` gives the running count at that moment (provisional, not kept, no revotes). The days
+        before start from their stored carry-overs (each judged at most once while its inputs stay the
+        same); a judgement this desk made of day ``n`` with the same inputs is given again, its
+        read status checked anew.
         """
-        if as_of is None and n in self._days:
-            return self._days[n]
+        fps = self.day_fingerprints(n)
+        if as_of is None:
+            found = self._days.get(n)
+            if found is not None and found[0] == fps[n]:
+                judged = found[1]
+                return replace(judged, read_reasons=self.read_reasons(judged.day, judged.result, None))
+        with cycles_uncollected():
+            return self._judge(n, fps, as_of)
+
+    def _judge(self, n: int, fps: dict[int, str], as_of: datetime | None = None) -> DayJudgement:
+        """Day ``n`` judged from the posts (the days before from their carry-overs); a final judgement
+        is kept, and its carry-over stored under the day's fingerprint."""
         day = self.day(n)
         state = self.day_start_state(n)
-        inp, attendance = self._day_input(n, day, state)
+        inp, attendance = self._day_input(n, day, state, fps)
         result = judge_day(inp, as_of=as_of)
         if as_of is None:
             result = self._called_revotes(n, result, inp)
         judged = DayJudgement(day, result, attendance, state, self.read_reasons(day, result, as_of))
         if as_of is None:
-            self._days[n] = judged
+            self._days[n] = (fps[n], judged)
+            self._keep_carry(n, fps[n], DayCarry.of(result))
         return judged
+
+    # ------------------------------------------------------------------ each day judged once
+
+    def day_fingerprints(self, n: int) -> dict[int, str]:
+        """The fingerprint of day ``n`` and of every day before it in the game file (desk/carry.py).
+
+        Read without a post: the threads' versions, the judges' records of each day, the state
+        versions' ids. Computed BEFORE any input is read, so a judgement stored under a fingerprint
+        was made from inputs at least as new (a write in between only makes it unused, never stale).
+        Raises UsageError when day ``n`` is not in the game file."""
+        self.game.day(n)
+        days = sorted((d for d in self.game.days if d.day <= n), key=lambda d: d.day)
+        tids = {t for d in days for t in (d.vote_tid, d.discussion_tid, d.process_tid) if t is not None}
+        versions = self.threads.versions(self.game.board, tids)
+        live: dict[str, int] = {}
+        for v in self.live_history():
+            live[v.label] = v.id  # the latest live version of each label
+        setups = [label for label in live if label.startswith("setup")]
+        setup_id = live[max(setups, key=lambda label: live[label])] if setups else None
+        game = self._game_fingerprint()
+        out: dict[int, str] = {}
+        prev: str | None = None
+        with self.store.session() as s:
+            for d in days:
+                n_ = d.day
+                out[n_] = prev = fingerprint(
+                    game,
+                    d,
+                    {t: versions[t] for t in (d.vote_tid, d.discussion_tid, d.process_tid) if t is not None},
+                    live.get(f"night {n_}"),
+                    setup_id if n_ == 1 else live.get(f"day {n_ - 1}"),
+                    self._overrides(s, n_),
+                    self._stored_proxy_votes(s, n_),
+                    records.revotes_for(s, self.gid, n_),
+                    prev,
+                )
+        return out
+
+    def _game_fingerprint(self) -> Any:
+        """What judging any day uses of the game file and the rule set beside the day's own entry."""
+        return canon(
+            [
+                self.ruleset.id,
+                self.ruleset.family,
+                str(self.ruleset.grammar),
+                self.ruleset.has_applications,
+                self.game.board.key,
+                self.game.roster,
+                self.game.judges,
+                self.game.timezone,
+                self.day_flags,
+                self.attendance_rules(),
+                [(d.day, d.discussion_tid) for d in self.game.days],
+            ]
+        )
+
+    def _carry(self, n: int, fps: dict[int, str]) -> DayCarry:
+        """What day ``n`` leaves for the days after it: kept by this desk, else stored, else judged."""
+        fp = fps[n]
+        kept = self._carries.get(n)
+        if kept is not None and kept[0] == fp:
+            return kept[1]
+        stored = load_day_results(self.store, self.gid).get(n)
+        if stored is not None and stored[0] == fp:
+            carry = DayCarry.from_json(stored[1])
+            self._carries[n] = (fp, carry)
+            return carry
+        self._judge(n, fps)
+        return self._carries[n][1]
+
+    def _keep_carry(self, n: int, fp: str, carry: DayCarry) -> None:
+        self._carries[n] = (fp, carry)
+        text = carry.to_json()
+        if load_day_results(self.store, self.gid).get(n) != (fp, text):
+            save_day_result(self.store, self.gid, n, fp, text)
 
     def read_reasons(self, day: DayConfig, result: DayResult, as_of: datetime | None) -> tuple[str, ...]:
         """Why the day's threads cannot vouch for this judgement (empty when they can).
@@ -386,15 +516,22 @@ class DaySteps(ApplicationSteps):
             return self.state_labelled(setups[-1]) if setups else None
         return self.state_labelled(f"day {n - 1}")
 
-    def _eliminated_before(self, n: int) -> frozenset[str]:
+    def _eliminated_before(self, n: int, fps: dict[int, str] | None = None) -> frozenset[str]:
         """Without a stored setup: who the earlier days' results removed (executions and drownings)."""
         gone: set[str] = set()
         for d in self.game.days:
             if d.day >= n:
                 break
-            r = self.tally(d.day).result
-            gone |= set(r.executed) | set(r.drowned_names)
+            if fps is None:
+                fps = self.day_fingerprints(n)
+            carry = self._carry(d.day, fps)
+            gone |= set(carry.executed) | set(carry.drowned)
         return frozenset(gone)
+
+    def _living_without_state(self, n: int, fps: dict[int, str]) -> frozenset[str]:
+        """:meth:`living` when no state is stored, from fingerprints already computed."""
+        dead = {name for d in self.game.days if d.day <= n for name in d.dead}
+        return frozenset(self.game.roster) - self._eliminated_before(n, fps) - dead
 
     # ------------------------------------------------------------------ the judges' decisions
 
@@ -431,7 +568,9 @@ class DaySteps(ApplicationSteps):
     def day_of_vote_post(self, pid: int) -> int:
         """The day whose vote thread holds ``pid`` (the first such day when a thread serves several)."""
         for d in self.game.days:
-            if d.vote_tid is not None and any(p.pid == pid for p in self._thread_posts(d.vote_tid)):
+            if d.vote_tid is not None and readpath.thread_has_post(
+                self.store, self.game.board, d.vote_tid, pid
+            ):
                 return d.day
         raise UsageError(
             _(

@@ -22,8 +22,9 @@ import re
 import unicodedata
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, replace
+from datetime import datetime
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, Protocol
 
 from engine import (
     Ballot,
@@ -32,7 +33,7 @@ from engine import (
     fold_punctuation,
     suggest_name,
 )
-from forumbot.parsers.records import Post, PostState
+from forumbot.parsers.records import EditMarker, PostState
 
 __all__ = [
     "Grammar",
@@ -568,8 +569,34 @@ def read_ballot(
     return _read_r004(t, names, require_reason_label, allow_text_before_format, void_is_vote_attempt)
 
 
+class VoteSource(Protocol):
+    """What :func:`vote_posts` reads of a post: a parser :class:`~forumbot.parsers.records.Post`, or
+    the store's lean record of one (forumbot/store/readpath.py's ``CurrentPost``, issue 12)."""
+
+    @property
+    def pid(self) -> int: ...
+    @property
+    def author(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def state(self) -> PostState: ...
+    @property
+    def edit(self) -> EditMarker | None: ...
+    @property
+    def floor(self) -> int | None: ...
+    @property
+    def floor_exact(self) -> bool: ...
+    @property
+    def posted_at(self) -> datetime: ...
+    @property
+    def posted_until(self) -> datetime: ...
+    @property
+    def quoted_pids(self) -> tuple[int, ...]: ...
+
+
 def vote_posts(
-    posts: Iterable[Post],
+    posts: Iterable[VoteSource],
     grammar: Grammar,
     players: Collection[str],
     *,

@@ -336,6 +336,43 @@ class JudgeDecisionRow(SQLModel, table=True):
     at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
 
 
+class ThreadVersionRow(SQLModel, table=True):
+    """How many times the judged content of a thread's posts changed: every writer of posts bumps it in
+    the transaction that changes them (a new post, a new or restored revision, a state, an edit marker,
+    a narrower time, a floor or author learnt), never when a re-read changed nothing.
+
+    Why: the desk keeps what it read and judged (forumbot/store/readpath.py's ThreadCache, the stored
+    day results) and must never serve it stale, also when another process polled in between; one
+    indexed row per thread tells it, without reading the posts again."""
+
+    __tablename__ = "thread_versions"
+    __table_args__ = (UniqueConstraint("board_id", "tid", name="uq_thread_versions_board_tid"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    board_id: int = Field(foreign_key="boards.id")
+    tid: int
+    version: int = 0
+
+
+class DayResultRow(SQLModel, table=True):
+    """A judged day's carry-over (strikes, proxy votes used, yellow cards, who was short of posts, who
+    went out), stored with the fingerprint of everything it was judged from (issue 12: each day judged
+    once). The next day starts from it while the fingerprint still matches; any change to an input
+    (a post, an override, a proxy vote, a revote call, a state version, the game file, forumbot's
+    judging code) gives another fingerprint, and the day is judged again. One row per game and day,
+    replaced; a cache of what can always be computed again, so it is the one table rows are
+    overwritten in."""
+
+    __tablename__ = "day_results"
+    __table_args__ = (UniqueConstraint("game_id", "day", name="uq_day_results_game_day"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id")
+    day: int
+    fingerprint: str = Field(max_length=64)
+    carry_json: str = Field(sa_column=Column(Text, nullable=False))
+
+
 # The board's tables (what `forumbot stats` counts) and the judges' tables of a game.
 TABLE_NAMES: tuple[str, ...] = (
     "boards",
@@ -356,6 +393,7 @@ GAME_TABLE_NAMES: tuple[str, ...] = (
     "revotes",
     "runner_moments",
     "judge_decisions",
+    "day_results",
 )
 
 
@@ -494,7 +532,7 @@ class LoginFailureRow(SQLModel, table=True):
     cleared_by: str = ""  # "login succeeded" | "explicit retry"
 
 
-TABLE_NAMES = (*TABLE_NAMES, "poll_processes", "thread_reads", "login_failures")
+TABLE_NAMES = (*TABLE_NAMES, "poll_processes", "thread_reads", "login_failures", "thread_versions")
 
 
 # --------------------------------------------------------------------------- the outbox (forumbot.outbox)

@@ -40,6 +40,7 @@ from forumbot.parsers.records import Post, PostState, ThreadPage
 from forumbot.store.base import BoardLike
 from forumbot.store.db import Store
 from forumbot.store.posts import PageResult, StateChange, post_hash
+from forumbot.store.readpath import bump_versions
 
 _T = SQLModel.metadata.tables
 BOARDS: Table = _T["boards"]
@@ -269,6 +270,16 @@ def _load_rows(conn: Connection, bid: int, pids: Sequence[int]) -> dict[int, _Ro
     return rows
 
 
+# What the desk judges of a stored post (forumbot/store/readpath.py): a change bumps the thread's version.
+_JUDGED = tuple(name for name in _POST_STATE if name not in ("page", "last_seen_at", "last_source"))
+
+
+def _judged(row: _Row) -> tuple[Any, ...]:
+    current = row.current.id if row.current is not None else None
+    markers = tuple((r.id, r.edit_by, r.edit_at, r.edit_raw) for r in row.revisions.values())
+    return (current, tuple(row.state[name] for name in _JUDGED), markers)
+
+
 def _narrow_time(state: dict[str, Any], post: Post) -> None:
     """Keep the narrowest interval consistent with every view (a touch page's "3 分钟前", then PC)."""
     old_width = state["posted_until"] - state["posted_at"]
@@ -375,6 +386,7 @@ def _write(
 
     # -- the page's stored posts, and what this sighting changes
     stored = _load_rows(conn, bid, [p.pid for p in posts]) if posts else {}
+    judged_before = {pid: _judged(row) for pid, row in stored.items()}  # to bump the threads' versions
     order: list[_Row] = []  # every post of the page, in page order
     new_rows: list[tuple[_Row, dict[str, Any]]] = []
     new_revs: list[tuple[_Row, _Rev]] = []
@@ -528,6 +540,8 @@ def _write(
                 for e in events
             ],
         )
+    changed = {row.tid for row in order if judged_before.get(row.pid) != _judged(row)}
+    bump_versions(conn, bid, changed | {e.row.tid for e in events})
     fetch_rows = _fetch_values(bid, fetches, tid=info.tid, page=info.page)
     if fetch_rows:
         _insert_many(conn, FETCH_LOG, fetch_rows)

@@ -25,6 +25,7 @@ import unicodedata
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlmodel import Session, col, select
 
@@ -35,6 +36,7 @@ from forumbot.parsers.records import EditMarker, Post, PostState, QuoteRef, Thre
 from forumbot.store.base import BoardLike, _aware, _board_id, _unit
 from forumbot.store.db import Store
 from forumbot.store.models import EventRow, PostRow, RevisionRow
+from forumbot.store.readpath import bump_versions
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,6 +269,9 @@ def mark_vanished(
             )
             row.state = PostState.DELETED.value
             changes.append(StateChange(row.pid, row.tid, old, PostState.DELETED, at, full_note))
+        if changes:
+            s.flush()
+            bump_versions(s.connection(), bid, {c.tid for c in changes})
     return changes
 
 
@@ -305,11 +310,15 @@ def _event(e: EventRow) -> StoredEvent:
     )
 
 
-def _stored_posts(s: Session, rows: Sequence[PostRow]) -> list[StoredPost]:
-    ids = [r.id for r in rows]
+def _stored_posts(s: Session, rows: Sequence[PostRow], ids: Any = None) -> list[StoredPost]:
+    """The rows as StoredPosts with their revisions and events. ``ids``: a SELECT of the rows' ids (the
+    query that found them), so the revisions and events are found by a subquery rather than by one
+    parameter per post (PostgreSQL refuses more than 65,535 in a statement)."""
+    if ids is None:
+        ids = [r.id for r in rows]
     revs: dict[int, list[StoredRevision]] = {}
     events: dict[int, list[StoredEvent]] = {}
-    if ids:
+    if rows:
         for rv in s.exec(
             select(RevisionRow).where(col(RevisionRow.post_id).in_(ids)).order_by(col(RevisionRow.number))
         ):
@@ -365,19 +374,19 @@ def thread_posts(
         bid = _board_id(s, board, create=False)
         if bid is None:
             return []
-        q = select(PostRow).where(PostRow.board_id == bid, PostRow.tid == tid)
+        where = [PostRow.board_id == bid, PostRow.tid == tid]
         if author is not None:
-            q = q.where(PostRow.author == author)
+            where.append(PostRow.author == author)
         if uid is not None:
-            q = q.where(PostRow.uid == uid)
+            where.append(PostRow.uid == uid)
         if since is not None:
-            q = q.where(PostRow.posted_at >= since)
+            where.append(PostRow.posted_at >= since)
         if until is not None:
-            q = q.where(PostRow.posted_at <= until)
+            where.append(PostRow.posted_at <= until)
         if not include_deleted:
-            q = q.where(PostRow.state != PostState.DELETED.value)
-        rows = s.exec(q.order_by(col(PostRow.pid))).all()
-        return _stored_posts(s, rows)
+            where.append(PostRow.state != PostState.DELETED.value)
+        rows = s.exec(select(PostRow).where(*where).order_by(col(PostRow.pid))).all()
+        return _stored_posts(s, rows, select(col(PostRow.id)).where(*where))
 
 
 def get_post(store: Store, board: BoardLike, pid: int) -> StoredPost | None:

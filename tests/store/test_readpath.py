@@ -3,7 +3,7 @@
 Equivalence is checked on the example games' stores (polled from their saved boards, snapshot after
 snapshot: an edited vote, a deleted post) and on random stores (every sequence of pages the writer
 tests play). Length: a 70,000-post thread on PostgreSQL (over its 65,535-parameter limit) and a
-40,000-post thread on SQLite (over its default 32,766), inserted with bulk SQL.
+40,000-post thread on SQLite (over its default 32,766), inserted with bulk SQL, through both read paths.
 """
 
 from __future__ import annotations
@@ -22,12 +22,12 @@ from sqlalchemy import text
 from forumbot.client import BoardClient
 from forumbot.config import game_from_dict
 from forumbot.errors import StoreError
-from forumbot.parsers.records import EditMarker, PostState, Source
+from forumbot.parsers.records import EditMarker, Post, PostState, Source, ThreadInfo, ThreadPage
 from forumbot.poll import poll
 from forumbot.store import Store, open_store, pagewrite, readpath
-from forumbot.store.posts import thread_posts, was_edited
+from forumbot.store.posts import mark_vanished, record_thread_page, thread_posts, was_edited
 from tests.judging.conftest import BOARD_URL, EXAMPLE, EXAMPLE_R004, mocked
-from tests.store.helpers import BOARD, T0, post
+from tests.store.helpers import BOARD, T0, page, post
 from tests.store.test_pagewrite import (
     MARKERS,
     PageStep,
@@ -72,7 +72,49 @@ def assert_same_as_thread_posts(store: Store, board: str, tid: int) -> int:
             assert mine.quotes == theirs.quotes and mine.quoted_pids == theirs.quoted_pids
             assert mine.has_quotes == bool(theirs.quotes)
             assert mine.mentions == theirs.mentions
+    assert_views_agree(store, board, tid, new)
     return len(new)
+
+
+def assert_views_agree(store: Store, board: str, tid: int, records: tuple[readpath.ThreadPost, ...]) -> None:
+    """The desk's narrow views (the vote count's, attendance's, the opening post's) say what the full
+    records say, batch by batch."""
+    key = readpath.board_key(board)
+    with store.engine.connect() as conn:
+        current = [p for batch in readpath.current_posts(conn, key, tid, batch=3) for p in batch]
+        firsts = list(readpath.first_contents(conn, key, tid))
+        opening = readpath.opening_post_at(conn, key, tid)
+    assert [c.pid for c in current] == [f.pid for f in firsts] == [r.pid for r in records]
+    for c, f, r in zip(current, firsts, records, strict=True):
+        p = r.to_post()
+        assert (c.author, c.text, c.state, c.edit, c.floor, c.floor_exact, c.first) == (
+            p.author,
+            p.text,
+            p.state,
+            p.edit,
+            p.floor,
+            p.floor_exact,
+            p.first,
+        )
+        assert (c.posted_at, c.posted_until, c.quoted_pids, c.revision_count) == (
+            p.posted_at,
+            p.posted_until,
+            p.quoted_pids,
+            r.revision_count,
+        )
+        first = r.first_revision
+        assert tuple(f) == (
+            r.pid,
+            r.first,
+            r.author,
+            r.posted_at,
+            r.floor,
+            first.text,
+            first.has_quotes,
+            "smiley" in first.html,
+        )
+        assert readpath.thread_has_post(store, board, tid, r.pid)
+    assert opening == next((r.posted_at for r in records if r.first), None)
 
 
 def poll_example(store: Store, example: Path, snapshots: tuple[str, ...]) -> list[int]:
@@ -111,18 +153,74 @@ def test_any_store_reads_the_same(steps: list[Step]) -> None:
         assert readpath.read_thread(store, "http://other.example.com", 3) == ()
 
 
-def test_a_thread_is_one_query_and_a_command_reads_it_once(store: Store) -> None:
+def test_a_thread_is_one_query_and_a_desk_reads_it_once_while_it_is_unchanged(store: Store) -> None:
     play(store, play_story(), pagewrite.record_page)
     cache = readpath.ThreadCache(store)
-    assert count_statements(store, lambda: cache.posts(BOARD, 3)) == 1
+    assert count_statements(store, lambda: cache.posts(BOARD, 3)) == 2  # the version, the posts
     first = cache.posts(BOARD, 3)
-    assert count_statements(store, lambda: [cache.posts(BOARD, 3) for _ in range(5)]) == 0
+    # each later use asks only the thread's version (one indexed row)
+    assert count_statements(store, lambda: [cache.posts(BOARD, 3) for _ in range(5)]) == 5
     assert cache.posts(BOARD, 3) is first and cache.reads == 1
     assert cache.posts(BOARD, None) == () and cache.posts(BOARD + "x", 3) == ()
-    cache.forget(BOARD, 3)
-    assert cache.posts(BOARD, 3) == first and cache.reads == 3
     cache.clear()
-    assert count_statements(store, lambda: cache.posts(BOARD, 3)) == 1
+    assert count_statements(store, lambda: cache.posts(BOARD, 3)) == 2 and cache.reads == 3
+
+
+def test_a_thread_changed_by_another_process_is_read_again(tmp_path: Any) -> None:
+    """The runner's desk lives across polls; another process (a judge's poll, a restarted runner)
+    writes to the same SQLite file: the cache sees the version move and never serves the old posts."""
+    path = tmp_path / "shared.db"
+    mine, theirs = open_store(path), open_store(path)
+    try:
+        pagewrite.record_page(mine, BOARD, page_of(post(1), post(2, "投票：饺子")), seen_at=T0)
+        cache = readpath.ThreadCache(mine)
+        assert [p.text for p in cache.posts(BOARD, 3)] == ["投票：饺子 (1)", "投票：饺子"]
+        before = readpath.thread_versions(mine, BOARD, [3])[3]
+        # the same page again, elsewhere: nothing changed, nothing read again
+        pagewrite.record_page(
+            theirs, BOARD, page_of(post(1), post(2, "投票：饺子")), seen_at=T0 + timedelta(1)
+        )
+        assert readpath.thread_versions(mine, BOARD, [3])[3] == before
+        cache.posts(BOARD, 3)
+        assert cache.reads == 1
+        # an edit and a new post, written by the other store
+        pagewrite.record_page(
+            theirs, BOARD, page_of(post(1), post(2, "投票：包子"), post(3)), seen_at=T0 + timedelta(2)
+        )
+        assert [p.text for p in cache.posts(BOARD, 3)] == ["投票：饺子 (1)", "投票：包子", "投票：饺子 (3)"]
+        assert cache.reads == 2
+        mark_vanished(theirs, BOARD, 3, {1, 2}, at=T0 + timedelta(3))
+        assert cache.posts(BOARD, 3)[2].deleted and cache.reads == 3
+    finally:
+        mine.close()
+        theirs.close()
+
+
+def page_of(*posts: Post) -> ThreadPage:
+    return ThreadPage(ThreadInfo(3, 3, "t", 1, 1, None), posts, Source.PC)
+
+
+@given(steps_strategy())
+def test_a_thread_whose_posts_read_differently_has_a_new_version(steps: list[Step]) -> None:
+    """Whatever the writers do, a change the desk can see moves the thread's version (the caches'
+    exactness); a page read again unchanged does not move it."""
+    with memory_stores() as make:
+        store = make()
+        tids = (3, 4)
+        before = {t: readpath.read_thread(store, BOARD, t) for t in tids}
+        versions = readpath.thread_versions(store, BOARD, tids)
+        for step in steps:
+            play(store, [step], pagewrite.record_page)
+            now = {t: readpath.read_thread(store, BOARD, t) for t in tids}
+            new_versions = readpath.thread_versions(store, BOARD, tids)
+            for t in tids:
+                if now[t] != before[t]:
+                    assert new_versions[t] > versions[t], (t, step)
+            if isinstance(step, PageStep):  # the same page again changes nothing
+                play(store, [step], pagewrite.record_page)
+                assert readpath.thread_versions(store, BOARD, tids) == new_versions
+                assert {t: readpath.read_thread(store, BOARD, t) for t in tids} == now
+            before, versions = now, new_versions
 
 
 def play_story() -> list[Step]:
@@ -210,10 +308,12 @@ def bulk_thread(store: Store, n: int, *, series: str, json: str = "") -> None:
                 ),
                 {"n": number, "t": T0.replace(tzinfo=None)},
             )
+        # UPDATE … FROM a grouped subquery: a correlated subquery per post took PostgreSQL, without
+        # statistics on the new tables, a scan of every revision per post (minutes at 70,000)
         conn.execute(
             text(
-                "UPDATE posts SET current_revision_id = (SELECT max(r.id) FROM post_revisions r "
-                "WHERE r.post_id = posts.id)"
+                "UPDATE posts SET current_revision_id = r.id FROM (SELECT post_id, max(id) AS id "
+                "FROM post_revisions GROUP BY post_id) AS r WHERE r.post_id = posts.id"
             )
         )
 
@@ -227,12 +327,13 @@ def assert_long_thread(store: Store, n: int) -> None:
     assert p.text.endswith(" 2") and p.first_revision.text.endswith(" 1")
     assert p.current.quoted_pids == (p.pid - 1,) and not p.first_revision.has_quotes
     assert p.current.edit is not None and p.edited
-    # the same as the old read path on a part of it it can still read
-    some = thread_posts(store, BOARD, 3, since=None, until=None, author="p0")
-    by_pid = {q.pid: q for q in posts}
-    for old in some:
-        assert by_pid[old.pid].to_post() == old.to_post()
-        assert by_pid[old.pid].revision_count == len(old.revisions)
+    # the same as the full records' read path, which finds revisions by a subquery now (it bound one
+    # parameter per post: past 65,535 posts PostgreSQL refused the thread, SQLite past 32,766)
+    every = thread_posts(store, BOARD, 3)
+    assert len(every) == n
+    for old, new in zip(every, posts, strict=True):
+        assert new.to_post() == old.to_post()
+        assert new.revision_count == len(old.revisions)
 
 
 @pytest.mark.postgres
@@ -260,3 +361,22 @@ def memory_store() -> Any:
     st = open_store(":memory:")
     yield st
     st.close()
+
+
+def test_attendance_is_told_of_a_smiley_as_python_would_find_it(store: Store) -> None:
+    """``"smiley" in html``, case and all, answered by the database (the HTML is not sent)."""
+    pg = page(
+        [
+            post(1, html='<img class="smiley" src="s.gif">'),
+            post(2, html='<img class="Smiley">'),
+            post(3, html="<p>smileys</p>"),
+            post(4, html="<p>none</p>"),
+        ]
+    )
+    record_thread_page(store, BOARD, pg, seen_at=T0)
+    with store.engine.connect() as conn:
+        found = {f.pid: f.smiley_in_html for f in readpath.first_contents(conn, BOARD, 3)}
+    assert found == {1: True, 2: False, 3: True, 4: False}
+    assert not readpath.thread_has_post(store, BOARD, 3, 5) and not readpath.thread_has_post(
+        store, BOARD, 4, 1
+    )

@@ -106,7 +106,7 @@ def _json_start(body: bytes, url: str) -> int | None:
     match = _FIRST_BYTE.match(body, start)
     if match and match.group(1) in (b"{", b"["):
         return match.start(1)
-    if page_kind(url) is Source.API:
+    if "api/mobile/" in url.lower():  # page_kind(url) is Source.API, without reading the query
         found = _API_START.search(body, 0, 8192)
         if found:
             return found.start()
@@ -186,9 +186,12 @@ def _parse_thread(
             page = dataclasses.replace(page, problems=(*page.problems, note))
         return page
     ajax = _unwrap_ajax(body, url)
-    root, charset = parse_html(ajax if ajax is not None else body, content_type, url=url)
-    raise_for_showmessage(root, url, status)
-    found = _POSTLIST(root)
+    html = ajax if ajax is not None else body
+    root, charset = parse_html(html, content_type, url=url)
+    # the id lookups cost an XPath each: only a page whose bytes name the id can hold the element
+    if b"messagetext" in html:
+        raise_for_showmessage(root, url, status)
+    found = _POSTLIST(root) if b"postlist" in html else None
     if found:
         if ajax is None:
             raise_if_cut_html(body, url, "PC thread page")

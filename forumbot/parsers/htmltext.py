@@ -34,9 +34,12 @@ __all__ = [
     "classify_notice",
     "inner_html",
     "normalise_text",
+    "number_after",
     "read_body",
     "read_fragment",
     "split_edit_marker",
+    "squash",
+    "uid_in",
     "unescape_numeric",
 ]
 
@@ -47,8 +50,8 @@ _SOFT_AFTER_HARD = re.compile("\x00 ?\x01")
 _WS = re.compile(r"[ \t\r\n\f\v\xa0]+")
 _BLANKS = re.compile(r"\n{3,}")
 _NUMERIC = re.compile(r"&#(?:[xX]([0-9a-fA-F]{1,6})|(\d{1,7}));")
-_PID = re.compile(r"(?<![a-zA-Z])pid=(\d+)")
-_UID = re.compile(r"(?<![a-zA-Z])uid=(\d+)")
+_SPACES = re.compile(r"\s+")  # any Unicode space (\xa0 and \u3000 included)
+_ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _EDIT = re.compile(
     r"^\s*(?:本帖最后由|本帖最後由)\s*(?P<by>\S.*?)\s*(?:于|於)\s*(?P<at>.+?)\s*(?:编辑|編輯)\s*$"
     r"|^\s*This post was last edited by\s+(?P<by2>\S+)\s+(?:at|on)\s+(?P<at2>.+?)\s*$",
@@ -58,6 +61,7 @@ _QUOTE_HEAD = re.compile(
     r"^\s*(?P<author>.*?)\s*(?:发表于|發表於|posted (?:at|on))\s*(?P<at>.*)$", re.IGNORECASE
 )
 
+_EDIT_STARTS = ("本帖最后由", "本帖最後由", "This post was last edited")
 _SKIP_TAGS = frozenset({"script", "style", "textarea", "select", "option", "input", "button", "noscript"})
 _BLOCK_TAGS = frozenset(
     {
@@ -101,6 +105,44 @@ _RANK = {
 }
 
 
+def squash(text: str) -> str:
+    """``text`` on one line: every run of whitespace (any Unicode space) one space, the ends stripped.
+
+    What names, floor labels, times and titles are read through. Most are clean already, and then no
+    regex runs: a regex call costs as much as the rest of reading a name.
+    """
+    text = text.strip()
+    if text.isprintable() and "  " not in text:  # no space but single ASCII ones: nothing to collapse
+        return text
+    return _SPACES.sub(" ", text)
+
+
+def uid_in(href: str) -> int | None:
+    """The number after the first ``uid=`` that is no part of a longer name (``touid=`` is not one)."""
+    return number_after(href, "uid=")
+
+
+def number_after(href: str, key: str) -> int | None:
+    """The number after the first ``key`` (``"uid="``) that does not end a longer name (``touid=`` for
+    ``uid=``), as ``re.search(r"(?<![a-zA-Z])uid=(\\d+)", href)`` finds it; None when there is none.
+
+    A URL parameter is read on every post; a regex call costs more than this whole loop.
+    """
+    start = 0
+    skip, length = len(key), len(href)
+    while True:
+        at = href.find(key, start)
+        if at < 0:
+            return None
+        start = end = at + skip
+        if at and href[at - 1] in _ASCII_LETTERS:
+            continue
+        while end < length and href[end].isdecimal():
+            end += 1
+        if end > start:
+            return int(href[start:end])
+
+
 def classify_notice(text: str) -> PostState | None:
     """The post state a board placeholder text stands for, or None when it is not a placeholder."""
     found: PostState | None = None
@@ -128,6 +170,11 @@ def unescape_numeric(text: str) -> str:
 
 def normalise_text(raw: str) -> str:
     """Collapse the source's whitespace, turn hard breaks into newlines, strip lines, ≤ 1 blank line."""
+    if _NL not in raw and _BLOCK not in raw:  # one line (most posts): strip, then collapse what is left
+        text = raw.strip()
+        if not text.isprintable() or "  " in text:  # tabs, newlines, no-break or double spaces inside
+            text = _WS.sub(" ", text)
+        return unescape_numeric(text) if "&#" in text else text
     collapsed = _WS.sub(" ", raw)
     if _BLOCK in collapsed:
         collapsed = _SOFT_AFTER_HARD.sub(_NL, _SOFT.sub(_BLOCK, collapsed)).replace(_BLOCK, _NL)
@@ -136,6 +183,31 @@ def normalise_text(raw: str) -> str:
     if "\n\n\n" in text:
         text = _BLANKS.sub("\n\n", text)
     return unescape_numeric(text)
+
+
+def _line(piece: str) -> str:
+    """One line of a text-and-<br> body as :func:`normalise_text` leaves it."""
+    piece = piece.strip()
+    if piece.isprintable() and "  " not in piece:
+        return piece
+    return _WS.sub(" ", piece)
+
+
+def normalise_lines(pieces: list[str]) -> str:
+    """:func:`normalise_text` of ``_NL.join(pieces)``: the text between hard line breaks, line by line.
+
+    Why: a body of text and ``<br>`` is most of what is posted, and its lines are mostly clean, so
+    they are stripped without a regex. A piece holding a marker character falls back to the whole.
+    """
+    lines = []
+    for piece in pieces:
+        if _NL in piece or _BLOCK in piece:
+            return normalise_text(_NL.join(pieces))
+        lines.append(_line(piece))
+    text = "\n".join(lines).strip("\n")
+    if "\n\n\n" in text:
+        text = _BLANKS.sub("\n\n", text)
+    return unescape_numeric(text) if "&#" in text else text
 
 
 def split_edit_marker(text: str, tz: ZoneInfo) -> EditMarker | None:
@@ -149,6 +221,17 @@ def split_edit_marker(text: str, tz: ZoneInfo) -> EditMarker | None:
     return EditMarker(by=by.strip(), at=found.start if found else None, raw=text.strip())
 
 
+def _escape(text: str) -> str:
+    """``html.escape(text, quote=False)``, which is what lxml's HTML serialiser does to text."""
+    if "&" in text:
+        text = text.replace("&", "&amp;")
+    if "<" in text:
+        text = text.replace("<", "&lt;")
+    if ">" in text:
+        text = text.replace(">", "&gt;")
+    return text
+
+
 def inner_html(el: Node) -> str:
     """The element's content as served (its text and children, without its own tag).
 
@@ -160,7 +243,7 @@ def inner_html(el: Node) -> str:
         end = f"</{el.tag}>"
         if whole.endswith(end):
             return whole[whole.index(">") + 1 : -len(end)]
-    parts = [html.escape(el.text, quote=False)] if el.text else []
+    parts = [_escape(el.text)] if el.text else []
     parts.extend(lxml.etree.tostring(child, encoding="unicode", method="html") for child in el)
     return "".join(parts)
 
@@ -218,10 +301,11 @@ class _Reader:
             return
         if tag == "img" or tag in _SKIP_TAGS or el is self.skip:
             return
-        style = el.get("style")
+        names = el.keys()  # most inline markup has no style or class: one call answers both
+        style = el.get("style") if names and "style" in names else None
         if style and _hidden_style(style):
             return
-        cls = el.get("class")
+        cls = el.get("class") if names and "class" in names else None
         if cls:
             classes = cls.split()
             if "jammer" in classes or not _TIP_CLASSES.isdisjoint(classes):
@@ -290,9 +374,12 @@ def _read_quote(el: Node, link: Node | None, tz: ZoneInfo) -> QuoteRef:
     author = ""
     sub = _Reader(tz)
     if link is not None:
-        match = _PID.search(html.unescape(link.get("href") or ""))
-        pid = int(match.group(1)) if match else None
-        head = _QUOTE_HEAD.match(_WS.sub(" ", text_of(link)))
+        href = link.get("href") or ""
+        pid = number_after(html.unescape(href) if "&" in href else href, "pid=")
+        label = text_of(link)
+        if not label.isprintable() or "  " in label:
+            label = _WS.sub(" ", label)
+        head = _QUOTE_HEAD.match(label)
         if head:
             author = head.group("author").strip()
             sub.skip = link
@@ -307,6 +394,20 @@ def read_body(el: Node | None, tz: ZoneInfo, *, keep_html: bool = True) -> BodyT
     """Read one post body element (``td.t_f``, ``div.message``, or an API message fragment)."""
     if el is None:
         return BodyText()
+    if not len(el):  # text only (most posts): no walk, and the served HTML is the escaped text
+        raw = el.text or ""
+        return _finish(raw, tz, BodyText(html=_escape(raw) if keep_html and raw else ""))
+    children = list(el)
+    if all(child.tag == "br" for child in children):  # text and line breaks: the walk's pieces, directly
+        pieces = [el.text or ""]
+        pieces.extend([child.tail or "" for child in children])
+        markup = ""
+        if keep_html:
+            if any(child.keys() for child in children):
+                markup = inner_html(el)
+            else:  # what lxml serialises for text and bare <br>s
+                markup = "<br>".join([_escape(piece) for piece in pieces])
+        return _finish_text(normalise_lines(pieces), tz, BodyText(html=markup))
     reader = _Reader(tz)
     reader.walk(el)
     found = BodyText(
@@ -321,8 +422,12 @@ def read_body(el: Node | None, tz: ZoneInfo, *, keep_html: bool = True) -> BodyT
 
 def _finish(raw: str, tz: ZoneInfo, found: BodyText) -> BodyText:
     """Normalise the collected text into ``found``; a leading edit line becomes the edit marker."""
-    text = normalise_text(raw)
-    if found.edit is None and text.startswith(("本帖最后由", "本帖最後由", "This post was last edited")):
+    return _finish_text(normalise_text(raw), tz, found)
+
+
+def _finish_text(text: str, tz: ZoneInfo, found: BodyText) -> BodyText:
+    """The normalised ``text`` into ``found``; a leading edit line becomes the edit marker."""
+    if found.edit is None and text.startswith(_EDIT_STARTS):
         first, _, rest = text.partition("\n")
         found.edit = split_edit_marker(first, tz)
         if found.edit is not None:

@@ -56,6 +56,11 @@ def _one(root: Node, ident: str) -> Node | None:
 
 def parse_floor_label(text: str) -> int | None:
     """``5#`` → 5, ``楼主`` → 1, ``来自 5#`` (a pinned copy) → 5; None for 推荐 or anything unknown."""
+    label = text.strip()
+    if label[-1:] == "#" and label[:-1].isdigit():  # the usual "5#": no regex
+        return int(label[:-1])
+    if label in FLOOR_LABELS:
+        return FLOOR_LABELS[label]
     text = _WS.sub("", text)
     if not text:
         return None

@@ -185,25 +185,21 @@ def normalise_text(raw: str) -> str:
     return unescape_numeric(text)
 
 
-def _line(piece: str) -> str:
-    """One line of a text-and-<br> body as :func:`normalise_text` leaves it."""
-    piece = piece.strip()
-    if piece.isprintable() and "  " not in piece:
-        return piece
-    return _WS.sub(" ", piece)
-
-
 def normalise_lines(pieces: list[str]) -> str:
     """:func:`normalise_text` of ``_NL.join(pieces)``: the text between hard line breaks, line by line.
 
     Why: a body of text and ``<br>`` is most of what is posted, and its lines are mostly clean, so
-    they are stripped without a regex. A piece holding a marker character falls back to the whole.
+    they are stripped without a regex. Pieces holding a marker character fall back to the whole.
     """
+    joined = _NL.join(pieces)
+    if _BLOCK in joined or joined.count(_NL) != len(pieces) - 1:
+        return normalise_text(joined)
     lines = []
     for piece in pieces:
-        if _NL in piece or _BLOCK in piece:
-            return normalise_text(_NL.join(pieces))
-        lines.append(_line(piece))
+        piece = piece.strip()
+        if not piece.isprintable() or "  " in piece:  # tabs, newlines, no-break or double spaces inside
+            piece = _WS.sub(" ", piece)
+        lines.append(piece)
     text = "\n".join(lines).strip("\n")
     if "\n\n\n" in text:
         text = _BLANKS.sub("\n\n", text)
@@ -390,6 +386,40 @@ def _read_quote(el: Node, link: Node | None, tz: ZoneInfo) -> QuoteRef:
     return QuoteRef(pid=pid, author=author, text=normalise_text("".join(sub.out)))
 
 
+# Inline markup the reader passes through when it has neither class nor style: its text is the post's.
+_PLAIN_INLINE = frozenset(
+    {"strong", "b", "em", "u", "s", "strike", "font", "span", "big", "small", "sub", "sup", "i", "ins", "del"}
+)
+
+
+def _inline_only(el: Node, out: list[str]) -> bool:
+    """The pieces :class:`_Reader` collects from ``el``, into ``out``, when ``el`` holds nothing but text,
+    ``<br>``, images and :data:`_PLAIN_INLINE` elements without class or style (bold, colour, size:
+    most formatted posts). False, with ``out`` unfinished, at anything else."""
+    if el.text:
+        out.append(el.text)
+    for child in el:
+        tag = child.tag
+        if tag == "br":
+            out.append(_NL)
+        elif tag == "img":
+            pass
+        elif tag in _PLAIN_INLINE:
+            names = child.keys()
+            if names and ("class" in names or "style" in names):
+                return False
+            if len(child):
+                if not _inline_only(child, out):
+                    return False
+            elif child.text:
+                out.append(child.text)
+        else:
+            return False  # blocks, links, quotes, comments: the reader's business
+        if child.tail:
+            out.append(child.tail)
+    return True
+
+
 def read_body(el: Node | None, tz: ZoneInfo, *, keep_html: bool = True) -> BodyText:
     """Read one post body element (``td.t_f``, ``div.message``, or an API message fragment)."""
     if el is None:
@@ -408,6 +438,11 @@ def read_body(el: Node | None, tz: ZoneInfo, *, keep_html: bool = True) -> BodyT
             else:  # what lxml serialises for text and bare <br>s
                 markup = "<br>".join([_escape(piece) for piece in pieces])
         return _finish_text(normalise_lines(pieces), tz, BodyText(html=markup))
+    out: list[str] = []
+    if _inline_only(el, out):  # text, line breaks and plain inline markup: no reader, lines one by one
+        return _finish_text(
+            normalise_lines("".join(out).split(_NL)), tz, BodyText(html=inner_html(el) if keep_html else "")
+        )
     reader = _Reader(tz)
     reader.walk(el)
     found = BodyText(

@@ -17,6 +17,7 @@ Markup (Discuz! X3.5 default template, see shared/fixtures STRUCTURE.md)::
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -138,9 +139,11 @@ def parse_pc_thread(
     now: datetime | None,
     tz: ZoneInfo,
     keep_html: bool = True,
+    whole: Callable[[], Node] | None = None,
 ) -> ThreadPage:
     """Read a PC thread page whose ``div#postlist`` is ``postlist``. Never raises for a single bad post:
-    what cannot be read goes to ``problems``."""
+    what cannot be read goes to ``problems``. ``whole``: the page parsed with its head, when ``root``
+    was parsed without it (the title falls back to the ``<title>``)."""
     header = read_header(body)
     author_filter = url_authorid(url)
     problems: list[str] = []
@@ -175,7 +178,7 @@ def parse_pc_thread(
     if subject_el is not None:
         title = _WS.sub(" ", text_of(subject_el)).strip()
     else:
-        titles = _TITLE(root)
+        titles = _TITLE(root if whole is None else whole())
         title = text_of(titles[0]).split(" - ")[0].strip() if titles else ""
 
     pgt = _one(root, "pgt")

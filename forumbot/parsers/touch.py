@@ -14,6 +14,7 @@ the response's ``Date``; prefer the PC page or the API when the exact second mat
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from zoneinfo import ZoneInfo
@@ -45,6 +46,7 @@ _TID = re.compile(rb"(?<=[?&;])tid=(\d+)")
 
 @dataclass(slots=True)
 class _PostParts:
+    ident: str = ""  # the post div's id, pid<N>
     box: Node | None = None  # the post's own div.pi (X3.5: div.display.pi, pione on the opening post)
     floor: Node | None = None  # li.mtit > span.y (X3.5) or li.grey > em (X3.2)
     author: Node | None = None  # li.mtit > span.z or li.grey > b
@@ -102,11 +104,13 @@ def scan_touch_page(root: Node) -> TouchLayout:
                         if em is not None:
                             found.replies = em
                             break
-        elif "plc" in cls and (div.get("id") or "").startswith("pid") and "plc" in cls.split():
-            post = div
-            parts = _PostParts()
-            found.posts.append(div)
-            found.parts.append(parts)
+        elif "plc" in cls and "plc" in cls.split():
+            ident = div.get("id") or ""
+            if ident.startswith("pid"):
+                post = div
+                parts = _PostParts(ident)
+                found.posts.append(div)
+                found.parts.append(parts)
         elif parts.box is None and post is not None and _is_pi(cls) and div.getparent() is post:
             parts.box = div
             parts.first = "pione" in cls
@@ -126,14 +130,13 @@ def _author_line(ul: Node, parts: _PostParts) -> None:
         cls = li.get("class")
         if cls == "mtit":
             for span in li:
-                if span.tag != "span":
-                    continue
-                sc = span.get("class")
-                if sc == "y":
-                    if parts.floor is None:
-                        parts.floor = span
-                elif sc == "z" and parts.author is None:
-                    parts.author = span
+                if span.tag == "span":
+                    sc = span.get("class")
+                    if sc == "y":
+                        if parts.floor is None:
+                            parts.floor = span
+                    elif sc == "z" and parts.author is None:
+                        parts.author = span
         elif cls == "mtime" or cls == "grey rela":
             if parts.time is None:
                 parts.time = li
@@ -157,7 +160,9 @@ def _post_parts(post: Node, parts: _PostParts) -> _PostParts:
                 _author_line(child, parts)
         if parts.time is not None and parts.floor is not None and parts.author is not None:
             return parts
-    return _walk_parts(post)
+    walked = _walk_parts(post)
+    walked.ident = parts.ident
+    return walked
 
 
 def _walk_parts(post: Node) -> _PostParts:
@@ -207,10 +212,12 @@ def _own_text(el: Node) -> str:
 def _author(box: Node | None) -> tuple[str, int | None]:
     if box is None:
         return "", None
-    if len(box) and box[0].tag == "a":  # X3.5: span.z > a, the first link there is
-        uid = uid_in(box[0].get("href") or "")
-        if uid is not None:
-            return squash(text_of(box[0])), uid
+    if len(box):
+        a = box[0]
+        if a.tag == "a":  # X3.5: span.z > a, the first link there is
+            uid = uid_in(a.get("href") or "")
+            if uid is not None:
+                return squash(a.text or "" if not len(a) else text_of(a)), uid
     for a in box.iter("a"):
         uid = uid_in(a.get("href") or "")
         if uid is not None:
@@ -231,7 +238,10 @@ def parse_touch_thread(
     now: datetime | None,
     tz: ZoneInfo,
     keep_html: bool = True,
+    whole: Callable[[], Node] | None = None,
 ) -> ThreadPage:
+    """Read a touch thread page whose walk found ``layout``. ``whole``: the page parsed with its head,
+    when ``root`` was parsed without it (the title falls back to the ``<title>``)."""
     header = read_header(body)
     params = query(url)
     author_filter = url_authorid(url, params)
@@ -246,8 +256,7 @@ def parse_touch_thread(
     times: dict[str, TimeRange | None] = {}
 
     for el, found in zip(layout.posts, layout.parts, strict=True):
-        ident = el.get("id") or ""
-        number = ident[3:]
+        number = found.ident[3:]
         if not number.isdigit():
             continue
         pid = int(number)
@@ -255,7 +264,10 @@ def parse_touch_thread(
             continue
         seen.add(pid)
         parts = _post_parts(el, found)
-        floor = parse_floor_label(text_of(parts.floor)) if parts.floor is not None and floor_exact else None
+        floor_el = parts.floor
+        floor = None
+        if floor_el is not None and floor_exact:
+            floor = parse_floor_label(floor_el.text or "" if not len(floor_el) else text_of(floor_el))
         author, uid = _author(parts.author)
         time_el = parts.time
         time_range = None
@@ -301,7 +313,7 @@ def parse_touch_thread(
     if title_el is not None:
         title = _own_text(title_el) or squash(text_of(title_el))
     else:  # older touch templates: the <title> is "subject - forum - board - 手机版 - Powered by Discuz!"
-        heads = _HEAD_TITLE(root)
+        heads = _HEAD_TITLE(root if whole is None else whole())
         title = text_of(heads[0]).split(" - ")[0].strip() if heads else ""
     current, total = read_pager(layout.pager)
     page = current or (1 if layout.pager is None else url_page(url, params)) or 1

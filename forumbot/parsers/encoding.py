@@ -52,10 +52,16 @@ def text_of(el: Node) -> str:
     size = len(el)
     if not size:
         return el.text or ""
-    if size == 1 and not len(el[0]):  # a label around one element (a > font): no XPath either
-        child = el[0]
-        inner = (child.text or "") if isinstance(child.tag, str) else ""
-        return (el.text or "") + inner + (child.tail or "")
+    if size <= 3:  # a label around a few childless elements (a > em + sup): no XPath either
+        parts = [el.text or ""]
+        for child in el:
+            if len(child):
+                break
+            if isinstance(child.tag, str):  # a comment's text is no text
+                parts.append(child.text or "")
+            parts.append(child.tail or "")
+        else:
+            return "".join(parts)
     text: str = _STRING(el)
     return text
 

@@ -25,7 +25,7 @@ from zoneinfo import ZoneInfo
 
 import lxml.etree
 
-from forumbot.parsers.encoding import Node, html_fragment, text_of
+from forumbot.parsers.encoding import CLASS, STYLE, Node, html_fragment, text_of
 from forumbot.parsers.records import EditMarker, PostState, QuoteRef
 from forumbot.parsers.times import parse_absolute
 
@@ -298,10 +298,10 @@ class _Reader:
         if tag == "img" or tag in _SKIP_TAGS or el is self.skip:
             return
         names = el.keys()  # most inline markup has no style or class: one call answers both
-        style = el.get("style") if names and "style" in names else None
+        style = el.get(STYLE) if names and "style" in names else None
         if style and _hidden_style(style):
             return
-        cls = el.get("class") if names and "class" in names else None
+        cls = el.get(CLASS) if names and "class" in names else None
         if cls:
             classes = cls.split()
             if "jammer" in classes or not _TIP_CLASSES.isdisjoint(classes):
@@ -426,7 +426,16 @@ def read_body(el: Node | None, tz: ZoneInfo, *, keep_html: bool = True) -> BodyT
         return BodyText()
     if not len(el):  # text only (most posts): no walk, and the served HTML is the escaped text
         raw = el.text or ""
-        return _finish(raw, tz, BodyText(html=_escape(raw) if keep_html and raw else ""))
+        found = BodyText(html=_escape(raw) if keep_html and raw else "")
+        text = raw.strip()  # normalise_text of one line, inline
+        if not text.isprintable() or "  " in text:
+            text = _WS.sub(" ", text)
+        if "&#" in text:
+            text = unescape_numeric(text)
+        if text.startswith(_EDIT_STARTS):
+            return _finish_text(text, tz, found)
+        found.text = text
+        return found
     children = list(el)
     if all(child.tag == "br" for child in children):  # text and line breaks: the walk's pieces, directly
         pieces = [el.text or ""]

@@ -135,22 +135,24 @@ def read_pager(pg: Node | None) -> tuple[int | None, int | None]:
     """
     if pg is None:
         return None, None
-    current = None
-    for strong in pg.iter("strong"):
-        current = int_or_none(text_of(strong))
-        if current is not None:
-            break
-    total = None
-    for span in pg.iter("span"):
-        title = span.get("title") or ""
-        if "页" in title or "頁" in title or "page" in title.lower():
-            match = _TOTAL.search(title)
-            if match:
-                total = int(match.group(1))
-                break
+    current = total = None
+    links = []
+    for el in pg.iter():  # one walk instead of three filtered ones (a filter costs as much as the walk)
+        tag = el.tag
+        if tag == "a":
+            links.append(el)
+        elif tag == "strong":
+            if current is None:
+                current = int_or_none(text_of(el))
+        elif tag == "span" and total is None:
+            title = el.get("title") or ""
+            if "页" in title or "頁" in title or "page" in title.lower():
+                match = _TOTAL.search(title)
+                if match:
+                    total = int(match.group(1))
     if total is None:
         numbers = [current or 0]
-        for a in pg.iter("a"):
+        for a in links:
             digits = _DIGITS.findall(text_of(a))
             if digits and not (a.get("class") or "").startswith(("nxt", "prev")):
                 numbers.append(int(digits[-1]))
@@ -188,6 +190,22 @@ def search_after(
     return None
 
 
+def _formhash(body: bytes) -> str | None:
+    """The form's ``name="formhash" value=`` first, else a script's ``formhash = '…'``: both start at a
+    "formhash", so one pass over the page finds the candidates of both."""
+    places = []
+    at = body.find(b"formhash")
+    while at >= 0:
+        places.append(at)
+        if body.startswith(b'name="', at - 6) and (match := _FORMHASH.match(body, at - 6)):
+            return match.group(1).decode("ascii")
+        at = body.find(b"formhash", at + 8)
+    for at in places:
+        if match := _FORMHASH_JS.match(body, at):
+            return match.group(1).decode("ascii")
+    return None
+
+
 def read_header(body: bytes) -> HeaderInfo:
     fid = tid = uid = None
     match = search_after(_FID_TID_JS, b"var fid = parseInt(", body)
@@ -196,6 +214,5 @@ def read_header(body: bytes) -> HeaderInfo:
     match = search_after(_DISCUZ_UID, b"discuz_uid", body)
     if match:
         uid = int(match.group(1))
-    match = search_after(_FORMHASH, b'name="formhash"', body) or search_after(_FORMHASH_JS, b"formhash", body)
-    formhash = match.group(1).decode("ascii") if match else None
+    formhash = _formhash(body)
     return HeaderInfo(fid, tid, uid, formhash)

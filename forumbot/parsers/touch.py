@@ -21,8 +21,8 @@ from zoneinfo import ZoneInfo
 
 import lxml.etree
 
-from forumbot.parsers.encoding import Node, text_of
-from forumbot.parsers.htmltext import read_body, squash, uid_in
+from forumbot.parsers.encoding import CLASS, HREF, ID, Node, text_of
+from forumbot.parsers.htmltext import number_after, read_body, squash, uid_in
 from forumbot.parsers.pageinfo import (
     int_or_none,
     query,
@@ -70,6 +70,29 @@ def _is_pi(cls: str) -> bool:
     return cls == "display pi" or cls == "pi" or cls == "display pi pione" or "pi" in cls.split()
 
 
+_IGNORED, _MESSAGE, _BOX, _POST, _PAGER, _TITLE, _REPLIES = range(7)
+# The classes the templates give divs, looked up once per div instead of compared in turn.
+_KINDS = {
+    "message": _MESSAGE,
+    "display pi": _BOX,
+    "display pi pione": _BOX,
+    "pi": _BOX,
+    "plc cl": _POST,
+    "pg": _PAGER,
+    "view_tit": _TITLE,
+    "txtlist cl": _REPLIES,
+    "avatar": _IGNORED,
+    "threadlist_foot cl": _IGNORED,
+    "discuz_x cl": _IGNORED,
+    "mtit cl": _IGNORED,
+    "header cl": _IGNORED,
+    "mz": _IGNORED,
+    "my": _IGNORED,
+    "viewthread": _IGNORED,
+    "quote": _IGNORED,
+}
+
+
 def scan_touch_page(root: Node) -> TouchLayout:
     """Find the posts, each post's author box and body, the title, the pager and the reply count in ONE
     walk over the page's divs.
@@ -83,37 +106,46 @@ def scan_touch_page(root: Node) -> TouchLayout:
     found = TouchLayout()
     post: Node | None = None
     parts = _PostParts()
+    kinds = _KINDS
     for div in root.iter("div"):
-        cls = div.get("class")
+        cls = div.get(CLASS)
         if not cls:
             continue
-        if cls == "message":
+        kind = kinds.get(cls)
+        if kind is None:  # a class the template does not use on these divs: read it the long way
+            if "plc" in cls and "plc" in cls.split():
+                kind = _POST
+            elif _is_pi(cls):
+                kind = _BOX
+            else:
+                continue
+        if kind == _MESSAGE:
             if parts.message is None and parts.box is not None and div.getparent() is parts.box:
                 parts.message = div
-        elif cls == "pg":
-            if found.pager is None:
-                found.pager = div
-        elif cls == "view_tit":
-            if found.title is None:
-                found.title = div
-        elif cls == "txtlist cl":
-            if found.replies is None:
-                for mtit in div.iterchildren("div"):
-                    if mtit.get("class") == "mtit cl":
-                        em = next(mtit.iterchildren("em"), None)
-                        if em is not None:
-                            found.replies = em
-                            break
-        elif "plc" in cls and "plc" in cls.split():
-            ident = div.get("id") or ""
+        elif kind == _BOX:
+            if parts.box is None and post is not None and div.getparent() is post:
+                parts.box = div
+                parts.first = "pione" in cls
+        elif kind == _POST:
+            ident = div.get(ID) or ""
             if ident.startswith("pid"):
                 post = div
                 parts = _PostParts(ident)
                 found.posts.append(div)
                 found.parts.append(parts)
-        elif parts.box is None and post is not None and _is_pi(cls) and div.getparent() is post:
-            parts.box = div
-            parts.first = "pione" in cls
+        elif kind == _PAGER:
+            if found.pager is None:
+                found.pager = div
+        elif kind == _TITLE:
+            if found.title is None:
+                found.title = div
+        elif kind == _REPLIES and found.replies is None:
+            for mtit in div.iterchildren("div"):
+                if mtit.get("class") == "mtit cl":
+                    em = next(mtit.iterchildren("em"), None)
+                    if em is not None:
+                        found.replies = em
+                        break
     return found
 
 
@@ -123,15 +155,21 @@ def find_touch_posts(root: Node) -> list[Node]:
 
 
 def _author_line(ul: Node, parts: _PostParts) -> None:
-    """The floor, author and time of an ``ul.authi``'s items, first of each."""
-    for li in ul:
+    """The floor, author and time of an ``ul.authi``'s items, first of each.
+
+    Children are taken by index: for the two or three children here, creating an iterator costs more
+    than the steps it saves.
+    """
+    for i in range(len(ul)):
+        li = ul[i]
         if li.tag != "li":
             continue
-        cls = li.get("class")
+        cls = li.get(CLASS)
         if cls == "mtit":
-            for span in li:
+            for j in range(len(li)):
+                span = li[j]
                 if span.tag == "span":
-                    sc = span.get("class")
+                    sc = span.get(CLASS)
                     if sc == "y":
                         if parts.floor is None:
                             parts.floor = span
@@ -153,10 +191,11 @@ def _post_parts(post: Node, parts: _PostParts) -> _PostParts:
     is walked (:func:`_walk_parts`)."""
     box, message = parts.box, parts.message
     if box is not None and message is not None:
-        for child in box:
+        for i in range(len(box)):
+            child = box[i]
             if child is message:
                 break
-            if child.tag == "ul" and child.get("class") == "authi":
+            if child.tag == "ul" and child.get(CLASS) == "authi":
                 _author_line(child, parts)
         if parts.time is not None and parts.floor is not None and parts.author is not None:
             return parts
@@ -202,10 +241,11 @@ def _walk_parts(post: Node) -> _PostParts:
 
 def _own_text(el: Node) -> str:
     """The element's text without its children's (``li.mtime`` also holds view counts and edit links)."""
-    if not len(el):
+    size = len(el)
+    if not size:
         return squash(el.text or "")
     parts = [el.text or ""]
-    parts.extend([child.tail or "" for child in el])
+    parts.extend([el[i].tail or "" for i in range(size)])
     return squash("".join(parts))
 
 
@@ -215,7 +255,7 @@ def _author(box: Node | None) -> tuple[str, int | None]:
     if len(box):
         a = box[0]
         if a.tag == "a":  # X3.5: span.z > a, the first link there is
-            uid = uid_in(a.get("href") or "")
+            uid = number_after(a.get(HREF) or "", "uid=")
             if uid is not None:
                 return squash(a.text or "" if not len(a) else text_of(a)), uid
     for a in box.iter("a"):
@@ -269,10 +309,9 @@ def parse_touch_thread(
         if floor_el is not None and floor_exact:
             floor = parse_floor_label(floor_el.text or "" if not len(floor_el) else text_of(floor_el))
         author, uid = _author(parts.author)
-        time_el = parts.time
+        shown = _own_text(parts.time) if parts.time is not None else None
         time_range = None
-        if time_el is not None:
-            shown = _own_text(time_el)
+        if shown is not None:
             if shown in times:  # posts of a page often show the same "N 分钟前": read each once
                 time_range = times[shown]
             else:

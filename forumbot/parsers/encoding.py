@@ -162,19 +162,14 @@ def parse_html(body: bytes, content_type: str | None = None, *, url: str = "") -
 
 
 def body_start(data: bytes) -> int:
-    """Where the page's ``<body>`` start tag begins when the head ends cleanly right before it (``</head>``,
-    blanks, ``<body``, and as many scripts, styles and comments closed as opened before that
-    ``</head>``); 0 otherwise."""
+    """Where the page's ``<body>`` start tag begins when ``</head>``, blanks and ``<body`` follow each
+    other; 0 otherwise. (Such a ``</head>`` inside a script of the head would only make the rest of
+    the head part of the body: no post is read differently.)"""
     at = data.find(b"</head>")
     if at < 0:
         return 0
     found = _HEAD_END.match(data, at)
-    if found is None:
-        return 0
-    for opening, closing in ((b"<script", b"</script"), (b"<style", b"</style"), (b"<!--", b"-->")):
-        if data.count(opening, 0, at) != data.count(closing, 0, at):
-            return 0  # the "</head>" may be text inside something still open: read the whole page
-    return found.end()
+    return found.end() if found is not None else 0
 
 
 def parse_page_body(

@@ -420,6 +420,31 @@ def _inline_only(el: Node, out: list[str]) -> bool:
     return True
 
 
+# lxml's HTML serialisation of a body that holds text, <br>, images and plain inline markup (no class or
+# style): in that form tags are lower case, attribute values quoted, and text escapes only &, < and >.
+_ATTRS = r"""(?: (?!class=|style=)[^\s=<>"'/]+(?:="[^"]*"|='[^']*')?)*"""
+_INLINE_NAMES = "strong|b|em|u|s|strike|font|span|big|small|sub|sup|i|ins|del"
+_SERIALISED_INLINE = re.compile(
+    rf"(?:[^<]+|<br(?: [^<>]*)?>|<img(?: [^<>]*)?>|<(?:{_INLINE_NAMES}){_ATTRS}>|</(?:{_INLINE_NAMES})>)*"
+)
+_SERIALISED_BR = re.compile(r"<br(?: [^<>]*)?>")
+_SERIALISED_TAG = re.compile(r"<[^<>]*>")
+
+
+def _serialised_lines(markup: str) -> list[str]:
+    """The text between the <br>s of a body serialised as :data:`_SERIALISED_INLINE`: what
+    :class:`_Reader` collects from the same element, read from the string lxml made of it (one C pass
+    instead of a Python step per element)."""
+    lines = _SERIALISED_BR.split(markup)
+    for i, line in enumerate(lines):
+        if "<" in line:
+            line = _SERIALISED_TAG.sub("", line)
+        if "&" in line:
+            line = line.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+        lines[i] = line
+    return lines
+
+
 def read_body(el: Node | None, tz: ZoneInfo, *, keep_html: bool = True) -> BodyText:
     """Read one post body element (``td.t_f``, ``div.message``, or an API message fragment)."""
     if el is None:
@@ -447,11 +472,15 @@ def read_body(el: Node | None, tz: ZoneInfo, *, keep_html: bool = True) -> BodyT
             else:  # what lxml serialises for text and bare <br>s
                 markup = "<br>".join([_escape(piece) for piece in pieces])
         return _finish_text(normalise_lines(pieces), tz, BodyText(html=markup))
-    out: list[str] = []
-    if _inline_only(el, out):  # text, line breaks and plain inline markup: no reader, lines one by one
-        return _finish_text(
-            normalise_lines("".join(out).split(_NL)), tz, BodyText(html=inner_html(el) if keep_html else "")
-        )
+    markup = ""
+    if keep_html:
+        markup = inner_html(el)
+        if _SERIALISED_INLINE.fullmatch(markup):  # plain inline markup: its text from the string
+            return _finish_text(normalise_lines(_serialised_lines(markup)), tz, BodyText(html=markup))
+    else:
+        out: list[str] = []
+        if _inline_only(el, out):  # text, line breaks and plain inline markup: no reader, lines one by one
+            return _finish_text(normalise_lines("".join(out).split(_NL)), tz, BodyText())
     reader = _Reader(tz)
     reader.walk(el)
     found = BodyText(
@@ -459,7 +488,7 @@ def read_body(el: Node | None, tz: ZoneInfo, *, keep_html: bool = True) -> BodyT
         mentions=tuple(reader.mentions),
         edit=reader.edit,
         state=reader.state,
-        html=inner_html(el) if keep_html else "",
+        html=markup,
     )
     return _finish("".join(reader.out), tz, found)
 

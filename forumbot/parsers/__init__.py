@@ -39,7 +39,7 @@ import lxml.etree
 from forumbot.errors import BoardError, BoardSystemError, TruncatedPage, UnparseablePage
 from forumbot.parsers.api import load_api_json, parse_api_forum, parse_api_thread
 from forumbot.parsers.complete import check_post_count, html_complete, raise_if_cut_html
-from forumbot.parsers.encoding import Node, decode_page, parse_html
+from forumbot.parsers.encoding import Node, decode_page, parse_html, parse_page_body
 from forumbot.parsers.errorpages import classify_board_message, raise_for_showmessage, raise_unrecognised_html
 from forumbot.parsers.forumlist import (
     find_pc_forum_table,
@@ -106,7 +106,7 @@ def _json_start(body: bytes, url: str) -> int | None:
     match = _FIRST_BYTE.match(body, start)
     if match and match.group(1) in (b"{", b"["):
         return match.start(1)
-    if page_kind(url) is Source.API:
+    if "api/mobile/" in url.lower():  # page_kind(url) is Source.API, without reading the query
         found = _API_START.search(body, 0, 8192)
         if found:
             return found.start()
@@ -186,14 +186,25 @@ def _parse_thread(
             page = dataclasses.replace(page, problems=(*page.problems, note))
         return page
     ajax = _unwrap_ajax(body, url)
-    root, charset = parse_html(ajax if ajax is not None else body, content_type, url=url)
-    raise_for_showmessage(root, url, status)
-    found = _POSTLIST(root)
+    html = ajax if ajax is not None else body
+    # Only a page whose bytes name an id can hold the element: the PC reader looks its parts up by id,
+    # a touch page needs libxml2's id table only to be a showmessage box. The head is left out (nothing
+    # read from it but a fallback title, for which the page is parsed again whole).
+    has_messagetext = b"messagetext" in html
+    has_postlist = b"postlist" in html
+    root, charset, cut = parse_page_body(html, content_type, url=url, ids=has_postlist or has_messagetext)
+
+    def whole() -> Node:
+        return parse_html(html, content_type, url=url)[0] if cut or not has_postlist else root
+
+    if has_messagetext:
+        raise_for_showmessage(root, url, status)
+    found = _POSTLIST(root) if has_postlist else None
     if found:
         if ajax is None:
             raise_if_cut_html(body, url, "PC thread page")
         page = parse_pc_thread(
-            root, found[0], body, url, charset=charset, now=now, tz=tz, keep_html=keep_html
+            root, found[0], body, url, charset=charset, now=now, tz=tz, keep_html=keep_html, whole=whole
         )
         if page.posts:
             return page
@@ -202,11 +213,11 @@ def _parse_thread(
     if layout.posts:
         raise_if_cut_html(body, url, "touch thread page")
         return parse_touch_thread(
-            root, layout, body, url, charset=charset, now=now, tz=tz, keep_html=keep_html
+            root, layout, body, url, charset=charset, now=now, tz=tz, keep_html=keep_html, whole=whole
         )
     if ajax is not None:
         _raise_ajax_message(root, url, status)
-    _raise_unrecognised(root, body, url, status, "thread")
+    _raise_unrecognised(whole(), body, url, status, "thread")
 
 
 def _raise_unrecognised(root: Node, body: bytes, url: str, status: int, what: str) -> NoReturn:

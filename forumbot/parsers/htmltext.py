@@ -25,7 +25,7 @@ from zoneinfo import ZoneInfo
 
 import lxml.etree
 
-from forumbot.parsers.encoding import Node, html_fragment, text_of
+from forumbot.parsers.encoding import CLASS, STYLE, Node, html_fragment, text_of
 from forumbot.parsers.records import EditMarker, PostState, QuoteRef
 from forumbot.parsers.times import parse_absolute
 
@@ -34,9 +34,12 @@ __all__ = [
     "classify_notice",
     "inner_html",
     "normalise_text",
+    "number_after",
     "read_body",
     "read_fragment",
     "split_edit_marker",
+    "squash",
+    "uid_in",
     "unescape_numeric",
 ]
 
@@ -47,8 +50,8 @@ _SOFT_AFTER_HARD = re.compile("\x00 ?\x01")
 _WS = re.compile(r"[ \t\r\n\f\v\xa0]+")
 _BLANKS = re.compile(r"\n{3,}")
 _NUMERIC = re.compile(r"&#(?:[xX]([0-9a-fA-F]{1,6})|(\d{1,7}));")
-_PID = re.compile(r"(?<![a-zA-Z])pid=(\d+)")
-_UID = re.compile(r"(?<![a-zA-Z])uid=(\d+)")
+_SPACES = re.compile(r"\s+")  # any Unicode space (\xa0 and \u3000 included)
+_ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _EDIT = re.compile(
     r"^\s*(?:本帖最后由|本帖最後由)\s*(?P<by>\S.*?)\s*(?:于|於)\s*(?P<at>.+?)\s*(?:编辑|編輯)\s*$"
     r"|^\s*This post was last edited by\s+(?P<by2>\S+)\s+(?:at|on)\s+(?P<at2>.+?)\s*$",
@@ -58,6 +61,7 @@ _QUOTE_HEAD = re.compile(
     r"^\s*(?P<author>.*?)\s*(?:发表于|發表於|posted (?:at|on))\s*(?P<at>.*)$", re.IGNORECASE
 )
 
+_EDIT_STARTS = ("本帖最后由", "本帖最後由", "This post was last edited")
 _SKIP_TAGS = frozenset({"script", "style", "textarea", "select", "option", "input", "button", "noscript"})
 _BLOCK_TAGS = frozenset(
     {
@@ -101,6 +105,44 @@ _RANK = {
 }
 
 
+def squash(text: str) -> str:
+    """``text`` on one line: every run of whitespace (any Unicode space) one space, the ends stripped.
+
+    What names, floor labels, times and titles are read through. Most are clean already, and then no
+    regex runs: a regex call costs as much as the rest of reading a name.
+    """
+    text = text.strip()
+    if text.isprintable() and "  " not in text:  # no space but single ASCII ones: nothing to collapse
+        return text
+    return _SPACES.sub(" ", text)
+
+
+def uid_in(href: str) -> int | None:
+    """The number after the first ``uid=`` that is no part of a longer name (``touid=`` is not one)."""
+    return number_after(href, "uid=")
+
+
+def number_after(href: str, key: str) -> int | None:
+    """The number after the first ``key`` (``"uid="``) that does not end a longer name (``touid=`` for
+    ``uid=``), as ``re.search(r"(?<![a-zA-Z])uid=(\\d+)", href)`` finds it; None when there is none.
+
+    A URL parameter is read on every post; a regex call costs more than this whole loop.
+    """
+    start = 0
+    skip, length = len(key), len(href)
+    while True:
+        at = href.find(key, start)
+        if at < 0:
+            return None
+        start = end = at + skip
+        if at and href[at - 1] in _ASCII_LETTERS:
+            continue
+        while end < length and href[end].isdecimal():
+            end += 1
+        if end > start:
+            return int(href[start:end])
+
+
 def classify_notice(text: str) -> PostState | None:
     """The post state a board placeholder text stands for, or None when it is not a placeholder."""
     found: PostState | None = None
@@ -128,6 +170,11 @@ def unescape_numeric(text: str) -> str:
 
 def normalise_text(raw: str) -> str:
     """Collapse the source's whitespace, turn hard breaks into newlines, strip lines, ≤ 1 blank line."""
+    if _NL not in raw and _BLOCK not in raw:  # one line (most posts): strip, then collapse what is left
+        text = raw.strip()
+        if not text.isprintable() or "  " in text:  # tabs, newlines, no-break or double spaces inside
+            text = _WS.sub(" ", text)
+        return unescape_numeric(text) if "&#" in text else text
     collapsed = _WS.sub(" ", raw)
     if _BLOCK in collapsed:
         collapsed = _SOFT_AFTER_HARD.sub(_NL, _SOFT.sub(_BLOCK, collapsed)).replace(_BLOCK, _NL)
@@ -136,6 +183,27 @@ def normalise_text(raw: str) -> str:
     if "\n\n\n" in text:
         text = _BLANKS.sub("\n\n", text)
     return unescape_numeric(text)
+
+
+def normalise_lines(pieces: list[str]) -> str:
+    """:func:`normalise_text` of ``_NL.join(pieces)``: the text between hard line breaks, line by line.
+
+    Why: a body of text and ``<br>`` is most of what is posted, and its lines are mostly clean, so
+    they are stripped without a regex. Pieces holding a marker character fall back to the whole.
+    """
+    joined = _NL.join(pieces)
+    if _BLOCK in joined or joined.count(_NL) != len(pieces) - 1:
+        return normalise_text(joined)
+    lines = []
+    for piece in pieces:
+        piece = piece.strip()
+        if not piece.isprintable() or "  " in piece:  # tabs, newlines, no-break or double spaces inside
+            piece = _WS.sub(" ", piece)
+        lines.append(piece)
+    text = "\n".join(lines).strip("\n")
+    if "\n\n\n" in text:
+        text = _BLANKS.sub("\n\n", text)
+    return unescape_numeric(text) if "&#" in text else text
 
 
 def split_edit_marker(text: str, tz: ZoneInfo) -> EditMarker | None:
@@ -149,6 +217,17 @@ def split_edit_marker(text: str, tz: ZoneInfo) -> EditMarker | None:
     return EditMarker(by=by.strip(), at=found.start if found else None, raw=text.strip())
 
 
+def _escape(text: str) -> str:
+    """``html.escape(text, quote=False)``, which is what lxml's HTML serialiser does to text."""
+    if "&" in text:
+        text = text.replace("&", "&amp;")
+    if "<" in text:
+        text = text.replace("<", "&lt;")
+    if ">" in text:
+        text = text.replace(">", "&gt;")
+    return text
+
+
 def inner_html(el: Node) -> str:
     """The element's content as served (its text and children, without its own tag).
 
@@ -160,7 +239,7 @@ def inner_html(el: Node) -> str:
         end = f"</{el.tag}>"
         if whole.endswith(end):
             return whole[whole.index(">") + 1 : -len(end)]
-    parts = [html.escape(el.text, quote=False)] if el.text else []
+    parts = [_escape(el.text)] if el.text else []
     parts.extend(lxml.etree.tostring(child, encoding="unicode", method="html") for child in el)
     return "".join(parts)
 
@@ -218,10 +297,11 @@ class _Reader:
             return
         if tag == "img" or tag in _SKIP_TAGS or el is self.skip:
             return
-        style = el.get("style")
+        names = el.keys()  # most inline markup has no style or class: one call answers both
+        style = el.get(STYLE) if names and "style" in names else None
         if style and _hidden_style(style):
             return
-        cls = el.get("class")
+        cls = el.get(CLASS) if names and "class" in names else None
         if cls:
             classes = cls.split()
             if "jammer" in classes or not _TIP_CLASSES.isdisjoint(classes):
@@ -290,9 +370,12 @@ def _read_quote(el: Node, link: Node | None, tz: ZoneInfo) -> QuoteRef:
     author = ""
     sub = _Reader(tz)
     if link is not None:
-        match = _PID.search(html.unescape(link.get("href") or ""))
-        pid = int(match.group(1)) if match else None
-        head = _QUOTE_HEAD.match(_WS.sub(" ", text_of(link)))
+        href = link.get("href") or ""
+        pid = number_after(html.unescape(href) if "&" in href else href, "pid=")
+        label = text_of(link)
+        if not label.isprintable() or "  " in label:
+            label = _WS.sub(" ", label)
+        head = _QUOTE_HEAD.match(label)
         if head:
             author = head.group("author").strip()
             sub.skip = link
@@ -303,10 +386,101 @@ def _read_quote(el: Node, link: Node | None, tz: ZoneInfo) -> QuoteRef:
     return QuoteRef(pid=pid, author=author, text=normalise_text("".join(sub.out)))
 
 
+# Inline markup the reader passes through when it has neither class nor style: its text is the post's.
+_PLAIN_INLINE = frozenset(
+    {"strong", "b", "em", "u", "s", "strike", "font", "span", "big", "small", "sub", "sup", "i", "ins", "del"}
+)
+
+
+def _inline_only(el: Node, out: list[str]) -> bool:
+    """The pieces :class:`_Reader` collects from ``el``, into ``out``, when ``el`` holds nothing but text,
+    ``<br>``, images and :data:`_PLAIN_INLINE` elements without class or style (bold, colour, size:
+    most formatted posts). False, with ``out`` unfinished, at anything else."""
+    if el.text:
+        out.append(el.text)
+    for child in el:
+        tag = child.tag
+        if tag == "br":
+            out.append(_NL)
+        elif tag == "img":
+            pass
+        elif tag in _PLAIN_INLINE:
+            names = child.keys()
+            if names and ("class" in names or "style" in names):
+                return False
+            if len(child):
+                if not _inline_only(child, out):
+                    return False
+            elif child.text:
+                out.append(child.text)
+        else:
+            return False  # blocks, links, quotes, comments: the reader's business
+        if child.tail:
+            out.append(child.tail)
+    return True
+
+
+# lxml's HTML serialisation of a body that holds text, <br>, images and plain inline markup (no class or
+# style): in that form tags are lower case, attribute values quoted, and text escapes only &, < and >.
+_ATTRS = r"""(?: (?!class=|style=)[^\s=<>"'/]+(?:="[^"]*"|='[^']*')?)*"""
+_INLINE_NAMES = "strong|b|em|u|s|strike|font|span|big|small|sub|sup|i|ins|del"
+_SERIALISED_INLINE = re.compile(
+    rf"(?:[^<]+|<br(?: [^<>]*)?>|<img(?: [^<>]*)?>|<(?:{_INLINE_NAMES}){_ATTRS}>|</(?:{_INLINE_NAMES})>)*"
+)
+_SERIALISED_BR = re.compile(r"<br(?: [^<>]*)?>")
+_SERIALISED_TAG = re.compile(r"<[^<>]*>")
+
+
+def _serialised_lines(markup: str) -> list[str]:
+    """The text between the <br>s of a body serialised as :data:`_SERIALISED_INLINE`: what
+    :class:`_Reader` collects from the same element, read from the string lxml made of it (one C pass
+    instead of a Python step per element)."""
+    lines = _SERIALISED_BR.split(markup)
+    for i, line in enumerate(lines):
+        if "<" in line:
+            line = _SERIALISED_TAG.sub("", line)
+        if "&" in line:
+            line = line.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+        lines[i] = line
+    return lines
+
+
 def read_body(el: Node | None, tz: ZoneInfo, *, keep_html: bool = True) -> BodyText:
     """Read one post body element (``td.t_f``, ``div.message``, or an API message fragment)."""
     if el is None:
         return BodyText()
+    if not len(el):  # text only (most posts): no walk, and the served HTML is the escaped text
+        raw = el.text or ""
+        found = BodyText(html=_escape(raw) if keep_html and raw else "")
+        text = raw.strip()  # normalise_text of one line, inline
+        if not text.isprintable() or "  " in text:
+            text = _WS.sub(" ", text)
+        if "&#" in text:
+            text = unescape_numeric(text)
+        if text.startswith(_EDIT_STARTS):
+            return _finish_text(text, tz, found)
+        found.text = text
+        return found
+    children = list(el)
+    if all(child.tag == "br" for child in children):  # text and line breaks: the walk's pieces, directly
+        pieces = [el.text or ""]
+        pieces.extend([child.tail or "" for child in children])
+        markup = ""
+        if keep_html:
+            if any(child.keys() for child in children):
+                markup = inner_html(el)
+            else:  # what lxml serialises for text and bare <br>s
+                markup = "<br>".join([_escape(piece) for piece in pieces])
+        return _finish_text(normalise_lines(pieces), tz, BodyText(html=markup))
+    markup = ""
+    if keep_html:
+        markup = inner_html(el)
+        if _SERIALISED_INLINE.fullmatch(markup):  # plain inline markup: its text from the string
+            return _finish_text(normalise_lines(_serialised_lines(markup)), tz, BodyText(html=markup))
+    else:
+        out: list[str] = []
+        if _inline_only(el, out):  # text, line breaks and plain inline markup: no reader, lines one by one
+            return _finish_text(normalise_lines("".join(out).split(_NL)), tz, BodyText())
     reader = _Reader(tz)
     reader.walk(el)
     found = BodyText(
@@ -314,15 +488,19 @@ def read_body(el: Node | None, tz: ZoneInfo, *, keep_html: bool = True) -> BodyT
         mentions=tuple(reader.mentions),
         edit=reader.edit,
         state=reader.state,
-        html=inner_html(el) if keep_html else "",
+        html=markup,
     )
     return _finish("".join(reader.out), tz, found)
 
 
 def _finish(raw: str, tz: ZoneInfo, found: BodyText) -> BodyText:
     """Normalise the collected text into ``found``; a leading edit line becomes the edit marker."""
-    text = normalise_text(raw)
-    if found.edit is None and text.startswith(("本帖最后由", "本帖最後由", "This post was last edited")):
+    return _finish_text(normalise_text(raw), tz, found)
+
+
+def _finish_text(text: str, tz: ZoneInfo, found: BodyText) -> BodyText:
+    """The normalised ``text`` into ``found``; a leading edit line becomes the edit marker."""
+    if found.edit is None and text.startswith(_EDIT_STARTS):
         first, _, rest = text.partition("\n")
         found.edit = split_edit_marker(first, tz)
         if found.edit is not None:

@@ -1,7 +1,8 @@
 """The PC thread page: ``forum.php?mod=viewthread&tid=T&page=P`` (also ``thread-T-P-1.html``).
 
 Every lookup that can be an id lookup is one (``id('postnum52')`` is a hash probe in libxml2, while
-``//div[@id=...]`` walks the whole document); everything else is scoped to one ``div#post_<pid>``.
+``//div[@id=...]`` walks the whole document), and all of a page's are ONE ``id()`` call (an XPath call
+costs ten times the probe); everything else is scoped to one ``div#post_<pid>``.
 
 Markup (Discuz! X3.5 default template, see shared/fixtures STRUCTURE.md)::
 
@@ -17,15 +18,16 @@ Markup (Discuz! X3.5 default template, see shared/fixtures STRUCTURE.md)::
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import lxml.etree
 
 from forumbot.parsers.encoding import Node, text_of
-from forumbot.parsers.htmltext import classify_notice, read_body
+from forumbot.parsers.htmltext import classify_notice, read_body, squash, uid_in
 from forumbot.parsers.pageinfo import int_or_none, read_header, read_pager, url_authorid, url_page, url_tid
-from forumbot.parsers.records import Post, PostState, Source, ThreadInfo, ThreadPage
+from forumbot.parsers.records import Post, PostState, Source, ThreadInfo, ThreadPage, new_post
 from forumbot.parsers.times import UNKNOWN_TIME, parse_display_time
 
 __all__ = ["FLOOR_LABELS", "parse_floor_label", "parse_pc_thread"]
@@ -43,19 +45,23 @@ _HEADER_COUNTS = lxml.etree.XPath("./table[1]//span[@class='xi1']")
 _PAGER = lxml.etree.XPath(".//div[@class='pg']")
 _ANY_PAGER = lxml.etree.XPath("//div[@class='pg']")
 _TITLE = lxml.etree.XPath("//title")
-_UID = re.compile(r"(?<![a-zA-Z])uid=(\d+)")
 _NO_FLOOR = re.compile(r"推荐|推薦|recommend", re.IGNORECASE)  # a recommended reply shown on top: no floor
 _FROM_FLOOR = re.compile(r"(?:来自|來自|from)\s*(\d+)")
 _WS = re.compile(r"[\s\xa0]+")
 
 
-def _one(root: Node, ident: str) -> Node | None:
-    found = _BY_ID(root, i=ident)
-    return found[0] if found else None
+def _by_ids(root: Node, idents: str) -> dict[str, Node]:
+    """The elements of the space-separated ``idents`` (those that exist), by id: one XPath call."""
+    return {el.get("id") or "": el for el in _BY_ID(root, i=idents)}
 
 
 def parse_floor_label(text: str) -> int | None:
     """``5#`` → 5, ``楼主`` → 1, ``来自 5#`` (a pinned copy) → 5; None for 推荐 or anything unknown."""
+    label = text.strip()
+    if label[-1:] == "#" and label[:-1].isdigit():  # the usual "5#": no regex
+        return int(label[:-1])
+    if label in FLOOR_LABELS:
+        return FLOOR_LABELS[label]
     text = _WS.sub("", text)
     if not text:
         return None
@@ -69,8 +75,7 @@ def parse_floor_label(text: str) -> int | None:
 
 
 def _link_author(a: Node) -> tuple[str, int | None]:
-    match = _UID.search(a.get("href") or "")
-    return _WS.sub(" ", text_of(a)).strip(), int(match.group(1)) if match else None
+    return squash(text_of(a)), uid_in(a.get("href") or "")
 
 
 def _box_author(box: Node) -> tuple[str, int | None]:
@@ -86,16 +91,15 @@ def _box_author(box: Node) -> tuple[str, int | None]:
     return "", None  # anonymous (匿名) or a guest: no author to credit
 
 
-def _author(root: Node, post_div: Node, pid: int) -> tuple[str, int | None]:
-    favatar = _one(root, f"favatar{pid}")
+def _author(favatar: Node | None, post_div: Node) -> tuple[str, int | None]:
     if favatar is not None:  # fast path: favatarP > div.pi > div.authi > a[href*=uid]
-        for pi in favatar.iterchildren("div"):
-            if pi.get("class") != "pi":
+        for pi in favatar:
+            if pi.tag != "div" or pi.get("class") != "pi":
                 continue
-            for authi in pi.iterchildren("div"):
-                if authi.get("class") == "authi":
-                    for a in authi.iterchildren("a"):
-                        if "uid=" in (a.get("href") or ""):
+            for authi in pi:
+                if authi.tag == "div" and authi.get("class") == "authi":
+                    for a in authi:
+                        if a.tag == "a" and "uid=" in (a.get("href") or ""):
                             return _link_author(a)
             break
     links = _AUTHOR_LINK(post_div)
@@ -106,7 +110,7 @@ def _author(root: Node, post_div: Node, pid: int) -> tuple[str, int | None]:
         return _box_author(boxes[0])
     plain = _AUTHOR_PLAIN(post_div)
     if plain:
-        return _WS.sub(" ", text_of(plain[0])).strip(), None
+        return squash(text_of(plain[0])), None
     return "", None
 
 
@@ -133,9 +137,11 @@ def parse_pc_thread(
     now: datetime | None,
     tz: ZoneInfo,
     keep_html: bool = True,
+    whole: Callable[[], Node] | None = None,
 ) -> ThreadPage:
     """Read a PC thread page whose ``div#postlist`` is ``postlist``. Never raises for a single bad post:
-    what cannot be read goes to ``problems``."""
+    what cannot be read goes to ``problems``. ``whole``: the page parsed with its head, when ``root``
+    was parsed without it (the title falls back to the ``<title>``)."""
     header = read_header(body)
     author_filter = url_authorid(url)
     problems: list[str] = []
@@ -146,12 +152,17 @@ def parse_pc_thread(
     # post by its own count (pid 52, floor 8, shows as 10#): neither is the real floor.
     renumbered = author_filter is not None or "viewpid=" in url
 
-    for div in postlist.iterchildren("div"):
-        ident = div.get("id") or ""
-        if not ident.startswith("post_") or not ident[5:].isdigit():
+    found: list[tuple[Node, int]] = []
+    for div in postlist:
+        if div.tag != "div":
             continue
-        pid = int(ident[5:])
-        post = _read_post(root, div, pid, tid, renumbered, now, tz, keep_html, problems)
+        ident = div.get("id") or ""
+        if ident.startswith("post_") and ident[5:].isdigit():
+            found.append((div, int(ident[5:])))
+    names = [f"postnum{pid} authorposton{pid} postmessage_{pid} favatar{pid}" for _div, pid in found]
+    by_id = _by_ids(root, " ".join([*names, "thread_subject pgt"]))
+    for div, pid in found:
+        post = _read_post(by_id, div, pid, tid, renumbered, now, tz, keep_html, problems)
         if post is None:
             continue
         if pid in seen:  # a pinned reply repeated at the top of page 1: keep the copy with a floor
@@ -166,14 +177,14 @@ def parse_pc_thread(
             "page: no floor numbers shown (Discuz! hides them from User-Agents that look like robots)"
         )
 
-    subject_el = _one(root, "thread_subject")
+    subject_el = by_id.get("thread_subject")
     if subject_el is not None:
-        title = _WS.sub(" ", text_of(subject_el)).strip()
+        title = squash(text_of(subject_el))
     else:
-        titles = _TITLE(root)
+        titles = _TITLE(root if whole is None else whole())
         title = text_of(titles[0]).split(" - ")[0].strip() if titles else ""
 
-    pgt = _one(root, "pgt")
+    pgt = by_id.get("pgt")
     pagers = _PAGER(pgt) if pgt is not None else _ANY_PAGER(root)
     current, total = read_pager(pagers[0] if pagers else None)
     page = current or (1 if not pagers else url_page(url)) or 1
@@ -208,7 +219,7 @@ def parse_pc_thread(
 
 
 def _read_post(
-    root: Node,
+    by_id: dict[str, Node],
     div: Node,
     pid: int,
     tid: int | None,
@@ -218,23 +229,24 @@ def _read_post(
     keep_html: bool,
     problems: list[str],
 ) -> Post | None:
-    postnum = _one(root, f"postnum{pid}")
-    poston = _one(root, f"authorposton{pid}")
-    message = _one(root, f"postmessage_{pid}")
+    postnum = by_id.get(f"postnum{pid}")
+    poston = by_id.get(f"authorposton{pid}")
+    message = by_id.get(f"postmessage_{pid}")
     if poston is None and message is None:
         pct = _PCT(div)
-        note = _WS.sub(" ", text_of(pct[0])).strip() if pct else ""
+        note = squash(text_of(pct[0])) if pct else ""
         problems.append(f"post {pid}: no author line or body ({note or 'unknown layout'}); skipped")
         return None
 
-    author, uid = _author(root, div, pid)
+    author, uid = _author(by_id.get(f"favatar{pid}"), div)
 
     floor: int | None = None
     first = False
     if postnum is not None:
         label = text_of(postnum)
         floor = parse_floor_label(label)
-        first = "findpost" not in (postnum.get("href") or "") and "viewthread" in (postnum.get("href") or "")
+        href = postnum.get("href") or ""
+        first = "findpost" not in href and "viewthread" in href
         if floor is None and not renumbered and label.strip() and not _NO_FLOOR.search(label):
             problems.append(f"post {pid}: floor label {_WS.sub(' ', label).strip()!r} not understood")
     floor_exact = not renumbered
@@ -243,8 +255,11 @@ def _read_post(
 
     time_range = None
     if poston is not None:
-        span = poston.find("span")
-        title = span.get("title") if span is not None else None
+        title = None
+        for span in poston:  # the first span child (poston.find("span") without ElementPath)
+            if span.tag == "span":
+                title = span.get("title")
+                break
         time_range = parse_display_time(text_of(poston), title=title, now=now, tz=tz)
     if time_range is None:
         problems.append(f"post {pid}: no time found")
@@ -255,10 +270,11 @@ def _read_post(
     subject = ""
     pcb = _pcb(message, div)
     if pcb is not None:
-        for child in pcb.iterchildren("div", "h2"):
-            if child.tag == "h2":
-                subject = _WS.sub(" ", text_of(child)).strip()
-            elif child.get("class") == "locked":
+        for child in pcb:
+            tag = child.tag
+            if tag == "h2":
+                subject = squash(text_of(child))
+            elif tag == "div" and child.get("class") == "locked":
                 found = classify_notice(text_of(child))
                 if found is not None and (
                     state is PostState.NORMAL or found in (PostState.BANNED, PostState.BLOCKED)
@@ -267,22 +283,22 @@ def _read_post(
     if message is None and state is PostState.NORMAL:
         problems.append(f"post {pid}: no body found")
 
-    return Post(
-        pid=pid,
-        tid=tid,
-        author=author,
-        uid=uid,
-        floor=floor,
-        posted_at=time_range.start,
-        posted_until=time_range.end,
-        time_source=time_range.source,
-        text=text.text,
-        html=text.html,
-        quotes=text.quotes,
-        mentions=text.mentions,
-        edit=text.edit,
-        state=state,
-        first=first or (floor == 1 and floor_exact),
-        title=subject,
-        floor_exact=floor_exact,
+    return new_post(
+        pid,
+        tid,
+        author,
+        uid,
+        floor,
+        time_range.start,
+        time_range.end,
+        time_range.source,
+        text.text,
+        text.html,
+        text.quotes,
+        text.mentions,
+        text.edit,
+        state,
+        first or (floor == 1 and floor_exact),
+        subject,
+        floor_exact,
     )

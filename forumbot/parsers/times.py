@@ -70,18 +70,51 @@ UNKNOWN_TIME = TimeRange(
 )
 
 
+_PREFIXES = ("发表于", "發表於", "Posted on", "posted on")
+
+
 def _clean(text: str) -> str:
-    text = _SPACES.sub(" ", text).strip()
-    for prefix in ("发表于", "發表於", "Posted on", "posted on"):
-        if text.startswith(prefix):
-            text = text[len(prefix) :].strip()
+    text = text.strip()
+    if not text.isprintable() or "  " in text:  # runs of spaces, tabs, newlines or \xa0 inside
+        text = _SPACES.sub(" ", text)
+    if text.startswith(_PREFIXES):
+        for prefix in _PREFIXES:
+            if text.startswith(prefix):
+                text = text[len(prefix) :].strip()
     return text
+
+
+_MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+_MONTHS = {name: number for number, name in enumerate(_MONTH_NAMES, 1)}
+
+
+def _imf_fixdate(value: str) -> datetime | None:
+    """``Sun, 06 Nov 1994 08:49:37 GMT`` (RFC 9110's preferred form, what servers send), read by hand:
+    ``parsedate_to_datetime`` costs as much as reading a page's posts' times. None for any other form."""
+    parts = value.split()
+    if len(parts) != 6 or parts[5] != "GMT" or not parts[0].endswith(","):
+        return None
+    day, month_name, year, clock = parts[1], parts[2], parts[3], parts[4]
+    month = _MONTHS.get(month_name)
+    hour, minute, second = clock[:2], clock[3:5], clock[6:]
+    digits = day + year + hour + minute + second
+    if month is None or len(year) != 4 or len(clock) != 8 or clock[2] != ":" or clock[5] != ":":
+        return None
+    if not digits.isascii() or not digits.isdigit():
+        return None
+    try:
+        return datetime(int(year), month, int(day), int(hour), int(minute), int(second), tzinfo=UTC)
+    except ValueError:
+        return None
 
 
 def parse_http_date(value: str | None) -> datetime | None:
     """An HTTP ``Date`` header as an aware UTC datetime, or None when missing or malformed."""
     if not value:
         return None
+    found = _imf_fixdate(value)
+    if found is not None:
+        return found
     try:
         parsed = parsedate_to_datetime(value.strip())
     except (TypeError, ValueError, IndexError):
@@ -128,6 +161,25 @@ def resolve_relative(text: str, now: datetime, tz: ZoneInfo) -> TimeRange | None
     d = (today - ts) // 86400 < 7: ``昨天 H:i`` (d = 0), ``前天 H:i`` (d = 1), ``(d+1) 天前``.
     """
     text = _clean(text)
+    # Each form ends (or starts) its own way: try the one pattern that can match, not all seven in turn.
+    if text.endswith("前"):
+        if text.endswith("分钟前"):
+            pattern = _REL_MIN
+        elif text.endswith("秒前"):
+            pattern = _REL_SEC
+        elif text.endswith("小时前"):
+            pattern = _REL_HALF if text.startswith("半") else _REL_HOUR
+        elif text.endswith("天前"):
+            pattern = _REL_DAYS
+        else:
+            return None
+    elif text.startswith(("昨天", "前天")):
+        pattern = _REL_DAYTIME
+    else:
+        pattern = _REL_NOW
+    m = pattern.match(text)
+    if m is None:
+        return None
     now_ts = int(now.timestamp())
     offset = now.astimezone(tz).utcoffset()
     off = int(offset.total_seconds()) if offset is not None else 0
@@ -141,20 +193,20 @@ def resolve_relative(text: str, now: datetime, tz: ZoneInfo) -> TimeRange | None
         lo, hi = now_ts - t_hi, now_ts - t_lo
         return _range(max(lo, today) if today <= hi else lo, hi)
 
-    if _REL_NOW.match(text):
+    if pattern is _REL_NOW:
         return _range(now_ts, now_ts)
-    if m := _REL_SEC.match(text):
+    if pattern is _REL_SEC:
         n = int(m.group(1))
         return _range(now_ts - n, now_ts - n)
-    if m := _REL_MIN.match(text):
+    if pattern is _REL_MIN:
         n = int(m.group(1))
         return ago(max(60 * n, 61), min(60 * n + 59, 1800), 60 * n, 60 * n + 59)
-    if _REL_HALF.match(text):
+    if pattern is _REL_HALF:
         return ago(1801, 3600, 1801, 3600)
-    if m := _REL_HOUR.match(text):
+    if pattern is _REL_HOUR:
         n = int(m.group(1))
         return ago(max(3600 * n, 3601), 3600 * (n + 1) - 1, 3600 * n, 3600 * (n + 1) - 1)
-    if m := _REL_DAYTIME.match(text):
+    if pattern is _REL_DAYTIME:
         back = 1 if m.group(1) == "昨天" else 2
         minute = today - back * DAY + int(m.group(2)) * 3600 + int(m.group(3)) * 60
         lo = max(minute, today - back * DAY + 1)
@@ -162,10 +214,8 @@ def resolve_relative(text: str, now: datetime, tz: ZoneInfo) -> TimeRange | None
         if lo > hi:
             lo, hi = minute, minute + 59
         return _range(lo, hi)
-    if m := _REL_DAYS.match(text):
-        n = int(m.group(1))
-        return _range(today - n * DAY + 1, today - (n - 1) * DAY)
-    return None
+    n = int(m.group(1))  # _REL_DAYS
+    return _range(today - n * DAY + 1, today - (n - 1) * DAY)
 
 
 def parse_display_time(

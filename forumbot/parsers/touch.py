@@ -14,26 +14,45 @@ the response's ``Date``; prefer the PC page or the API when the exact second mat
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import lxml.etree
 
-from forumbot.parsers.encoding import Node, text_of
-from forumbot.parsers.htmltext import read_body
-from forumbot.parsers.pageinfo import int_or_none, read_header, read_pager, url_authorid, url_page, url_tid
+from forumbot.parsers.encoding import CLASS, HREF, ID, Node, text_of
+from forumbot.parsers.htmltext import number_after, read_body, squash, uid_in
+from forumbot.parsers.pageinfo import (
+    int_or_none,
+    query,
+    read_header,
+    read_pager,
+    search_after,
+    url_authorid,
+    url_page,
+    url_tid,
+)
 from forumbot.parsers.pc import parse_floor_label
-from forumbot.parsers.records import Post, Source, ThreadInfo, ThreadPage
+from forumbot.parsers.records import Post, Source, ThreadInfo, ThreadPage, new_post
 from forumbot.parsers.times import UNKNOWN_TIME, TimeRange, parse_display_time
 
 __all__ = ["TouchLayout", "find_touch_posts", "parse_touch_thread", "scan_touch_page"]
 
 _HEAD_TITLE = lxml.etree.XPath("/html/head/title")
 _FID = re.compile(rb"forumdisplay&(?:amp;)?fid=(\d+)")
-_TID = re.compile(rb"[?&;]tid=(\d+)")
-_UID = re.compile(r"(?<![a-zA-Z])uid=(\d+)")
-_WS = re.compile(r"[\s\xa0]+")
+_TID = re.compile(rb"(?<=[?&;])tid=(\d+)")
+
+
+@dataclass(slots=True)
+class _PostParts:
+    ident: str = ""  # the post div's id, pid<N>
+    box: Node | None = None  # the post's own div.pi (X3.5: div.display.pi, pione on the opening post)
+    floor: Node | None = None  # li.mtit > span.y (X3.5) or li.grey > em (X3.2)
+    author: Node | None = None  # li.mtit > span.z or li.grey > b
+    time: Node | None = None  # li.mtime or li.grey.rela
+    message: Node | None = None  # the first div.message
+    first: bool = False  # a div whose class holds "pione": the opening post
 
 
 @dataclass(slots=True)
@@ -41,39 +60,92 @@ class TouchLayout:
     """What one walk over a touch page's ``div`` elements finds (see :func:`scan_touch_page`)."""
 
     posts: list[Node] = field(default_factory=list)  # div.plc[id^=pid], in document order
+    parts: list[_PostParts] = field(default_factory=list)  # the divs of each post the walk met
     title: Node | None = None  # the first div.view_tit
     pager: Node | None = None  # the first div.pg
     replies: Node | None = None  # div.txtlist.cl > div.mtit.cl > em (the reply count)
 
 
-def scan_touch_page(root: Node) -> TouchLayout:
-    """Find the posts, the title, the pager and the reply count in ONE walk over the page's divs.
+def _is_pi(cls: str) -> bool:
+    return cls == "display pi" or cls == "pi" or cls == "display pi pione" or "pi" in cls.split()
 
-    Why: each of these was an XPath ``//div[...]`` scan of the whole document, and a touch page is
-    mostly divs; libxml2 filtering ``iter("div")`` in C and one Python test per div costs less than four
-    scans. Results are in document order, the first match wins: the same answers as the XPaths.
+
+_IGNORED, _MESSAGE, _BOX, _POST, _PAGER, _TITLE, _REPLIES = range(7)
+# The classes the templates give divs, looked up once per div instead of compared in turn.
+_KINDS = {
+    "message": _MESSAGE,
+    "display pi": _BOX,
+    "display pi pione": _BOX,
+    "pi": _BOX,
+    "plc cl": _POST,
+    "pg": _PAGER,
+    "view_tit": _TITLE,
+    "txtlist cl": _REPLIES,
+    "avatar": _IGNORED,
+    "threadlist_foot cl": _IGNORED,
+    "discuz_x cl": _IGNORED,
+    "mtit cl": _IGNORED,
+    "header cl": _IGNORED,
+    "mz": _IGNORED,
+    "my": _IGNORED,
+    "viewthread": _IGNORED,
+    "quote": _IGNORED,
+}
+
+
+def scan_touch_page(root: Node) -> TouchLayout:
+    """Find the posts, each post's author box and body, the title, the pager and the reply count in ONE
+    walk over the page's divs.
+
+    Why: reading an element's class costs more than anything else done with it, and a touch page is
+    mostly divs: each div is asked once, here, instead of once by a page scan and again by a walk of
+    each post. Results are in document order, the first match wins. A post's box is the first
+    ``div.pi`` that is the post's child, its body the first ``div.message`` that is the box's child;
+    a post where they are not found is walked on its own (:func:`_walk_parts`).
     """
     found = TouchLayout()
+    post: Node | None = None
+    parts = _PostParts()
+    kinds = _KINDS
     for div in root.iter("div"):
-        cls = div.get("class")
+        cls = div.get(CLASS)
         if not cls:
             continue
-        if cls == "pg":
+        kind = kinds.get(cls)
+        if kind is None:  # a class the template does not use on these divs: read it the long way
+            if "plc" in cls and "plc" in cls.split():
+                kind = _POST
+            elif _is_pi(cls):
+                kind = _BOX
+            else:
+                continue
+        if kind == _MESSAGE:
+            if parts.message is None and parts.box is not None and div.getparent() is parts.box:
+                parts.message = div
+        elif kind == _BOX:
+            if parts.box is None and post is not None and div.getparent() is post:
+                parts.box = div
+                parts.first = "pione" in cls
+        elif kind == _POST:
+            ident = div.get(ID) or ""
+            if ident.startswith("pid"):
+                post = div
+                parts = _PostParts(ident)
+                found.posts.append(div)
+                found.parts.append(parts)
+        elif kind == _PAGER:
             if found.pager is None:
                 found.pager = div
-        elif cls == "view_tit":
+        elif kind == _TITLE:
             if found.title is None:
                 found.title = div
-        elif cls == "txtlist cl":
-            if found.replies is None:
-                for mtit in div.iterchildren("div"):
-                    if mtit.get("class") == "mtit cl":
-                        em = next(mtit.iterchildren("em"), None)
-                        if em is not None:
-                            found.replies = em
-                            break
-        elif "plc" in cls and (div.get("id") or "").startswith("pid") and "plc" in cls.split():
-            found.posts.append(div)
+        elif kind == _REPLIES and found.replies is None:
+            for mtit in div.iterchildren("div"):
+                if mtit.get("class") == "mtit cl":
+                    em = next(mtit.iterchildren("em"), None)
+                    if em is not None:
+                        found.replies = em
+                        break
     return found
 
 
@@ -82,20 +154,60 @@ def find_touch_posts(root: Node) -> list[Node]:
     return scan_touch_page(root).posts
 
 
-@dataclass(slots=True)
-class _PostParts:
-    floor: Node | None = None  # li.mtit > span.y (X3.5) or li.grey > em (X3.2)
-    author: Node | None = None  # li.mtit > span.z or li.grey > b
-    time: Node | None = None  # li.mtime or li.grey.rela
-    message: Node | None = None  # the first div.message
-    first: bool = False  # a div whose class holds "pione": the opening post
+def _author_line(ul: Node, parts: _PostParts) -> None:
+    """The floor, author and time of an ``ul.authi``'s items, first of each.
+
+    Children are taken by index: for the two or three children here, creating an iterator costs more
+    than the steps it saves.
+    """
+    for i in range(len(ul)):
+        li = ul[i]
+        if li.tag != "li":
+            continue
+        cls = li.get(CLASS)
+        if cls == "mtit":
+            for j in range(len(li)):
+                span = li[j]
+                if span.tag == "span":
+                    sc = span.get(CLASS)
+                    if sc == "y":
+                        if parts.floor is None:
+                            parts.floor = span
+                    elif sc == "z" and parts.author is None:
+                        parts.author = span
+        elif cls == "mtime" or cls == "grey rela":
+            if parts.time is None:
+                parts.time = li
+        elif cls == "grey":
+            if parts.floor is None:
+                parts.floor = next(li.iterchildren("em"), None)
+            if parts.author is None:
+                parts.author = next(li.iterchildren("b"), None)
 
 
-def _post_parts(post: Node) -> _PostParts:
-    """One walk over a post's li and div elements instead of five XPath searches of its subtree.
+def _post_parts(post: Node, parts: _PostParts) -> _PostParts:
+    """A post's floor, author and time from the ``ul.authi`` before the body in the post's box (where
+    both templates put them), given the box and body the page walk found; a post laid out otherwise
+    is walked (:func:`_walk_parts`)."""
+    box, message = parts.box, parts.message
+    if box is not None and message is not None:
+        for i in range(len(box)):
+            child = box[i]
+            if child is message:
+                break
+            if child.tag == "ul" and child.get(CLASS) == "authi":
+                _author_line(child, parts)
+        if parts.time is not None and parts.floor is not None and parts.author is not None:
+            return parts
+    walked = _walk_parts(post)
+    walked.ident = parts.ident
+    return walked
 
-    Each part is the first match in document order, as the former XPath unions returned; the walk
-    stops once everything is found.
+
+def _walk_parts(post: Node) -> _PostParts:
+    """One walk over a post's li and div elements: each part is the first match in document order.
+
+    The walk stops once everything is found.
     """
     parts = _PostParts()
     for el in post.iter("li", "div"):
@@ -129,18 +241,27 @@ def _post_parts(post: Node) -> _PostParts:
 
 def _own_text(el: Node) -> str:
     """The element's text without its children's (``li.mtime`` also holds view counts and edit links)."""
+    size = len(el)
+    if not size:
+        return squash(el.text or "")
     parts = [el.text or ""]
-    parts.extend(child.tail or "" for child in el)
-    return _WS.sub(" ", "".join(parts)).strip()
+    parts.extend([el[i].tail or "" for i in range(size)])
+    return squash("".join(parts))
 
 
 def _author(box: Node | None) -> tuple[str, int | None]:
     if box is None:
         return "", None
+    if len(box):
+        a = box[0]
+        if a.tag == "a":  # X3.5: span.z > a, the first link there is
+            uid = number_after(a.get(HREF) or "", "uid=")
+            if uid is not None:
+                return squash(a.text or "" if not len(a) else text_of(a)), uid
     for a in box.iter("a"):
-        match = _UID.search(a.get("href") or "")
-        if match:
-            return _WS.sub(" ", text_of(a)).strip(), int(match.group(1))
+        uid = uid_in(a.get("href") or "")
+        if uid is not None:
+            return squash(text_of(a)), uid
     for em in box.iter("em"):
         if "删除" in text_of(em) or "刪除" in text_of(em):
             return (box.text or "").strip(), None
@@ -157,12 +278,16 @@ def parse_touch_thread(
     now: datetime | None,
     tz: ZoneInfo,
     keep_html: bool = True,
+    whole: Callable[[], Node] | None = None,
 ) -> ThreadPage:
+    """Read a touch thread page whose walk found ``layout``. ``whole``: the page parsed with its head,
+    when ``root`` was parsed without it (the title falls back to the ``<title>``)."""
     header = read_header(body)
-    author_filter = url_authorid(url)
-    tid = url_tid(url) or header.tid
+    params = query(url)
+    author_filter = url_authorid(url, params)
+    tid = url_tid(url, params) or header.tid
     if tid is None:
-        match = _TID.search(body)
+        match = search_after(_TID, b"tid=", body)
         tid = int(match.group(1)) if match else None
     problems: list[str] = []
     posts: list[Post] = []
@@ -170,66 +295,70 @@ def parse_touch_thread(
     floor_exact = author_filter is None
     times: dict[str, TimeRange | None] = {}
 
-    for el in layout.posts:
-        ident = el.get("id") or ""
-        if not ident[3:].isdigit():
+    for el, found in zip(layout.posts, layout.parts, strict=True):
+        number = found.ident[3:]
+        if not number.isdigit():
             continue
-        pid = int(ident[3:])
+        pid = int(number)
         if pid in seen:
             continue
         seen.add(pid)
-        parts = _post_parts(el)
-        floor = parse_floor_label(text_of(parts.floor)) if parts.floor is not None and floor_exact else None
+        parts = _post_parts(el, found)
+        floor_el = parts.floor
+        floor = None
+        if floor_el is not None and floor_exact:
+            floor = parse_floor_label(floor_el.text or "" if not len(floor_el) else text_of(floor_el))
         author, uid = _author(parts.author)
-        time_el = parts.time
+        shown = _own_text(parts.time) if parts.time is not None else None
         time_range = None
-        if time_el is not None:
-            shown = _own_text(time_el)
-            if shown not in times:  # posts of a page often show the same "N 分钟前": read each once
-                times[shown] = parse_display_time(shown, now=now, tz=tz)
-            time_range = times[shown]
+        if shown is not None:
+            if shown in times:  # posts of a page often show the same "N 分钟前": read each once
+                time_range = times[shown]
+            else:
+                time_range = times[shown] = parse_display_time(shown, now=now, tz=tz)
         if time_range is None:
             problems.append(
                 f"post {pid}: no time found" + ("" if now else " (relative time and no Date header)")
             )
             time_range = UNKNOWN_TIME
-        text = read_body(parts.message, tz, keep_html=keep_html)
-        if parts.message is None:
+        message = parts.message
+        text = read_body(message, tz, keep_html=keep_html)
+        if message is None:
             problems.append(f"post {pid}: no body found")
-        first = parts.first or (floor == 1 and floor_exact)
         posts.append(
-            Post(
-                pid=pid,
-                tid=tid,
-                author=author,
-                uid=uid,
-                floor=floor,
-                posted_at=time_range.start,
-                posted_until=time_range.end,
-                time_source=time_range.source,
-                text=text.text,
-                html=text.html,
-                quotes=text.quotes,
-                mentions=text.mentions,
-                edit=text.edit,
-                state=text.state,
-                first=first,
-                floor_exact=floor_exact,
+            new_post(
+                pid,
+                tid,
+                author,
+                uid,
+                floor,
+                time_range.start,
+                time_range.end,
+                time_range.source,
+                text.text,
+                text.html,
+                text.quotes,
+                text.mentions,
+                text.edit,
+                text.state,
+                parts.first or (floor == 1 and floor_exact),
+                "",
+                floor_exact,
             )
         )
 
     title_el = layout.title
     title = ""
     if title_el is not None:
-        title = _own_text(title_el) or _WS.sub(" ", text_of(title_el)).strip()
+        title = _own_text(title_el) or squash(text_of(title_el))
     else:  # older touch templates: the <title> is "subject - forum - board - 手机版 - Powered by Discuz!"
-        heads = _HEAD_TITLE(root)
+        heads = _HEAD_TITLE(root if whole is None else whole())
         title = text_of(heads[0]).split(" - ")[0].strip() if heads else ""
     current, total = read_pager(layout.pager)
-    page = current or (1 if layout.pager is None else url_page(url)) or 1
+    page = current or (1 if layout.pager is None else url_page(url, params)) or 1
     fid = header.fid
     if fid is None:
-        match = _FID.search(body)
+        match = search_after(_FID, b"forumdisplay&", body)
         fid = int(match.group(1)) if match else None
     replies_el = layout.replies
     info = ThreadInfo(

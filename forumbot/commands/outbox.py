@@ -357,10 +357,15 @@ def demo_outbox(
         where = f"pid {item.result_pid}" if item.result_pid else f"pmid {item.result_pmid}"
         out.print(f"   #{i} {item.kind}: {STATUS_ZH.get(item.status, item.status)} ({where})", markup=False)
     if report.stopped:
-        out.print(f"   stopped: {report.stopped}", markup=False)
+        out.print("   " + _("stopped: {why}").format(why=report.stopped), markup=False)
     for kind, tid, _body in public:
         page = client.fetch_thread_page(tid, 999)
         mine = [p for p in page.posts if p.author == game.board.username]
         if mine:
-            out.print(f"   read back from thread {tid}: floor {mine[-1].floor} by {mine[-1].author} ({kind})")
+            out.print(
+                "   "
+                + _("read back from thread {tid}: floor {floor} by {author} ({kind})").format(
+                    tid=tid, floor=mine[-1].floor, author=mine[-1].author, kind=kind
+                )
+            )
     client.close()

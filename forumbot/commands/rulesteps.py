@@ -65,13 +65,13 @@ def cmd_lastwords(args: argparse.Namespace) -> int:
             print(json.dumps(data, ensure_ascii=False, indent=1))
             return 0
         out = console()
-        t = Table("player", "where", "due", "status", "reason")
+        t = Table(_("player"), _("where"), _("due"), _("status"), _("reason"))
         for row in data["windows"]:
             t.add_row(row["player"], row["where"], row["due"] or "", row["status"], row["reason"])
-        out.print(f"[b]day {args.day} last words[/b] (as of {data['at']})")
+        out.print(_("[b]Day {day}: last words[/b] (as of {at})").format(day=args.day, at=data["at"]))
         out.print(t)
-        release = data["held"]["released_at"] or "still held"
-        out.print(f"{', '.join(held.holds) or 'nothing'}: {release} — {held.reason}")
+        release = data["held"]["released_at"] or _("still held")
+        out.print(f"{_(', ').join(held.holds) or _('nothing')}: {release} — {held.reason}")
         for note in report.notes:
             out.print(f"⚑ {note}")
     return 0
@@ -118,7 +118,7 @@ def cmd_applications(args: argparse.Namespace) -> int:
             print(json.dumps(data, ensure_ascii=False, indent=1))
             return 0
         out = console()
-        t = Table("pid", "author", "time", "kind", "counted", "reason")
+        t = Table(_("pid"), _("author"), _("time"), _("kind"), _("counted"), _("reason"))
         for v in data["posts"]:
             flag = "⚑ " if v["review"] else ""
             t.add_row(
@@ -126,18 +126,27 @@ def cmd_applications(args: argparse.Namespace) -> int:
                 v["author"],
                 v["at"] or "",
                 v["kind"],
-                "yes" if v["counted"] else "",
+                _("yes") if v["counted"] else "",
                 flag + v["reason"],
             )
-        out.print(f"[b]day {args.day} 延时/加速申请[/b] (needed: {result.needed})")
+        out.print(
+            _("[b]Day {day}: delay/acceleration applications[/b] (needed: {needed})").format(
+                day=args.day, needed=result.needed
+            )
+        )
         out.print(t)
         out.print(
-            f"close: {data['close']}; accelerated: {data['accelerated_at'] or '-'}"
-            f" until {data['acceleration_ended_at'] or 'the close'}"
+            _("close: {close}; accelerated: {accelerated} until {until}").format(
+                close=data["close"],
+                accelerated=data["accelerated_at"] or "-",
+                until=data["acceleration_ended_at"] or _("the close"),
+            )
         )
         if data["game_file_wins"]:
             out.print(
-                f"the game file gives {', '.join(data['game_file_wins'])}: it wins over the applications"
+                _("the game file gives {what}: it wins over the applications").format(
+                    what=_(", ").join(data["game_file_wins"])
+                )
             )
     return 0
 

@@ -16,6 +16,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlmodel import SQLModel
 
 from forumbot.errors import StoreError
+from forumbot.i18n import _
 from forumbot.store.db import Store
 
 _RESULTS: Table = SQLModel.metadata.tables["day_results"]
@@ -29,7 +30,11 @@ def load_day_results(store: Store, gid: int) -> dict[int, tuple[str, str]]:
             rows = conn.execute(select(r.day, r.fingerprint, r.carry_json).where(r.game_id == gid))
             return {day: (fp, carry) for day, fp, carry in rows}
     except SQLAlchemyError as exc:
-        raise StoreError(f"cannot read the stored day results from {store.safe_url}: {exc}") from exc
+        raise StoreError(
+            _("cannot read the stored day results from {store}: {error}").format(
+                store=store.safe_url, error=exc
+            )
+        ) from exc
 
 
 def save_day_result(store: Store, gid: int, day: int, fingerprint: str, carry_json: str) -> None:
@@ -62,4 +67,8 @@ def save_day_result(store: Store, gid: int, day: int, fingerprint: str, carry_js
     except IntegrityError:
         return  # another process stored this day in between (see above)
     except SQLAlchemyError as exc:
-        raise StoreError(f"cannot store day {day}'s result in {store.safe_url}: {exc}") from exc
+        raise StoreError(
+            _("cannot store day {day}'s result in {store}: {error}").format(
+                day=day, store=store.safe_url, error=exc
+            )
+        ) from exc

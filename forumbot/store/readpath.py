@@ -394,7 +394,11 @@ def thread_versions(store: Store, board: BoardLike, tids: Iterable[int]) -> dict
         with store.engine.connect() as conn:
             return _versions(conn, board_key(board), tids)
     except SQLAlchemyError as exc:
-        raise StoreError(f"cannot read the threads' versions from the store {store.safe_url}: {exc}") from exc
+        raise StoreError(
+            _("cannot read the threads' versions from the store {store}: {error}").format(
+                store=store.safe_url, error=exc
+            )
+        ) from exc
 
 
 def bump_versions(conn: Connection, board_id: int, tids: Iterable[int]) -> None:
@@ -574,8 +578,10 @@ def current_posts(conn: Connection, key: str, tid: int, batch: int = BATCH) -> I
     for pid, author, floor, at, until, first, state, count, rev_id, text, quotes, e_by, e_at, e_raw in rows:
         if rev_id is None:
             raise StoreError(
-                f"post {pid} of thread {tid} has no current revision: the store is "
-                "inconsistent (run `forumbot` store checks, or poll the thread again)"
+                _(
+                    "post {pid} of thread {tid} has no current revision: the store is "
+                    "inconsistent (run `forumbot` store checks, or poll the thread again)"
+                ).format(pid=pid, tid=tid)
             )
         posted_at = _when(at)
         out.append(
@@ -659,8 +665,10 @@ def first_contents(conn: Connection, key: str, tid: int) -> Iterator[FirstConten
     for pid, first, author, at, floor, rev_id, text, quotes, smiley in result:
         if rev_id is None:
             raise StoreError(
-                f"post {pid} of thread {tid} has no first revision: the store is "
-                "inconsistent (run `forumbot` store checks, or poll the thread again)"
+                _(
+                    "post {pid} of thread {tid} has no first revision: the store is "
+                    "inconsistent (run `forumbot` store checks, or poll the thread again)"
+                ).format(pid=pid, tid=tid)
             )
         yield FirstContent(
             pid,
@@ -745,7 +753,11 @@ class ThreadCache:
                     return typing_cast(T, found[1])
                 value = build(conn, key, tid)
         except SQLAlchemyError as exc:
-            raise StoreError(f"cannot read thread {tid} from the store {self.store.safe_url}: {exc}") from exc
+            raise StoreError(
+                _("cannot read thread {tid} from the store {store}: {error}").format(
+                    tid=tid, store=self.store.safe_url, error=exc
+                )
+            ) from exc
         self._views[(key, tid, name)] = (version, value)
         self.reads += 1
         return value

@@ -143,8 +143,13 @@ def number_after(href: str, key: str) -> int | None:
             return int(href[start:end])
 
 
+_ANY_NOTICE = re.compile("|".join(re.escape(needle) for needle, _state in _NOTICES))
+
+
 def classify_notice(text: str) -> PostState | None:
     """The post state a board placeholder text stands for, or None when it is not a placeholder."""
+    if _ANY_NOTICE.search(text) is None:  # one pass for all the needles: most texts hold none
+        return None
     found: PostState | None = None
     for needle, state in _NOTICES:
         if needle in text and (found is None or _RANK[state] > _RANK[found]):
@@ -512,15 +517,44 @@ def _finish_text(text: str, tz: ZoneInfo, found: BodyText) -> BodyText:
 _BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
 # Markup that is plain text with line breaks: no other tag, no entity, no character libxml2 would drop
 _PLAIN_MARKUP = re.compile(r"[^<&\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff\ud800-\udfff]*")
+_PLAIN_RUN = r"[^<&\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff\ud800-\udfff]+"
+# Served markup of plain inline formatting: <strong>, <font color=...>, smileys' <img>... with no class or
+# style, no entity, no comment: its text is what the tree gives, the tags left out.
+_RAW_ATTRS = (
+    r"""(?>\s++(?!class\b|style\b)[a-z_:][-a-z0-9_:.]*+"""
+    r"""(?>\s*+=\s*+(?>"[^"<>]*+"|'[^'<>]*+'|[^\s"'=<>`]++))?)*+\s*+"""
+)  # atomic and possessive throughout: a failed match must fail fast, not try every split of the blanks
+_RAW_INLINE = re.compile(
+    rf"(?>{_PLAIN_RUN}+|<br\s*+/?>|<img(?=[\s/>]){_RAW_ATTRS}/?>|<(?:{_INLINE_NAMES})(?=[\s/>]){_RAW_ATTRS}>"
+    rf"|</(?:{_INLINE_NAMES})\s*+>)*+",
+    re.IGNORECASE,
+)
+_RAW_TAG = re.compile(r"<[^<>]*>")
 
 
 def _plain_fragment(markup: str, tz: ZoneInfo) -> BodyText | None:
-    """A message that is only text and ``<br />`` (most replies are) read without building a tree: the
-    same text the tree walk gives. None when the markup holds anything else."""
-    plain = _BR.sub(_NL, markup) if "<" in markup else markup
-    if not _PLAIN_MARKUP.fullmatch(plain):
+    """A message that is only text and ``<br />`` (most replies are), or text in plain inline markup,
+    read without building a tree: the same text the tree walk gives. None when the markup holds
+    anything else."""
+    if "<" not in markup:
+        if "&" not in markup and markup.isprintable():  # one clean line (most replies)
+            text = markup.strip()
+            if "  " in text:
+                text = _WS.sub(" ", text)
+            return _finish_text(text, tz, BodyText())
+        if not _PLAIN_MARKUP.fullmatch(markup):
+            return None
+        return _finish_text(normalise_text(markup), tz, BodyText())
+    if "&" in markup:
         return None
-    return _finish(plain, tz, BodyText())
+    lines = _BR.split(markup)
+    if any("<" in line for line in lines):
+        if not _RAW_INLINE.fullmatch(markup):
+            return None
+        lines = [_RAW_TAG.sub("", line) if "<" in line else line for line in lines]
+    elif not _PLAIN_MARKUP.fullmatch("".join(lines)):
+        return None
+    return _finish_text(normalise_lines(lines), tz, BodyText())
 
 
 def read_fragment(markup: str, tz: ZoneInfo, *, keep_html: bool = True) -> BodyText:

@@ -27,7 +27,15 @@ import lxml.etree
 from forumbot.parsers.encoding import Node, text_of
 from forumbot.parsers.htmltext import classify_notice, read_body, squash, uid_in
 from forumbot.parsers.pageinfo import int_or_none, read_header, read_pager, url_authorid, url_page, url_tid
-from forumbot.parsers.records import Post, PostState, Source, ThreadInfo, ThreadPage, new_post
+from forumbot.parsers.records import (
+    Post,
+    PostState,
+    Source,
+    ThreadPage,
+    new_post,
+    new_thread_info,
+    new_thread_page,
+)
 from forumbot.parsers.times import UNKNOWN_TIME, parse_display_time
 
 __all__ = ["FLOOR_LABELS", "parse_floor_label", "parse_pc_thread"]
@@ -195,26 +203,26 @@ def parse_pc_thread(
     if len(counts) >= 2:
         replies = int_or_none(text_of(counts[1]))
 
-    info = ThreadInfo(
-        tid=tid or 0,
-        fid=header.fid,
-        title=title,
-        page=page,
-        pages=pages,
-        replies=replies,
-        formhash=header.formhash,
-        viewer_uid=header.viewer_uid,
-        charset=charset,
+    info = new_thread_info(
+        tid or 0,
+        header.fid,
+        title,
+        page,
+        pages,
+        replies,
+        header.formhash,
+        header.viewer_uid,
+        charset,
     )
     if not tid:
         problems.append("thread: no tid in the page or the URL")
-    return ThreadPage(
-        thread=info,
-        posts=tuple(posts),
-        source=Source.PC,
-        url=url,
-        author_filter=author_filter,
-        problems=tuple(problems),
+    return new_thread_page(
+        info,
+        tuple(posts),
+        Source.PC,
+        url,
+        author_filter,
+        tuple(problems),
     )
 
 

@@ -38,7 +38,7 @@ from forumbot.errors import BoardError, UnparseablePage
 from forumbot.parsers.api import load_api_json
 from forumbot.parsers.encoding import Node, parse_html, text_of
 from forumbot.parsers.errorpages import raise_for_api_message, raise_for_showmessage, raise_unrecognised_html
-from forumbot.parsers.htmltext import read_body, read_fragment
+from forumbot.parsers.htmltext import BodyText, read_body, read_fragment
 from forumbot.parsers.pageinfo import int_or_none, pages_from_count, query, read_header, read_pager
 from forumbot.parsers.records import QuoteRef, Source, TimeSource
 from forumbot.parsers.times import (
@@ -406,31 +406,21 @@ def _pc_view(
         from_uid = viewer_uid if mine else _uid_of(author)
         from_name = viewer_name if mine else (text_of(author).strip() if author is not None else "")
         text, title = _time_span(dd)
-        when = _when(text, title, now, tz)
-        if when is None:
-            problems.append(f"message {pmid}: no time found")
-            when = UNKNOWN_TIME
         cell = copy.deepcopy(dd)
         for el in cell.xpath(
             "./a[contains(@class,'xw1')] | ./span[contains(@class,'xw1')] | ./span[contains(@class,'xg1')]"
         ):
             _drop(el)
-        read = read_body(cell, tz)
         out.append(
-            PmMessage(
-                pmid=pmid,
-                plid=plid,
-                from_uid=from_uid,
-                from_name=from_name,
-                to_uid=other_uid if mine else viewer_uid,
-                to_name=other_name if mine else viewer_name,
-                sent_at=when.start,
-                sent_until=when.end,
-                time_source=when.source,
-                text=read.text,
-                mine=mine,
-                quotes=read.quotes,
-                html=read.html,
+            _message(
+                pmid,
+                plid,
+                (from_uid, from_name),
+                (other_uid, other_name) if mine else (viewer_uid, viewer_name),
+                _when(text, title, now, tz),
+                read_body(cell, tz),
+                mine,
+                problems,
             )
         )
     form = next(iter(root.xpath("id('pmform')")), None)
@@ -454,6 +444,38 @@ def _pc_view(
         viewer_name=viewer_name,
         formhash=header.formhash,
         problems=tuple(problems),
+    )
+
+
+def _message(
+    pmid: int,
+    plid: int | None,
+    sender: tuple[int | None, str],
+    recipient: tuple[int | None, str],
+    when: TimeRange | None,
+    read: BodyText,
+    mine: bool,
+    problems: list[str],
+) -> PmMessage:
+    """One message record, from a PC page's cell or an API row alike: the (uid, name) of who wrote it and
+    of whom to, its time (a problem and the unknown interval when it has none), its text as read."""
+    if when is None:
+        problems.append(f"message {pmid}: no time found")
+        when = UNKNOWN_TIME
+    return PmMessage(
+        pmid=pmid,
+        plid=plid,
+        from_uid=sender[0],
+        from_name=sender[1],
+        to_uid=recipient[0],
+        to_name=recipient[1],
+        sent_at=when.start,
+        sent_until=when.end,
+        time_source=when.source,
+        text=read.text,
+        mine=mine,
+        quotes=read.quotes,
+        html=read.html,
     )
 
 
@@ -572,27 +594,17 @@ def _api_view(payload: dict[str, Any], url: str, now: datetime | None, tz: ZoneI
             other_name = other_name or _s(row.get("msgfrom"))
         elif mine and to_uid is not None:
             other_uid = other_uid or to_uid
-        when = _api_when(row, now, tz, "dateline")
-        if when is None:
-            problems.append(f"message {pmid}: no time found")
-            when = UNKNOWN_TIME
         message = row.get("message")
-        read = read_fragment(message if isinstance(message, str) else "", tz)
         out.append(
-            PmMessage(
-                pmid=pmid,
-                plid=int_or_none(row.get("plid")),
-                from_uid=from_uid,
-                from_name=_s(row.get("msgfrom")),
-                to_uid=to_uid,
-                to_name="",
-                sent_at=when.start,
-                sent_until=when.end,
-                time_source=when.source,
-                text=read.text,
-                mine=mine,
-                quotes=read.quotes,
-                html=read.html,
+            _message(
+                pmid,
+                int_or_none(row.get("plid")),
+                (from_uid, _s(row.get("msgfrom"))),
+                (to_uid, ""),  # named below, once the other user's name is known
+                _api_when(row, now, tz, "dateline"),
+                read_fragment(message if isinstance(message, str) else "", tz),
+                mine,
+                problems,
             )
         )
     # recipients' names: the viewer, or the other user

@@ -8,9 +8,10 @@ exact and flag posts whose interval straddles a deadline.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, make_dataclass
 from datetime import datetime
 from enum import StrEnum
+from typing import Any
 
 
 class PostState(StrEnum):
@@ -85,27 +86,14 @@ class Post:
         return self.posted_at == self.posted_until
 
 
-@dataclass(slots=True)
-class _PostDraft:
-    """Post's fields, in Post's order, in a class that may be written: see :func:`new_post`."""
+def _draft_of(cls: type) -> Any:
+    """A class with ``cls``'s fields as slots, in ``cls``'s order, that may be written (see
+    :func:`new_post`). Python allows an object of it to become a ``cls`` only while both lay out the
+    same slots, so the two cannot drift apart unnoticed."""
+    return make_dataclass(f"_{cls.__name__}Draft", [(f.name, Any) for f in fields(cls)], slots=True)
 
-    pid: int
-    tid: int | None
-    author: str
-    uid: int | None
-    floor: int | None
-    posted_at: datetime
-    posted_until: datetime
-    time_source: TimeSource
-    text: str
-    html: str
-    quotes: tuple[QuoteRef, ...]
-    mentions: tuple[str, ...]
-    edit: EditMarker | None
-    state: PostState
-    first: bool
-    title: str
-    floor_exact: bool
+
+_PostDraft = _draft_of(Post)
 
 
 def new_post(
@@ -130,17 +118,17 @@ def new_post(
     """``Post(...)`` with every field given, built the fast way: the page parsers' constructor.
 
     Why: a frozen dataclass's ``__init__`` sets each field through ``object.__setattr__`` (about 1,500
-    instructions a field: half of reading a short post's text). The fields are written into a
-    :class:`_PostDraft`, whose slots are Post's, and the object then becomes a Post: the same object
-    ``Post(...)`` makes (equal, hashable, frozen from then on) for a fifth of the cost. Python refuses
-    the change of class unless both lay out the same slots, and a test keeps the two field lists equal.
+    instructions a field: half of reading a short post's text). The fields are written into a draft
+    (:func:`_draft_of`) whose slots are Post's, and the object then becomes a Post: the same object
+    ``Post(...)`` makes (equal, hashable, frozen from then on) for a fifth of the cost.
     """
     draft = _PostDraft(
         pid, tid, author, uid, floor, posted_at, posted_until, time_source, text, html, quotes, mentions,
         edit, state, first, title, floor_exact,
     )  # fmt: skip
-    draft.__class__ = Post  # type: ignore[assignment]
-    return draft  # type: ignore[return-value]
+    draft.__class__ = Post
+    post: Post = draft
+    return post
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +154,44 @@ class ThreadPage:
     url: str = ""
     author_filter: int | None = None  # authorid=UID view
     problems: tuple[str, ...] = ()
+
+
+_ThreadInfoDraft = _draft_of(ThreadInfo)
+_ThreadPageDraft = _draft_of(ThreadPage)
+
+
+def new_thread_info(
+    tid: int,
+    fid: int | None,
+    title: str,
+    page: int,
+    pages: int,
+    replies: int | None,
+    formhash: str | None,
+    viewer_uid: int | None,
+    charset: str,
+) -> ThreadInfo:
+    """``ThreadInfo(...)`` built as :func:`new_post` builds a Post (once a page, but a page of an API
+    answer costs little more than this would)."""
+    draft = _ThreadInfoDraft(tid, fid, title, page, pages, replies, formhash, viewer_uid, charset)
+    draft.__class__ = ThreadInfo
+    info: ThreadInfo = draft
+    return info
+
+
+def new_thread_page(
+    thread: ThreadInfo,
+    posts: tuple[Post, ...],
+    source: Source,
+    url: str,
+    author_filter: int | None,
+    problems: tuple[str, ...],
+) -> ThreadPage:
+    """``ThreadPage(...)`` built as :func:`new_post` builds a Post."""
+    draft = _ThreadPageDraft(thread, posts, source, url, author_filter, problems)
+    draft.__class__ = ThreadPage
+    page: ThreadPage = draft
+    return page
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,7 +34,14 @@ from forumbot.parsers.pageinfo import (
     url_tid,
 )
 from forumbot.parsers.pc import parse_floor_label
-from forumbot.parsers.records import Post, Source, ThreadInfo, ThreadPage, new_post
+from forumbot.parsers.records import (
+    Post,
+    Source,
+    ThreadPage,
+    new_post,
+    new_thread_info,
+    new_thread_page,
+)
 from forumbot.parsers.times import UNKNOWN_TIME, TimeRange, parse_display_time
 
 __all__ = ["TouchLayout", "find_touch_posts", "parse_touch_thread", "scan_touch_page"]
@@ -361,24 +368,24 @@ def parse_touch_thread(
         match = search_after(_FID, b"forumdisplay&", body)
         fid = int(match.group(1)) if match else None
     replies_el = layout.replies
-    info = ThreadInfo(
-        tid=tid or 0,
-        fid=fid,
-        title=title,
-        page=page,
-        pages=total or page,
-        replies=int_or_none(text_of(replies_el)) if replies_el is not None else None,
-        formhash=header.formhash,
-        viewer_uid=header.viewer_uid,
-        charset=charset,
+    info = new_thread_info(
+        tid or 0,
+        fid,
+        title,
+        page,
+        total or page,
+        int_or_none(text_of(replies_el)) if replies_el is not None else None,
+        header.formhash,
+        header.viewer_uid,
+        charset,
     )
     if not tid:
         problems.append("thread: no tid in the page or the URL")
-    return ThreadPage(
-        thread=info,
-        posts=tuple(posts),
-        source=Source.TOUCH,
-        url=url,
-        author_filter=author_filter,
-        problems=tuple(problems),
+    return new_thread_page(
+        info,
+        tuple(posts),
+        Source.TOUCH,
+        url,
+        author_filter,
+        tuple(problems),
     )

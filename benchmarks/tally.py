@@ -184,11 +184,11 @@ def _local(t: datetime) -> str:
     return t.astimezone(ZONE).strftime("%Y-%m-%d %H:%M")
 
 
-def build(size: int, n_days: int, where: Path, store_url: str, connect_args: dict[str, Any]) -> Game:
+def build(size: int, n_days: int, where: Path, store_url: str) -> Game:
     """The game file and its store: ``n_days`` days, each a vote and a discussion thread of ``size`` posts."""
     roster = ", ".join(f'"{p}"' for p in players())
     days_toml = []
-    store = open_store(store_url, connect_args=connect_args)
+    store = open_store(store_url)
     try:
         for d in range(1, n_days + 1):
             opens = T0 + timedelta(days=d - 1, minutes=20)
@@ -278,26 +278,41 @@ class Run:
     code: int
 
 
+# The command as ``python -m forumbot`` runs it, reporting its own peak at exit: VmHWM, the high-water
+# mark of the process's memory since its exec (wait4's ru_maxrss also counts the memory of the forked
+# copy of this process before the exec, whatever its size).
+_LAUNCH = """
+import atexit, runpy, sys
+def peak():
+    try:
+        with open("/proc/self/status") as f:
+            kb = next(line.split()[1] for line in f if line.startswith("VmHWM"))
+    except (OSError, StopIteration):
+        import resource
+        kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    sys.stderr.write(f"\\nPEAK_KB {kb}\\n")
+atexit.register(peak)
+sys.argv = ["forumbot", *sys.argv[1:]]
+runpy.run_module("forumbot", run_name="__main__", alter_sys=True)
+"""
+
+
 def tally(game: Game, day: int) -> Run:
-    """``forumbot tally --day DAY --json`` in a subprocess: its own CPU and peak RSS (wait4)."""
-    cmd = [
-        sys.executable,
-        "-m",
-        "forumbot",
-        "--game",
-        str(game.game_file),
-        "tally",
-        "--day",
-        str(day),
-        "--json",
-    ]
-    proc = subprocess.Popen(cmd, cwd=game.dir, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    """``forumbot tally --day DAY --json`` in a subprocess: its own CPU (wait4) and peak memory."""
+    args = ["--game", str(game.game_file), "tally", "--day", str(day), "--json"]
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _LAUNCH, *args],
+        cwd=game.dir,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    err = proc.stderr.read().decode() if proc.stderr else ""
     _pid, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
-    err = proc.stderr.read().decode() if proc.stderr else ""
-    if proc.returncode not in (0, 5):
+    if proc.returncode not in (0, 5) or "PEAK_KB" not in err:
         raise SystemExit(f"tally --day {day} failed ({proc.returncode}):\n{err}")
-    return Run(usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, proc.returncode)
+    kb = int(err.rsplit("PEAK_KB", 1)[1].split()[0])
+    return Run(usage.ru_utime + usage.ru_stime, kb / 1024, proc.returncode)
 
 
 # --------------------------------------------------------------------------- backends
@@ -324,11 +339,11 @@ class Backends:
     def names(self) -> list[str]:
         return ["sqlite", "postgresql"] if self.pg_url else ["sqlite"]
 
-    def new(self, backend: str) -> tuple[Path, str, dict[str, Any]]:
+    def new(self, backend: str) -> tuple[Path, str]:
         where = Path(self.tmp.name) / uuid.uuid4().hex[:8]
         where.mkdir()
         if backend == "sqlite":
-            return where, str(where / "store.db"), {}
+            return where, str(where / "store.db")
         assert self.pg_url is not None
         schema = f"fbtally_{uuid.uuid4().hex[:10]}"
         eng = create_engine(self.pg_url)
@@ -337,7 +352,7 @@ class Backends:
         eng.dispose()
         self.schemas.append(schema)
         sep = "&" if "?" in self.pg_url else "?"
-        return where, f"{self.pg_url}{sep}options=-csearch_path%3D{schema}", {}
+        return where, f"{self.pg_url}{sep}options=-csearch_path%3D{schema}"
 
     def close(self) -> None:
         if self.pg_url and self.schemas:
@@ -381,9 +396,9 @@ def bench(
     say(f"-- {backend}")
     for size in sizes:
         days = n_days if size in ratio_sizes else 1
-        where, url, args = b.new(backend)
+        where, url = b.new(backend)
         t = time.perf_counter()
-        game = build(size, days, where, url, args)
+        game = build_apart(size, days, where, url)
         say(f"   {size:>7} posts per thread, {days} day(s): store filled in {time.perf_counter() - t:.0f} s")
         cold = tally(game, days) if days > 1 else None  # nothing stored yet: every earlier day judged
         for d in range(1, days):  # a game's course: each day tallied once before the next
@@ -412,7 +427,18 @@ def bench(
     return lines
 
 
+def build_apart(size: int, days: int, where: Path, url: str) -> Game:
+    """:func:`build` in a process of its own: this one stays small (its memory would be counted in
+    the commands' peaks otherwise) and the store's writes are not timed with them."""
+    subprocess.run([sys.executable, __file__, "--build", str(size), str(days), str(where), url], check=True)
+    return Game(size, days, where, where / "game.toml", url)
+
+
 def main(argv: list[str] | None = None) -> int:
+    if argv is None and sys.argv[1:2] == ["--build"]:
+        size, days, where, url = sys.argv[2:6]
+        build(int(size), int(days), Path(where), url)
+        return 0
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="2000,20000,100000")
     ap.add_argument("--ratio-sizes", default="2000,20000")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -104,21 +104,29 @@ def tally_json(judged: DayJudgement, game: Game, draft: str, *, verdicts: bool =
 
 
 def write_tally_json(judged: DayJudgement, game: Game, draft: str, out: TextIO) -> None:
-    """:func:`tally_json` written to ``out`` as it is made: the same JSON value, indented like
-    ``json.dumps(indent=1)`` except that each verdict is one line. Why: at 100,000 posts the whole
-    document built first, then indented by json's pure-Python encoder, was a fifth of the command's
-    time and doubled its memory; each verdict now goes through the C encoder and is dropped."""
+    """:func:`tally_json` written to ``out`` as it is made (:func:`write_json_rows`)."""
+    write_json_rows(
+        tally_json(judged, game, draft, verdicts=False), "verdicts", iter_verdict_rows(judged, game), out
+    )
+
+
+def write_json_rows(head: dict[str, Any], key: str, rows: Iterable[dict[str, Any]], out: TextIO) -> None:
+    """``head`` with ``rows`` as its list ``key``, written to ``out`` as the rows are made: the JSON
+    value of the whole, indented like ``json.dumps(indent=1)`` except that each row is one line.
+
+    Why: at 100,000 posts the whole document built first, then indented by json's pure-Python encoder,
+    was a fifth of ``tally``'s time and doubled its memory; each row now goes through the C encoder
+    and is dropped."""
     one_line = json.JSONEncoder(ensure_ascii=False).encode
-    head = tally_json(judged, game, draft, verdicts=False)
     out.write("{")
-    for i, (key, value) in enumerate(head.items()):
-        out.write(("\n " if i == 0 else ",\n ") + one_line(key) + ": ")
-        if key != "verdicts":
+    for i, (name, value) in enumerate(head.items()):
+        out.write(("\n " if i == 0 else ",\n ") + one_line(name) + ": ")
+        if name != key:
             # a JSON text holds no raw newline: every one is indentation, moved right by one level
             out.write(json.dumps(value, ensure_ascii=False, indent=1).replace("\n", "\n "))
             continue
         sep = "["
-        for row in iter_verdict_rows(judged, game):
+        for row in rows:
             out.write(sep + "\n  " + one_line(row))
             sep = ","
         out.write("[]" if sep == "[" else "\n ]")
@@ -208,29 +216,27 @@ def cmd_attendance(args: argparse.Namespace) -> int:
         floors = {p.pid: p.floor for p in desk.discussion_posts(day)}
         apart = desk.attendance_apart(day, att)  # the dead, the judges, spectators: counted for nobody
         if args.json:
-            print(
-                json.dumps(
-                    {
-                        "day": args.day,
-                        "counts": dict(att.counts),
-                        "deficient": sorted(att.deficient()),
-                        "apart": apart,
-                        "posts": [
-                            {
-                                "pid": p.pid,
-                                "floor": floors.get(p.pid),
-                                "author": p.author,
-                                "at": p.at.astimezone(game.tz).isoformat(),
-                                "status": p.status.value,
-                                "reason": p.reason,
-                            }
-                            for p in att.posts
-                        ],
-                    },
-                    ensure_ascii=False,
-                    indent=1,
-                )
+            import sys
+
+            head = {
+                "day": args.day,
+                "counts": dict(att.counts),
+                "deficient": sorted(att.deficient()),
+                "apart": apart,
+                "posts": [],
+            }
+            rows = (
+                {
+                    "pid": p.pid,
+                    "floor": floors.get(p.pid),
+                    "author": p.author,
+                    "at": p.at.astimezone(game.tz).isoformat(),
+                    "status": p.status.value,
+                    "reason": p.reason,
+                }
+                for p in att.posts
             )
+            write_json_rows(head, "posts", rows, sys.stdout)
             return 0
         out = console()
         t = Table(_("player"), _("valid posts"), _("status"))

@@ -50,10 +50,17 @@ Last words and applications (desk/lastwords.py, desk/applications.py)
 Undo and state (desk/undo.py, desk/core.py, desk/state.py)
     ``desk.undo() -> (undone label, current label)`` records an undo naming the version it cancels;
     ``desk.state()``, ``desk.require_state()``, ``desk.history() -> [StateVersion]``,
-    ``describe_state(state) -> dict``; ``desk.refresh()`` after the store changed underneath (a poll).
+    ``describe_state(state) -> dict``; ``desk.refresh()`` frees what the desk keeps (never needed for
+    correctness: what it keeps is checked against the store at each use, see below).
 Drafts (desk/drafts.py)
     ``case_post_draft(desk, n, events)``, ``vote_count_draft(desk, judged)``,
     ``elevator_draft(desk, day, attendance, floors, now)``: BBCode to review and post.
+
+Reading and judging once (issue 12): the desk reads each thread through forumbot/store/readpath.py
+(one streamed query per view, no ORM objects, any length on SQLite and PostgreSQL) and keeps the views
+while the thread's version is unchanged (every post write moves it, whichever process wrote); each
+judged day's carry-over is stored under ``desk.day_fingerprints(n)`` (desk/carry.py), so
+``tally --day k`` judges day k only, while nothing an earlier day used has changed.
 
 Errors are forumbot's own (UsageError, GameFileError, ConfigError) and the engine's (EngineError), each
 with a message a judge can act on. Every decision is stored with who made it (``by``).

@@ -392,9 +392,11 @@ class DaySteps(ApplicationSteps):
         with cycles_uncollected():
             return self._judge(n, fps, as_of)
 
-    def _judge(self, n: int, fps: dict[int, str], as_of: datetime | None = None) -> DayJudgement:
+    def _judge(
+        self, n: int, fps: dict[int, str], as_of: datetime | None = None, *, keep: bool = True
+    ) -> DayJudgement:
         """Day ``n`` judged from the posts (the days before from their carry-overs); a final judgement
-        is kept, and its carry-over stored under the day's fingerprint."""
+        is kept (``keep``), and its carry-over stored under the day's fingerprint."""
         day = self.day(n)
         state = self.day_start_state(n)
         inp, attendance = self._day_input(n, day, state, fps)
@@ -403,7 +405,8 @@ class DaySteps(ApplicationSteps):
             result = self._called_revotes(n, result, inp)
         judged = DayJudgement(day, result, attendance, state, self.read_reasons(day, result, as_of))
         if as_of is None:
-            self._days[n] = (fps[n], judged)
+            if keep:
+                self._days[n] = (fps[n], judged)
             self._keep_carry(n, fps[n], DayCarry.of(result))
         return judged
 
@@ -430,22 +433,26 @@ class DaySteps(ApplicationSteps):
         prev: str | None = None
         with self.store.session() as s:
             for d in days:
-                n_ = d.day
-                out[n_] = prev = fingerprint(
+                k = d.day
+                out[k] = prev = fingerprint(
                     game,
                     d,
                     {t: versions[t] for t in (d.vote_tid, d.discussion_tid, d.process_tid) if t is not None},
-                    live.get(f"night {n_}"),
-                    setup_id if n_ == 1 else live.get(f"day {n_ - 1}"),
-                    self._overrides(s, n_),
-                    self._stored_proxy_votes(s, n_),
-                    records.revotes_for(s, self.gid, n_),
+                    live.get(f"night {k}"),  # the state the day starts from (day_start_state)
+                    setup_id if k == 1 else live.get(f"day {k - 1}"),  # state_before_night
+                    self._overrides(s, k),
+                    self._stored_proxy_votes(s, k),
+                    records.revotes_for(s, self.gid, k),
                     prev,
                 )
         return out
 
     def _game_fingerprint(self) -> Any:
         """What judging any day uses of the game file and the rule set beside the day's own entry."""
+        try:
+            rules: object = self.attendance_rules()
+        except GameFileError as exc:  # refused when a day with a discussion thread is judged
+            rules = ["refused", str(exc)]
         return canon(
             [
                 self.ruleset.id,
@@ -457,7 +464,7 @@ class DaySteps(ApplicationSteps):
                 self.game.judges,
                 self.game.timezone,
                 self.day_flags,
-                self.attendance_rules(),
+                rules,
                 [(d.day, d.discussion_tid) for d in self.game.days],
             ]
         )
@@ -473,7 +480,13 @@ class DaySteps(ApplicationSteps):
             carry = DayCarry.from_json(stored[1])
             self._carries[n] = (fp, carry)
             return carry
-        self._judge(n, fps)
+        # judged for what it carries only (the day asked for is later): neither the judgement nor the
+        # day's posts are kept, so judging ten days for the first time holds one day's posts at a time
+        self._judge(n, fps, keep=False)
+        day = self.game.day(n)
+        for tid in (day.vote_tid, day.discussion_tid):
+            if tid is not None:
+                self.threads.forget(self.game.board, tid)
         return self._carries[n][1]
 
     def _keep_carry(self, n: int, fp: str, carry: DayCarry) -> None:

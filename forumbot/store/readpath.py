@@ -772,5 +772,11 @@ class ThreadCache:
         """The threads' versions now (see :func:`thread_versions`)."""
         return thread_versions(self.store, board, tids)
 
+    def forget(self, board: BoardLike, tid: int) -> None:
+        """Drop what is kept of thread ``tid`` (to free it: nothing kept is ever stale)."""
+        key = board_key(board)
+        for found in [k for k in self._views if k[0] == key and k[1] == tid]:
+            del self._views[found]
+
     def clear(self) -> None:
         self._views.clear()

@@ -430,7 +430,9 @@ def _inline_only(el: Node, out: list[str]) -> bool:
 _ATTRS = r"""(?: (?!class=|style=)[^\s=<>"'/]+(?:="[^"]*"|='[^']*')?)*"""
 _INLINE_NAMES = "strong|b|em|u|s|strike|font|span|big|small|sub|sup|i|ins|del"
 _SERIALISED_INLINE = re.compile(
-    rf"(?:[^<]+|<br(?: [^<>]*)?>|<img(?: [^<>]*)?>|<(?:{_INLINE_NAMES}){_ATTRS}>|</(?:{_INLINE_NAMES})>)*"
+    # possessive: a text run is never split again when the match fails (a failing fullmatch over (x+)*
+    # backtracks exponentially in the text's length)
+    rf"(?:[^<]++|<br(?: [^<>]*)?>|<img(?: [^<>]*)?>|<(?:{_INLINE_NAMES}){_ATTRS}>|</(?:{_INLINE_NAMES})>)*+"
 )
 _SERIALISED_BR = re.compile(r"<br(?: [^<>]*)?>")
 _SERIALISED_TAG = re.compile(r"<[^<>]*>")

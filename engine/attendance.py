@@ -18,6 +18,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
+from functools import lru_cache
 
 from engine.flags_day import DayFlags
 
@@ -171,29 +172,64 @@ _SMILEY = re.compile(
 )
 
 
+_QUOTE_TAG = re.compile(r"\[/?quote(?:=[^\]]*)?\]", re.IGNORECASE)
+
+
 def _strip_quotes(text: str) -> str:
+    if "[" not in text:  # every quote pattern starts with "[": nothing to strip
+        return text
     prev = None
     while prev != text:
         prev = text
         text = _QUOTE_BLOCK.sub("", text)
-    return re.sub(r"\[/?quote(?:=[^\]]*)?\]", "", text, flags=re.IGNORECASE)
+    return _QUOTE_TAG.sub("", text)
+
+
+class _LettersAndDigits(dict[int, int | None]):
+    """``str.translate`` table keeping Unicode letters and digits (categories L* and N*) and deleting
+    everything else, each character's category looked up once: the per-character generator over
+    ``unicodedata.category`` was a tenth of a 100,000-post tally."""
+
+    def __missing__(self, code: int) -> int | None:
+        keep = code if unicodedata.category(chr(code))[0] in "LN" else None
+        self[code] = keep
+        return keep
+
+
+_KEEP_LETTERS = _LettersAndDigits()
+
+
+def _meaningful(quote_free: str) -> str:
+    t = quote_free
+    if "[" in t:  # images and markup start with "["
+        t = _IMG.sub("", t)
+    t = _SMILEY.sub("", t)
+    if "[" in t:
+        t = _BBCODE_TAG.sub("", t)
+    if "本帖最后由" in t:
+        t = _EDIT_MARK.sub("", t)
+    return t.translate(_KEEP_LETTERS)
 
 
 def meaningful_text(text: str) -> str:
     """Letters and digits left once quotes, images, smileys, markup, the edit marker and punctuation go."""
-    t = _strip_quotes(text)
-    t = _IMG.sub("", t)
-    t = _SMILEY.sub("", t)
-    t = _BBCODE_TAG.sub("", t)
-    t = _EDIT_MARK.sub("", t)
-    return "".join(ch for ch in t if unicodedata.category(ch)[0] in "LN")
+    return _meaningful(_strip_quotes(text))
+
+
+@lru_cache(maxsize=64)
+def _bump_table(words: frozenset[str]) -> tuple[tuple[str, ...], frozenset[str]]:
+    """The bump words casefolded, and every character they use."""
+    lowered = tuple(w.casefold() for w in words if w)
+    return lowered, frozenset("".join(lowered))
 
 
 def _only_bumps(s: str, words: Collection[str]) -> bool:
     """True when ``s`` is one or more bump words run together ("顶顶顶", "up up", "111")."""
     if not s:
         return False
-    lowered = [w.casefold() for w in words if w]
+    lowered, chars = _bump_table(words if isinstance(words, frozenset) else frozenset(words))
+    if not chars.issuperset(s):  # a character no bump word has: not bumps (most posts end here)
+        return False
     ok = [False] * (len(s) + 1)
     ok[0] = True
     for i in range(len(s)):
@@ -213,7 +249,7 @@ def judge_discussion_post(post: DiscussionPost, rules: AttendanceRules = Attenda
 
     quote_free = _strip_quotes(post.text)
     had_smiley = bool(_SMILEY.search(quote_free)) or post.smiley_only
-    core = meaningful_text(post.text).casefold()
+    core = _meaningful(quote_free).casefold()
     if not core:
         if post.has_quote or quote_free.strip() != post.text.strip():
             if rules.count_quote_only:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -151,6 +152,7 @@ def render_elevator(view: ElevatorView) -> str:
 
 # Words that mark a note for the judges (a doubt, a hint, a correction's reason): never in a public draft.
 _JUDGE_ONLY = ("请法官", "法官确认", "是否为", "法官更正", "（设置）", "按设置", "请核对", "请确认")
+_REASON_PARTS = re.compile(r"[；;]")
 _OVERRIDE_PREFIX = re.compile(r"^法官更正（[^）]*）→\s*")
 
 
@@ -171,6 +173,7 @@ def _bracket_groups(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+@lru_cache(maxsize=4096)
 def public_reason(reason: str) -> str:
     """A verdict's reason as the rules publish it: the judges' doubts, hints and the reasons of their
     corrections removed (they stay in the judge's table and JSON).
@@ -184,7 +187,7 @@ def public_reason(reason: str) -> str:
     for a, b in reversed(_bracket_groups(text)):
         if any(w in text[a:b] for w in _JUDGE_ONLY):
             text = text[:a] + text[b:]
-    parts = [p for p in re.split(r"[；;]", text) if p.strip() and not any(w in p for w in _JUDGE_ONLY)]
+    parts = [p for p in _REASON_PARTS.split(text) if p.strip() and not any(w in p for w in _JUDGE_ONLY)]
     return "；".join(p.strip() for p in parts)
 
 

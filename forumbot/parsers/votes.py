@@ -63,16 +63,21 @@ _BBCODE_TAG = re.compile(
 
 def normalize_vote_text(text: str) -> str:
     """Quotes, markup and the edit marker removed; punctuation folded to half-width; lines trimmed."""
-    t = text.replace("\r\n", "\n").replace("\r", "\n")
-    prev = None
-    while prev != t:
-        prev = t
-        t = _QUOTE_BLOCK.sub("", t)
-    t = _QUOTE_TAG.sub("", t)
-    t = _EDIT_MARK_BB.sub("", t)
-    t = _EDIT_MARK.sub("", t)
-    t = _DROP_BLOCK.sub("", t)
-    t = _BBCODE_TAG.sub("", t)
+    t = text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+    # Every pattern but the plain edit marker starts with "[": a post without one (most) skips them.
+    markup = "[" in t
+    if markup:
+        prev = None
+        while prev != t:
+            prev = t
+            t = _QUOTE_BLOCK.sub("", t)
+        t = _QUOTE_TAG.sub("", t)
+        t = _EDIT_MARK_BB.sub("", t)
+    if "本帖最后由" in t:
+        t = _EDIT_MARK.sub("", t)
+    if markup:
+        t = _DROP_BLOCK.sub("", t)
+        t = _BBCODE_TAG.sub("", t)
     t = fold_punctuation(t)
     lines = [" ".join(line.split()) for line in t.split("\n")]
     return "\n".join(line for line in lines if line)

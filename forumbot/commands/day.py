@@ -42,6 +42,8 @@ def iter_verdict_rows(judged: DayJudgement, game: Game) -> Iterator[dict[str, An
                 where[v.pid] = len(every)  # type: ignore[index]
                 every.append(v)
     tz = game.tz
+    judges = frozenset(game.judges)
+    status_values = {s: s.value for s in VoteStatus}  # an enum's .value is a property: looked up once
     for v in every:
         yield (
             {
@@ -49,11 +51,11 @@ def iter_verdict_rows(judged: DayJudgement, game: Game) -> Iterator[dict[str, An
                 "floor": v.floor,
                 "author": v.author,
                 "at": v.at.astimezone(tz).isoformat(),
-                "status": v.status.value,
+                "status": status_values[v.status],
                 "target": v.target,
                 "abstain": v.abstain,
                 "reason": v.reason,
-                "needs_review": v.needs_review and v.author not in game.judges,  # no ⚑ on the judges' posts
+                "needs_review": v.needs_review and v.author not in judges,  # no ⚑ on the judges' posts
                 "suggestion": v.suggestion,
                 "stage": v.stage,
                 "proxy": v.proxy,

@@ -24,7 +24,7 @@ from engine import (
 from forumbot.config import Game
 from forumbot.errors import GameFileError, UsageError
 from forumbot.i18n import _
-from forumbot.nightmail import MAIL_FLAG_NAMES, MailFlagError, mail_flags
+from forumbot.nightflags import MAIL_FLAG_NAMES, MailFlagError, mail_flags
 from forumbot.parsers.votes import Grammar
 from forumbot.store import records
 from forumbot.store.db import Store
@@ -59,7 +59,7 @@ class DeskCore:
                 str(exc), field="game.ruleset", fix=_("use R001, R000-GP, R000-G1, R000-G2 or R004")
             ) from exc
         try:
-            self.mail_flags = mail_flags(game.flags)  # the night messages' flags (forumbot/nightmail.py)
+            self.mail_flags = mail_flags(game.flags)  # the night messages' flags (forumbot/nightflags.py)
         except MailFlagError as exc:
             raise GameFileError(
                 _("{name} = {value!r} is not one of {choices}").format(

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import GameState, GroupId, Phase, action_to_dict
 from forumbot.desk.day import DaySteps
@@ -26,18 +26,13 @@ from forumbot.desk.night import NightSteps
 from forumbot.errors import UsageError
 from forumbot.i18n import _
 from forumbot.labels import phase_label
-from forumbot.nightmail import (
-    NightChannel,
-    NightMail,
-    NightMessage,
-    NightOverride,
-    NightVerdict,
-    judge_night,
-)
 from forumbot.parsers.nightmsg import NightKind, NightStatement
 from forumbot.store import nightmessages as repo
 from forumbot.store import records
 from forumbot.store.nightmessages import NightMessageRecord, NightOverrideRecord
+
+if TYPE_CHECKING:  # imported where used: a day's desk does not load the night-message reader
+    from forumbot.nightmail import NightMail, NightMessage, NightOverride, NightVerdict
 
 #: What a judge may say a message is (``forumbot night override --as``).
 NIGHT_OVERRIDE_VERDICTS = ("accept", "ignore")
@@ -59,6 +54,8 @@ class NightOverrideDone:
 
 def override_from_record(r: NightOverrideRecord) -> NightOverride:
     """The stored row as :mod:`forumbot.nightmail` applies it."""
+    from forumbot.nightmail import NightOverride
+
     if r.verdict == "ignore":
         return NightOverride(r.message_id, r.why, r.by, r.at, strike=True, waive_time=r.waive_time)
     statements = tuple(
@@ -76,6 +73,8 @@ def override_from_record(r: NightOverrideRecord) -> NightOverride:
 
 
 def _to_message(r: NightMessageRecord) -> NightMessage:
+    from forumbot.nightmail import NightChannel, NightMessage
+
     group = GroupId(r.group) if r.group else None
     return NightMessage(r.message_id, NightChannel(r.channel), r.author, r.at, r.text, r.until, group)
 
@@ -141,6 +140,8 @@ class NightMessageSteps(NightSteps, DaySteps):
         """Every message of night ``n`` judged (stored ones unless ``messages`` are given), with the
         game's night-message flags, the judges' accounts and every override that counts; against the
         night's deadline, or ``deadline`` (the runner's cut when it resolves the night early)."""
+        from forumbot.nightmail import judge_night
+
         opens = self.game.day(n - 1).opens if n > 1 else None
         return judge_night(
             state if state is not None else self.night_state(n),

@@ -565,9 +565,27 @@ def read_ballot(
     """
     if grammar not in ("r001", "r004"):
         raise ValueError(f"unknown vote grammar {grammar!r} (expected 'r001' or 'r004')")
+    return _read_ballot(
+        text,
+        grammar,
+        _names_for(players),
+        require_reason_label,
+        allow_text_before_format,
+        void_is_vote_attempt,
+    )
+
+
+def _read_ballot(
+    text: str,
+    grammar: Grammar,
+    names: _Names,
+    require_reason_label: bool,
+    allow_text_before_format: bool,
+    void_is_vote_attempt: bool,
+) -> Ballot:
+    """:func:`read_ballot` with the roster's matcher made (once per thread, not once per post)."""
     if not isinstance(text, str):
         return Ballot(BallotKind.NOT_A_VOTE, note="无正文")
-    names = _names_for(players)
     t = normalize_vote_text(text)
     if grammar == "r001":
         return _read_r001(t, names)
@@ -618,6 +636,9 @@ def vote_posts(
     a placeholder, or that were deleted since, are read from what is stored and flagged for review.
     Duplicate pids (pages repeat pinned posts) are kept once.
     """
+    if grammar not in ("r001", "r004"):
+        raise ValueError(f"unknown vote grammar {grammar!r} (expected 'r001' or 'r004')")
+    names = _names_for(players)
     seen: set[int] = set()
     out: list[VotePost] = []
     edited_set = set(edited_pids)
@@ -625,13 +646,8 @@ def vote_posts(
         if p.pid in seen:
             continue
         seen.add(p.pid)
-        ballot = read_ballot(
-            p.text,
-            grammar,
-            players,
-            require_reason_label=require_reason_label,
-            allow_text_before_format=allow_text_before_format,
-            void_is_vote_attempt=void_is_vote_attempt,
+        ballot = _read_ballot(
+            p.text, grammar, names, require_reason_label, allow_text_before_format, void_is_vote_attempt
         )
         if p.state is not PostState.NORMAL:
             ballot = replace(ballot, needs_review=True, note=f"帖子状态异常（{p.state.value}），请法官确认")

@@ -10,14 +10,12 @@ day, replaced by the latest judgement: it is a cache of what can always be compu
 from __future__ import annotations
 
 from sqlalchemy import Table, select, update
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlmodel import SQLModel
 
 from forumbot.errors import StoreError
 from forumbot.i18n import _
-from forumbot.store.db import Store
+from forumbot.store.db import Store, upsert_insert
 
 _RESULTS: Table = SQLModel.metadata.tables["day_results"]
 
@@ -48,7 +46,7 @@ def save_day_result(store: Store, gid: int, day: int, fingerprint: str, carry_js
         with store.engine.begin() as conn:
             name = conn.dialect.name
             if name in ("sqlite", "postgresql"):
-                dialect_insert = sqlite_insert if name == "sqlite" else pg_insert
+                dialect_insert = upsert_insert(name)
                 stmt = dialect_insert(_RESULTS).values(values)
                 conn.execute(
                     stmt.on_conflict_do_update(

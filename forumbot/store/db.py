@@ -79,6 +79,19 @@ class Store:
         self.close()
 
 
+def upsert_insert(dialect: str) -> Any:
+    """The ``insert`` construct of backend ``dialect`` ("sqlite" or "postgresql"), which has
+    ``on_conflict_do_update``. Imported when used: the PostgreSQL dialect's module pulls in asyncio,
+    a tenth of a command's start-up, for a store on SQLite that never needs it (issue 12)."""
+    if dialect == "sqlite":
+        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+        return sqlite_insert
+    from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+    return pg_insert
+
+
 def add_missing_columns(engine: Engine, tables: list[Table]) -> list[str]:
     """Add to existing tables the columns the models have and the store lacks; return ``table.column``
     of each added.

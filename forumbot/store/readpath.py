@@ -50,8 +50,6 @@ from sqlalchemy import (
     type_coerce,
     update,
 )
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import SQLModel
 
@@ -59,7 +57,7 @@ from forumbot.board import BoardConfig
 from forumbot.errors import StoreError
 from forumbot.i18n import _
 from forumbot.parsers.records import EditMarker, Post, PostState, QuoteRef, TimeSource
-from forumbot.store.db import Store
+from forumbot.store.db import Store, upsert_insert
 from forumbot.store.models import UTCDateTime
 
 BoardLike = BoardConfig | str
@@ -413,7 +411,7 @@ def bump_versions(conn: Connection, board_id: int, tids: Iterable[int]) -> None:
     rows = [{"board_id": board_id, "tid": tid, "version": 1} for tid in wanted]
     name = conn.dialect.name
     if name in ("sqlite", "postgresql"):
-        dialect_insert = sqlite_insert if name == "sqlite" else pg_insert
+        dialect_insert = upsert_insert(name)
         stmt = dialect_insert(_VERSIONS).values(rows)
         conn.execute(
             stmt.on_conflict_do_update(index_elements=[v.board_id, v.tid], set_={"version": v.version + 1})

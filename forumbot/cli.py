@@ -160,6 +160,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     setup_from_argv(argv)  # before the parser: argparse keeps the help text it is given
     parser = build_parser()
     args = parser.parse_args(argv)
+    if argv is None:  # forumbot's own process (the console script, python -m forumbot)
+        from forumbot.commands import common
+
+        common.OWN_PROCESS = True
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TextIO
 
-from forumbot.commands.common import console, local_time, one_shot_gc, open_desk, print_events
+from forumbot.commands.common import console, local_time, open_desk, print_events
 from forumbot.errors import UsageError
 from forumbot.i18n import _
 from forumbot.labels import status_label
@@ -265,7 +265,6 @@ def cmd_tally(args: argparse.Namespace) -> int:
     with store:
         as_of = local_time(game, args.at, "--at") if args.at else None
         judged = desk.tally(args.day, as_of=as_of)
-        one_shot_gc()  # the judged day lives until the command ends: not scanned again
         draft = vote_count_draft(desk, judged)
         if args.json:
             write_tally_json(judged, game, draft, sys.stdout)

@@ -1,26 +1,37 @@
-"""The attendance text helpers' fast paths (issue 12) read every text exactly as the plain definitions do.
+"""Attendance reads every text as the plain definitions do, whatever its fast paths skip (issue 12).
 
 The plain definitions are written out here: strip quotes until none is left, drop images, smileys,
-markup and the edit marker, keep the characters whose Unicode category is a letter or a digit; a core
-is bumps when a run of bump words spells it.
+markup and the edit marker, keep the characters whose Unicode category is a letter or a digit; a post
+is bumps (灌水) when a run of bump words spells its letters and digits, casefolded.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from datetime import UTC, datetime
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.attendance import (
-    _BBCODE_TAG,
-    _EDIT_MARK,
-    _IMG,
-    _QUOTE_BLOCK,
-    _SMILEY,
-    _only_bumps,
+from engine import (
+    AttendanceRules,
+    DiscussionPost,
+    PostAttendanceStatus,
+    judge_discussion_post,
     meaningful_text,
+)
+
+QUOTE_BLOCK = re.compile(r"\[quote(?:=[^\]]*)?\](?:(?!\[quote)[\s\S])*?\[/quote\]", re.IGNORECASE)
+QUOTE_TAG = re.compile(r"\[/?quote(?:=[^\]]*)?\]", re.IGNORECASE)
+IMG = re.compile(r"\[(img|attach|media|flash|audio)[^\]]*\][\s\S]*?\[/\1\]", re.IGNORECASE)
+BBCODE_TAG = re.compile(r"\[/?[a-z*]+(?:=[^\]]*)?\]", re.IGNORECASE)
+EDIT_MARK = re.compile(r"本帖最后由\s*\S+\s*于\s*[\d\-/: ]+\s*编辑")
+SMILEY = re.compile(
+    r"\{:\d+_\d+:\}"
+    r"|\[em:?\d+:?\]|\[em\][\s\S]*?\[/em\]"
+    r"|:(?:lol|loveliness|funk|curse|dizzy|shutup|sleepy|hug|victory|time|kiss|handshake|call):?"
+    r"|:'\(|:[)(DoP$@LQ]|;P",
 )
 
 
@@ -28,12 +39,10 @@ def plain_meaningful(text: str) -> str:
     prev = None
     while prev != text:
         prev = text
-        text = _QUOTE_BLOCK.sub("", text)
-    t = re.sub(r"\[/?quote(?:=[^\]]*)?\]", "", text, flags=re.IGNORECASE)
-    t = _IMG.sub("", t)
-    t = _SMILEY.sub("", t)
-    t = _BBCODE_TAG.sub("", t)
-    t = _EDIT_MARK.sub("", t)
+        text = QUOTE_BLOCK.sub("", text)
+    t = QUOTE_TAG.sub("", text)
+    for pattern in (IMG, SMILEY, BBCODE_TAG, EDIT_MARK):
+        t = pattern.sub("", t)
     return "".join(ch for ch in t if unicodedata.category(ch)[0] in "LN")
 
 
@@ -56,6 +65,7 @@ PIECES = st.sampled_from(
         "[img]x.png[/img]",
         "[b]",
         "[/b]",
+        "[em12]",
         "{:3_44:}",
         ":)",
         ":lol",
@@ -75,6 +85,7 @@ PIECES = st.sampled_from(
     ]
 )
 TEXTS = st.lists(st.one_of(PIECES, st.text(max_size=4)), max_size=12).map("".join)
+AT = datetime(2026, 6, 1, 5, 0, tzinfo=UTC)
 
 
 @settings(max_examples=400)
@@ -85,14 +96,26 @@ def test_meaningful_text_is_the_plain_definition(text: str) -> None:
 
 @settings(max_examples=400)
 @given(
-    st.lists(st.sampled_from(["顶", "up", "1", "ss", "ß", "顶顶", "x"]), max_size=6).map("".join),
-    st.frozensets(st.sampled_from(["顶", "UP", "1", "ß", "", "dd"]), max_size=4),
+    st.lists(
+        st.sampled_from(["顶", "up", "UP", "1", "ss", "ß", "顶顶", "x", "！"]), min_size=1, max_size=6
+    ).map("".join),
+    st.frozensets(st.sampled_from(["顶", "UP", "1", "ß", "dd", "up"]), min_size=1, max_size=4),
 )
-def test_only_bumps_is_the_plain_definition(s: str, words: frozenset[str]) -> None:
-    assert _only_bumps(s, words) == plain_only_bumps(s, words)
-    assert _only_bumps(s, sorted(words)) == plain_only_bumps(s, words)  # any collection of words
+def test_a_post_is_bumps_exactly_when_bump_words_spell_it(text: str, words: frozenset[str]) -> None:
+    rules = AttendanceRules(bump_words=words, min_meaningful_chars=1)
+    verdict = judge_discussion_post(DiscussionPost(1, "Ken", AT, text), rules)
+    core = plain_meaningful(text).casefold()
+    if core:
+        assert (verdict.status is PostAttendanceStatus.BUMP) == plain_only_bumps(core, words)
 
 
-def test_a_character_no_bump_word_has_ends_the_search() -> None:
-    assert _only_bumps("顶顶顶", frozenset({"顶"}))
-    assert not _only_bumps("顶顶a", frozenset({"顶"}))
+def test_a_character_no_bump_word_has_is_not_a_bump() -> None:
+    rules = AttendanceRules(bump_words=frozenset({"顶"}), min_meaningful_chars=1)
+    assert (
+        judge_discussion_post(DiscussionPost(1, "Ken", AT, "顶顶顶"), rules).status
+        is PostAttendanceStatus.BUMP
+    )
+    assert (
+        judge_discussion_post(DiscussionPost(1, "Ken", AT, "顶顶a"), rules).status
+        is PostAttendanceStatus.VALID
+    )

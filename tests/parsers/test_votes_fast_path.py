@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.ballots import fold_punctuation
+from engine import fold_punctuation
 from forumbot.parsers.votes import (
     _BBCODE_TAG,
     _DROP_BLOCK,

@@ -126,6 +126,8 @@ def scan_touch_page(root: Node) -> TouchLayout:
                 kind = _BOX
             else:
                 continue
+        elif kind == _IGNORED:  # a third of a page's classed divs: no comparison chain
+            continue
         if kind == _MESSAGE:
             if parts.message is None and parts.box is not None and div.getparent() is parts.box:
                 parts.message = div
@@ -146,7 +148,7 @@ def scan_touch_page(root: Node) -> TouchLayout:
         elif kind == _TITLE:
             if found.title is None:
                 found.title = div
-        elif kind == _REPLIES and found.replies is None:
+        elif found.replies is None:  # _REPLIES
             for mtit in div.iterchildren("div"):
                 if mtit.get("class") == "mtit cl":
                     em = next(mtit.iterchildren("em"), None)
@@ -164,46 +166,57 @@ def find_touch_posts(root: Node) -> list[Node]:
 def _author_line(ul: Node, parts: _PostParts) -> None:
     """The floor, author and time of an ``ul.authi``'s items, first of each.
 
-    Children are taken by index: for the two or three children here, creating an iterator costs more
-    than the steps it saves.
+    Items are walked sibling to sibling (``getnext``): for the two or three children here, indexing
+    walks the list again on each step and an iterator costs more than the steps it saves.
     """
-    for i in range(len(ul)):
-        li = ul[i]
-        if li.tag != "li":
-            continue
-        cls = li.get(CLASS)
-        if cls == "mtit":
-            for j in range(len(li)):
-                span = li[j]
-                if span.tag == "span":
-                    sc = span.get(CLASS)
-                    if sc == "y":
-                        if parts.floor is None:
-                            parts.floor = span
-                    elif sc == "z" and parts.author is None:
-                        parts.author = span
-        elif cls == "mtime" or cls == "grey rela":
-            if parts.time is None:
-                parts.time = li
-        elif cls == "grey":
-            if parts.floor is None:
-                parts.floor = next(li.iterchildren("em"), None)
-            if parts.author is None:
-                parts.author = next(li.iterchildren("b"), None)
+    li = ul[0] if len(ul) else None
+    while li is not None:
+        if li.tag == "li":
+            cls = li.get(CLASS)
+            if cls == "mtit":
+                span = li[0] if len(li) else None
+                while span is not None:
+                    if span.tag == "span":
+                        sc = span.get(CLASS)
+                        if sc == "y":
+                            if parts.floor is None:
+                                parts.floor = span
+                        elif sc == "z" and parts.author is None:
+                            parts.author = span
+                    span = span.getnext()
+            elif cls == "mtime" or cls == "grey rela":
+                if parts.time is None:
+                    parts.time = li
+            elif cls == "grey":
+                if parts.floor is None:
+                    parts.floor = next(li.iterchildren("em"), None)
+                if parts.author is None:
+                    parts.author = next(li.iterchildren("b"), None)
+        li = li.getnext()
 
 
 def _post_parts(post: Node, parts: _PostParts) -> _PostParts:
     """A post's floor, author and time from the ``ul.authi`` before the body in the post's box (where
     both templates put them), given the box and body the page walk found; a post laid out otherwise
-    is walked (:func:`_walk_parts`)."""
+    is walked (:func:`_walk_parts`).
+
+    The box's children before the body are found walking back from the body (one step on both
+    templates, where the list comes right before it) and read in document order.
+    """
     box, message = parts.box, parts.message
     if box is not None and message is not None:
-        for i in range(len(box)):
-            child = box[i]
-            if child is message:
-                break
+        child = message.getprevious()
+        if child is not None and child.getprevious() is None:  # the usual: the list, then the body
             if child.tag == "ul" and child.get(CLASS) == "authi":
                 _author_line(child, parts)
+        else:
+            lines = []
+            while child is not None:
+                if child.tag == "ul" and child.get(CLASS) == "authi":
+                    lines.append(child)
+                child = child.getprevious()
+            for ul in reversed(lines):
+                _author_line(ul, parts)
         if parts.time is not None and parts.floor is not None and parts.author is not None:
             return parts
     walked = _walk_parts(post)
@@ -252,7 +265,7 @@ def _own_text(el: Node) -> str:
     if not size:
         return squash(el.text or "")
     parts = [el.text or ""]
-    parts.extend([el[i].tail or "" for i in range(size)])
+    parts.extend([child.tail or "" for child in el])
     return squash("".join(parts))
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import lxml.etree
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from forumbot.parsers.encoding import parse_page_body
@@ -110,10 +110,14 @@ def _reference_author_line(ul: lxml.etree._Element, parts: _PostParts) -> None:
                 parts.author = next(li.iterchildren("b"), None)
 
 
-def _reference_parts(post: lxml.etree._Element, found: _PostParts) -> _PostParts:
+def _reference_parts(
+    post: lxml.etree._Element,
+    box: lxml.etree._Element | None,
+    message: lxml.etree._Element | None,
+    first: bool,
+) -> tuple[object, ...]:
     """``_post_parts`` as it was: the box's children by index up to the body."""
-    parts = _PostParts(found.ident, found.box, None, None, None, found.message, found.first)
-    box, message = parts.box, parts.message
+    parts = _PostParts(message=message, first=first)
     if box is not None and message is not None:
         for i in range(len(box)):
             child = box[i]
@@ -122,29 +126,19 @@ def _reference_parts(post: lxml.etree._Element, found: _PostParts) -> _PostParts
             if child.tag == "ul" and child.get("class") == "authi":
                 _reference_author_line(child, parts)
         if parts.time is not None and parts.floor is not None and parts.author is not None:
-            return parts
+            return parts.floor, parts.author, parts.time, parts.message, parts.first
     walked = _walk_parts(post)
-    walked.ident = parts.ident
-    return walked
+    return walked.floor, walked.author, walked.time, walked.message, walked.first
 
 
 def _parts_by_walk(page: bytes) -> int:
     """Both readings of every post of a page agree; the number of posts."""
     root = parse_page_body(page)[0]
     layout = scan_touch_page(root)
-    for post, found in zip(layout.posts, layout.parts, strict=True):
-        expected = _reference_parts(post, found)
-        fast = _post_parts(
-            post, _PostParts(found.ident, found.box, None, None, None, found.message, found.first)
-        )
-        assert (fast.ident, fast.floor, fast.author, fast.time, fast.message, fast.first) == (
-            expected.ident,
-            expected.floor,
-            expected.author,
-            expected.time,
-            expected.message,
-            expected.first,
-        )
+    for post, box, message, first in zip(
+        layout.posts, layout.boxes, layout.messages, layout.firsts, strict=True
+    ):
+        assert _post_parts(post, box, message, first) == _reference_parts(post, box, message, first)
     return len(layout.posts)
 
 
@@ -180,3 +174,93 @@ def test_author_lines_read_the_same_by_both_walks(blocks: list[tuple[str, list[s
         f'{box}<div class="message">m</div></div></div></body></html>'
     ).encode()
     assert _parts_by_walk(page) == 1
+
+
+def _reference_scan(root: lxml.etree._Element) -> tuple[object, ...]:
+    """The page walk as it was before the layout kept its lists side by side: one object a post,
+    every class through the whole comparison chain."""
+    posts: list[list[object]] = []
+    title = pager = replies = None
+    post = None
+    current: list[object] = ["", None, None, False]  # ident, box, message, first
+    for div in root.iter("div"):
+        cls = div.get("class")
+        if not cls:
+            continue
+        if cls == "message":
+            if current[2] is None and current[1] is not None and div.getparent() is current[1]:
+                current[2] = div
+        elif cls in ("display pi", "display pi pione", "pi") or (
+            "plc" not in cls.split() and "pi" in cls.split() and cls not in _IGNORED_CLASSES
+        ):
+            if current[1] is None and post is not None and div.getparent() is post:
+                current[1] = div
+                current[3] = "pione" in cls
+        elif cls == "plc cl" or ("plc" in cls.split() and cls not in _IGNORED_CLASSES):
+            ident = div.get("id") or ""
+            if ident.startswith("pid"):
+                post = div
+                current = [ident, None, None, False]
+                posts.append(current)
+        elif cls == "pg":
+            pager = pager if pager is not None else div
+        elif cls == "view_tit":
+            title = title if title is not None else div
+        elif cls == "txtlist cl" and replies is None:
+            for mtit in div.iterchildren("div"):
+                if mtit.get("class") == "mtit cl":
+                    em = next(mtit.iterchildren("em"), None)
+                    if em is not None:
+                        replies = em
+                        break
+    return [tuple(p) for p in posts], title, pager, replies
+
+
+_IGNORED_CLASSES = {
+    "avatar", "threadlist_foot cl", "discuz_x cl", "mtit cl", "header cl", "mz", "my", "viewthread", "quote",
+}  # fmt: skip
+
+
+def _layout(root: lxml.etree._Element) -> tuple[object, ...]:
+    found = scan_touch_page(root)
+    posts = list(zip(found.idents, found.boxes, found.messages, found.firsts, strict=True))
+    return posts, found.title, found.pager, found.replies
+
+
+def test_saved_touch_pages_scan_as_the_reference_walk() -> None:
+    for page in TOUCH_PAGES:
+        root = parse_page_body(page.read_bytes())[0]
+        assert _layout(root) == _reference_scan(root)
+
+
+_DIV_CLASS = st.sampled_from(
+    [
+        "plc cl", "plc", "cl plc", "display pi", "display pi pione", "pi", "pi x", "message", "message x",
+        "pg", "view_tit", "txtlist cl", "mtit cl", "avatar", "threadlist_foot cl", "quote", "", "x", "plc pi",
+    ]
+)  # fmt: skip
+_DIV = st.deferred(
+    lambda: st.tuples(
+        _DIV_CLASS, st.sampled_from(["", "pid1", "pid2", "pidx", "post_3"]), st.lists(_DIV, max_size=3)
+    )
+)
+
+
+def _markup(div: tuple[str, str, list[object]]) -> str:
+    cls, ident, children = div
+    attrs = (f' class="{cls}"' if cls else "") + (f' id="{ident}"' if ident else "")
+    inner = "".join(_markup(child) for child in children)  # type: ignore[arg-type]
+    return f"<div{attrs}>{inner}<em>3</em></div>"
+
+
+_BOX_TWO_BODIES = ("display pi", "", [("message", "", []), ("message", "", [])])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_DIV, max_size=4))
+@example([("plc cl", "pid1", [("avatar", "", []), _BOX_TWO_BODIES, ("display pi pione", "", [])])])
+@example([("plc", "pid1", [("plc cl", "pid2", [_BOX_TWO_BODIES]), _BOX_TWO_BODIES]), ("pg", "", [])])
+def test_the_scan_finds_what_the_reference_walk_finds(divs: list[tuple[str, str, list[object]]]) -> None:
+    page = ("<html><body>" + "".join(_markup(d) for d in divs) + "</body></html>").encode()
+    root = parse_page_body(page)[0]
+    assert _layout(root) == _reference_scan(root)

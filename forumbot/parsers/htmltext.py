@@ -493,12 +493,8 @@ def read_body(el: Node | None, tz: ZoneInfo, *, keep_html: bool = True) -> BodyT
             return _finish_text(text, tz, found)
         found.text = text
         return found
-    children = []
-    for child in el:  # up to the first child that is no <br>: a body of markup stops at once
-        if child.tag != "br":
-            break
-        children.append(child)
-    else:  # text and line breaks: the walk's pieces, directly
+    children = list(el)
+    if all(child.tag == "br" for child in children):  # text and line breaks: the walk's pieces, directly
         pieces = [el.text or ""]
         pieces.extend([child.tail or "" for child in children])
         markup = ""

@@ -2,9 +2,10 @@
 
 - ``_serialised_text`` (tags and entities read over the whole serialised body at once) against
   ``normalise_lines(_serialised_lines(...))`` (line by line), on generated plain inline markup;
-- the author line read sibling to sibling against the general walk of the post (``_walk_parts``) and
-  against the saved pages' expectations, on every touch page saved here and on varied author lines;
-- ``read_body`` stopping at a body's first child that is no ``<br>`` against the reader's own walk.
+- the author line read sibling to sibling against the index walk it replaced, on every touch page
+  saved here and on generated author lines;
+- every path of ``read_body`` against the reader's own walk;
+- the page walk (lists side by side) against the walk as it was (one object a post).
 """
 
 from __future__ import annotations

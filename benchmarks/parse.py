@@ -1,7 +1,8 @@
 """How fast each thread parser is, beside its floor and beside a BeautifulSoup reading of the same fields.
 
-Usage: ``.venv/bin/python benchmarks/parse.py [--rounds N] [--no-fixtures]`` (BeautifulSoup comes with
-``pip install -e '.[bench]'``; without it that column is left out).
+Usage: ``.venv/bin/python benchmarks/parse.py [--rounds N] [--no-fixtures] [--kinds touch,pc]``
+(BeautifulSoup comes with ``pip install -e '.[bench]'``; without it that column is left out; ``--kinds``
+measures only the named page kinds, all four by default).
 
 For every page kind (PC, touch, API v4, API v1/v2) it times, in the same process and in interleaved rounds
 (floor, ours, BeautifulSoup, floor, ours, ...), over the same bytes:
@@ -260,22 +261,29 @@ def _instructions(kind: str, method: str, repeat: int, fixtures: bool) -> int:
     raise RuntimeError("callgrind wrote no totals")
 
 
-def callgrind(pages: list[Page], fixtures: bool, bs4: bool) -> None:
-    """The issue's instrument: instruction counts (not time), so a busy machine changes nothing."""
-    print("callgrind instructions per page (difference of 3 and 1 passes, start-up cancelled)")
+def callgrind(
+    pages: list[Page], fixtures: bool, bs4: bool, kinds: tuple[str, ...] = KINDS, passes: int = 3
+) -> None:
+    """The issue's instrument: instruction counts (not time), so a busy machine changes nothing.
+
+    ``passes``: the longer run's passes. Start-up does not cancel to the instruction between two
+    processes (addresses and hash seeds differ), and what is left over is divided by the extra passes'
+    pages: at 3 passes that leaves a few percent of noise per page, more passes shrink it.
+    """
+    print(f"callgrind instructions per page (difference of {passes} and 1 passes, start-up cancelled)")
     print(
         f"{'kind':<9} {'floor Ir':>11} {'ours Ir':>11} {'ours/floor':>10} {'target':>7}"
         + (" bs4/ours" if bs4 else "")
     )
-    for kind in KINDS:
+    for kind in kinds:
         group = [p for p in pages if p.kind == kind]
         if not group:
             continue
         per_page = {}
         for method in ("floor", "ours", *(("bs4",) if bs4 else ())):
             one = _instructions(kind, method, 1, fixtures)
-            three = _instructions(kind, method, 3, fixtures)
-            per_page[method] = (three - one) / 2 / len(group)
+            more = _instructions(kind, method, passes, fixtures)
+            per_page[method] = (more - one) / (passes - 1) / len(group)
         target = TARGETS.get(kind)
         line = (
             f"{kind:<9} {per_page['floor']:>11.0f} {per_page['ours']:>11.0f} "
@@ -292,6 +300,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-fixtures", action="store_true", help="the repo's own pages only")
     parser.add_argument("--no-bs4", action="store_true", help="skip the BeautifulSoup column")
     parser.add_argument("--callgrind", action="store_true", help="count instructions under valgrind instead")
+    parser.add_argument(
+        "--kinds",
+        type=lambda text: tuple(text.split(",")),
+        default=KINDS,
+        help=f"comma-separated page kinds to measure (default: all of {','.join(KINDS)})",
+    )
+    parser.add_argument(
+        "--passes", type=int, default=3, help="--callgrind: passes of the longer run (≥ 2; more: less noise)"
+    )
     parser.add_argument("--run", help=argparse.SUPPRESS)  # KIND:METHOD:REPEAT, the process callgrind watches
     args = parser.parse_args(argv)
     pages = all_pages(fixtures=not args.no_fixtures)
@@ -304,7 +321,10 @@ def main(argv: list[str] | None = None) -> int:
                 fn(page)
         return 0
     if args.callgrind:
-        callgrind(pages, not args.no_fixtures, BeautifulSoup is not None and not args.no_bs4)
+        if args.passes < 2:
+            parser.error("--passes must be at least 2")
+        bs4 = BeautifulSoup is not None and not args.no_bs4
+        callgrind(pages, not args.no_fixtures, bs4, args.kinds, args.passes)
         return 0
     bs4 = BeautifulSoup is not None and not args.no_bs4
     origins = sorted({p.origin for p in pages})
@@ -317,7 +337,7 @@ def main(argv: list[str] | None = None) -> int:
         header += f" {'bs4 ms':>8} {'bs4/ours':>8}"
     print(header)
     missed = []
-    for kind in KINDS:
+    for kind in args.kinds:
         group = [p for p in pages if p.kind == kind]
         if not group:
             print(f"{kind:<9} (no pages)")

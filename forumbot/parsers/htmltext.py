@@ -199,6 +199,11 @@ def normalise_lines(pieces: list[str]) -> str:
     joined = _NL.join(pieces)
     if _BLOCK in joined or joined.count(_NL) != len(pieces) - 1:
         return normalise_text(joined)
+    return _clean_lines(pieces)
+
+
+def _clean_lines(pieces: list[str]) -> str:
+    """:func:`normalise_lines` of pieces known to hold neither marker character."""
     lines = []
     for piece in pieces:
         piece = piece.strip()
@@ -240,7 +245,9 @@ def inner_html(el: Node) -> str:
     stays for an element whose start tag cannot be cut at its first ``>`` (an attribute holding one).
     """
     if len(el) > 1 and not any(">" in value for value in el.values()):
-        whole: str = lxml.etree.tostring(el, encoding="unicode", method="html", with_tail=False)
+        # UTF-8 bytes decoded here: lxml serialises to UTF-8 for "unicode" too, and decodes more slowly
+        data: bytes = lxml.etree.tostring(el, encoding="utf-8", method="html", with_tail=False)
+        whole = data.decode("utf-8")
         end = f"</{el.tag}>"
         if whole.endswith(end):
             return whole[whole.index(">") + 1 : -len(end)]
@@ -452,6 +459,24 @@ def _serialised_lines(markup: str) -> list[str]:
     return lines
 
 
+def _serialised_text(markup: str) -> str:
+    """``normalise_lines(_serialised_lines(markup))``, with the tags cut and the entities read over the
+    whole string at once rather than line by line (a formatted body has a dozen lines).
+
+    The same text: without a marker character in the markup, the <br>s can become :data:`_NL` first
+    (each other tag closes on the line it opens on, and no entity holds a marker), then the other
+    tags go and the three entities are read, as on each line.
+    """
+    if _NL in markup or _BLOCK in markup:
+        return normalise_lines(_serialised_lines(markup))
+    joined = _SERIALISED_BR.sub(_NL, markup)
+    if "<" in joined:
+        joined = _SERIALISED_TAG.sub("", joined)
+    if "&" in joined:
+        joined = joined.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+    return _clean_lines(joined.split(_NL))
+
+
 def read_body(el: Node | None, tz: ZoneInfo, *, keep_html: bool = True) -> BodyText:
     """Read one post body element (``td.t_f``, ``div.message``, or an API message fragment)."""
     if el is None:
@@ -483,7 +508,7 @@ def read_body(el: Node | None, tz: ZoneInfo, *, keep_html: bool = True) -> BodyT
     if keep_html:
         markup = inner_html(el)
         if _SERIALISED_INLINE.fullmatch(markup):  # plain inline markup: its text from the string
-            return _finish_text(normalise_lines(_serialised_lines(markup)), tz, BodyText(html=markup))
+            return _finish_text(_serialised_text(markup), tz, BodyText(html=markup))
     else:
         out: list[str] = []
         if _inline_only(el, out):  # text, line breaks and plain inline markup: no reader, lines one by one

@@ -53,8 +53,6 @@ _TID = re.compile(rb"(?<=[?&;])tid=(\d+)")
 
 @dataclass(slots=True)
 class _PostParts:
-    ident: str = ""  # the post div's id, pid<N>
-    box: Node | None = None  # the post's own div.pi (X3.5: div.display.pi, pione on the opening post)
     floor: Node | None = None  # li.mtit > span.y (X3.5) or li.grey > em (X3.2)
     author: Node | None = None  # li.mtit > span.z or li.grey > b
     time: Node | None = None  # li.mtime or li.grey.rela
@@ -64,10 +62,17 @@ class _PostParts:
 
 @dataclass(slots=True)
 class TouchLayout:
-    """What one walk over a touch page's ``div`` elements finds (see :func:`scan_touch_page`)."""
+    """What one walk over a touch page's ``div`` elements finds (see :func:`scan_touch_page`).
+
+    Each post's divs are kept in lists side by side with ``posts`` rather than in an object a post:
+    building a small object costs as much as reading one of its divs' classes.
+    """
 
     posts: list[Node] = field(default_factory=list)  # div.plc[id^=pid], in document order
-    parts: list[_PostParts] = field(default_factory=list)  # the divs of each post the walk met
+    idents: list[str] = field(default_factory=list)  # each post div's id, pid<N>
+    boxes: list[Node | None] = field(default_factory=list)  # each post's own div.pi the walk met
+    messages: list[Node | None] = field(default_factory=list)  # each box's first div.message
+    firsts: list[bool] = field(default_factory=list)  # each box's class holds "pione": the opening post
     title: Node | None = None  # the first div.view_tit
     pager: Node | None = None  # the first div.pg
     replies: Node | None = None  # div.txtlist.cl > div.mtit.cl > em (the reply count)
@@ -111,8 +116,10 @@ def scan_touch_page(root: Node) -> TouchLayout:
     a post where they are not found is walked on its own (:func:`_walk_parts`).
     """
     found = TouchLayout()
-    post: Node | None = None
-    parts = _PostParts()
+    posts, boxes, messages = found.posts, found.boxes, found.messages
+    post: Node | None = None  # the post the walk is in
+    box: Node | None = None  # that post's box, once met
+    in_body = False  # that box's body met
     kinds = _KINDS
     for div in root.iter("div"):
         cls = div.get(CLASS)
@@ -126,27 +133,34 @@ def scan_touch_page(root: Node) -> TouchLayout:
                 kind = _BOX
             else:
                 continue
+        elif kind == _IGNORED:  # a third of a page's classed divs: no comparison chain
+            continue
         if kind == _MESSAGE:
-            if parts.message is None and parts.box is not None and div.getparent() is parts.box:
-                parts.message = div
+            if not in_body and box is not None and div.getparent() is box:
+                messages[-1] = div
+                in_body = True
         elif kind == _BOX:
-            if parts.box is None and post is not None and div.getparent() is post:
-                parts.box = div
-                parts.first = "pione" in cls
+            if box is None and post is not None and div.getparent() is post:
+                box = boxes[-1] = div
+                found.firsts[-1] = "pione" in cls
         elif kind == _POST:
             ident = div.get(ID) or ""
             if ident.startswith("pid"):
                 post = div
-                parts = _PostParts(ident)
-                found.posts.append(div)
-                found.parts.append(parts)
+                box = None
+                in_body = False
+                posts.append(div)
+                found.idents.append(ident)
+                boxes.append(None)
+                messages.append(None)
+                found.firsts.append(False)
         elif kind == _PAGER:
             if found.pager is None:
                 found.pager = div
         elif kind == _TITLE:
             if found.title is None:
                 found.title = div
-        elif kind == _REPLIES and found.replies is None:
+        elif found.replies is None:  # _REPLIES
             for mtit in div.iterchildren("div"):
                 if mtit.get("class") == "mtit cl":
                     em = next(mtit.iterchildren("em"), None)
@@ -161,54 +175,72 @@ def find_touch_posts(root: Node) -> list[Node]:
     return scan_touch_page(root).posts
 
 
-def _author_line(ul: Node, parts: _PostParts) -> None:
-    """The floor, author and time of an ``ul.authi``'s items, first of each.
+_Line = tuple[Node | None, Node | None, Node | None]  # floor, author, time
 
-    Children are taken by index: for the two or three children here, creating an iterator costs more
-    than the steps it saves.
+
+def _author_line(ul: Node, floor: Node | None, author: Node | None, time: Node | None) -> _Line:
+    """The floor, author and time of an ``ul.authi``'s items, first of each (those given are kept).
+
+    Items are walked sibling to sibling (``getnext``): for the two or three children here, indexing
+    walks the list again on each step and an iterator costs more than the steps it saves.
     """
-    for i in range(len(ul)):
-        li = ul[i]
-        if li.tag != "li":
-            continue
-        cls = li.get(CLASS)
-        if cls == "mtit":
-            for j in range(len(li)):
-                span = li[j]
-                if span.tag == "span":
-                    sc = span.get(CLASS)
-                    if sc == "y":
-                        if parts.floor is None:
-                            parts.floor = span
-                    elif sc == "z" and parts.author is None:
-                        parts.author = span
-        elif cls == "mtime" or cls == "grey rela":
-            if parts.time is None:
-                parts.time = li
-        elif cls == "grey":
-            if parts.floor is None:
-                parts.floor = next(li.iterchildren("em"), None)
-            if parts.author is None:
-                parts.author = next(li.iterchildren("b"), None)
+    li = ul[0] if len(ul) else None
+    while li is not None:
+        if li.tag == "li":
+            cls = li.get(CLASS)
+            if cls == "mtit":
+                span = li[0] if len(li) else None
+                while span is not None:
+                    if span.tag == "span":
+                        sc = span.get(CLASS)
+                        if sc == "y":
+                            if floor is None:
+                                floor = span
+                        elif sc == "z" and author is None:
+                            author = span
+                    span = span.getnext()
+            elif cls == "mtime" or cls == "grey rela":
+                if time is None:
+                    time = li
+            elif cls == "grey":
+                if floor is None:
+                    floor = next(li.iterchildren("em"), None)
+                if author is None:
+                    author = next(li.iterchildren("b"), None)
+        li = li.getnext()
+    return floor, author, time
 
 
-def _post_parts(post: Node, parts: _PostParts) -> _PostParts:
+# A post's floor, author, time and body elements, and whether it opens the thread.
+_Parts = tuple[Node | None, Node | None, Node | None, Node | None, bool]
+
+
+def _post_parts(post: Node, box: Node | None, message: Node | None, first: bool) -> _Parts:
     """A post's floor, author and time from the ``ul.authi`` before the body in the post's box (where
     both templates put them), given the box and body the page walk found; a post laid out otherwise
-    is walked (:func:`_walk_parts`)."""
-    box, message = parts.box, parts.message
+    is walked (:func:`_walk_parts`).
+
+    The box's children before the body are found walking back from the body (one step on both
+    templates, where the list comes right before it) and read in document order.
+    """
     if box is not None and message is not None:
-        for i in range(len(box)):
-            child = box[i]
-            if child is message:
-                break
+        floor = author = time = None
+        child = message.getprevious()
+        if child is not None and child.getprevious() is None:  # the usual: the list, then the body
             if child.tag == "ul" and child.get(CLASS) == "authi":
-                _author_line(child, parts)
-        if parts.time is not None and parts.floor is not None and parts.author is not None:
-            return parts
+                floor, author, time = _author_line(child, None, None, None)
+        else:
+            lines = []
+            while child is not None:
+                if child.tag == "ul" and child.get(CLASS) == "authi":
+                    lines.append(child)
+                child = child.getprevious()
+            for ul in reversed(lines):
+                floor, author, time = _author_line(ul, floor, author, time)
+        if time is not None and floor is not None and author is not None:
+            return floor, author, time, message, first
     walked = _walk_parts(post)
-    walked.ident = parts.ident
-    return walked
+    return walked.floor, walked.author, walked.time, walked.message, walked.first
 
 
 def _walk_parts(post: Node) -> _PostParts:
@@ -252,7 +284,7 @@ def _own_text(el: Node) -> str:
     if not size:
         return squash(el.text or "")
     parts = [el.text or ""]
-    parts.extend([el[i].tail or "" for i in range(size)])
+    parts.extend([child.tail or "" for child in el])
     return squash("".join(parts))
 
 
@@ -302,21 +334,22 @@ def parse_touch_thread(
     floor_exact = author_filter is None
     times: dict[str, TimeRange | None] = {}
 
-    for el, found in zip(layout.posts, layout.parts, strict=True):
-        number = found.ident[3:]
+    for el, ident, box, body_el, first in zip(
+        layout.posts, layout.idents, layout.boxes, layout.messages, layout.firsts, strict=True
+    ):
+        number = ident[3:]
         if not number.isdigit():
             continue
         pid = int(number)
         if pid in seen:
             continue
         seen.add(pid)
-        parts = _post_parts(el, found)
-        floor_el = parts.floor
+        floor_el, author_el, time_el, message, first = _post_parts(el, box, body_el, first)
         floor = None
         if floor_el is not None and floor_exact:
             floor = parse_floor_label(floor_el.text or "" if not len(floor_el) else text_of(floor_el))
-        author, uid = _author(parts.author)
-        shown = _own_text(parts.time) if parts.time is not None else None
+        author, uid = _author(author_el)
+        shown = _own_text(time_el) if time_el is not None else None
         time_range = None
         if shown is not None:
             if shown in times:  # posts of a page often show the same "N 分钟前": read each once
@@ -328,7 +361,6 @@ def parse_touch_thread(
                 f"post {pid}: no time found" + ("" if now else " (relative time and no Date header)")
             )
             time_range = UNKNOWN_TIME
-        message = parts.message
         text = read_body(message, tz, keep_html=keep_html)
         if message is None:
             problems.append(f"post {pid}: no body found")
@@ -348,7 +380,7 @@ def parse_touch_thread(
                 text.mentions,
                 text.edit,
                 text.state,
-                parts.first or (floor == 1 and floor_exact),
+                first or (floor == 1 and floor_exact),
                 "",
                 floor_exact,
             )

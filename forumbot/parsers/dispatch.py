@@ -1,7 +1,6 @@
 """Which parser reads a page, and the thread and forum pages' records as JSON (the package's public
 functions live here; :mod:`forumbot.parsers` names them, importing this module on first use)."""
 
-
 from __future__ import annotations
 
 import dataclasses
@@ -14,8 +13,8 @@ import lxml.etree
 
 from forumbot.errors import BoardError, BoardSystemError, TruncatedPage, UnparseablePage
 from forumbot.parsers.api import load_api_json, parse_api_forum, parse_api_thread
-from forumbot.parsers.complete import check_post_count, html_complete, raise_if_cut_html
-from forumbot.parsers.encoding import Node, decode_page, parse_html, parse_page_body
+from forumbot.parsers.complete import html_complete, raise_if_cut_html
+from forumbot.parsers.encoding import Node, parse_html, parse_page_body
 from forumbot.parsers.errorpages import classify_board_message, raise_for_showmessage, raise_unrecognised_html
 from forumbot.parsers.forumlist import (
     find_pc_forum_table,
@@ -25,22 +24,11 @@ from forumbot.parsers.forumlist import (
 )
 from forumbot.parsers.pageinfo import query
 from forumbot.parsers.pc import parse_pc_thread
-from forumbot.parsers.pm import is_pm_url, parse_pm_page
 from forumbot.parsers.records import ForumPage, Post, Source, ThreadPage
 from forumbot.parsers.times import parse_http_date
 from forumbot.parsers.touch import parse_touch_thread, scan_touch_page
 
-__all__ = [
-    "check_post_count",
-    "decode_page",
-    "is_pm_url",
-    "page_kind",
-    "page_to_json",
-    "parse_forum_page",
-    "parse_pm_page",
-    "parse_thread_page",
-    "post_to_json",
-]
+__all__ = ["BOARD_TZ", "page_kind", "page_to_json", "parse_forum_page", "parse_thread_page", "post_to_json"]
 
 BOARD_TZ = ZoneInfo("Asia/Shanghai")
 

@@ -14,7 +14,7 @@ import lxml.etree
 from forumbot.errors import BoardError, BoardSystemError, TruncatedPage, UnparseablePage
 from forumbot.parsers.api import load_api_json, parse_api_forum, parse_api_thread
 from forumbot.parsers.complete import html_complete, raise_if_cut_html
-from forumbot.parsers.encoding import Node, parse_html, parse_page_body
+from forumbot.parsers.encoding import Node, PageTree, parse_html, parse_page_body
 from forumbot.parsers.errorpages import classify_board_message, raise_for_showmessage, raise_unrecognised_html
 from forumbot.parsers.forumlist import (
     find_pc_forum_table,
@@ -26,7 +26,13 @@ from forumbot.parsers.pageinfo import query
 from forumbot.parsers.pc import parse_pc_thread
 from forumbot.parsers.records import ForumPage, Post, Source, ThreadPage
 from forumbot.parsers.times import parse_http_date
-from forumbot.parsers.touch import parse_touch_thread, scan_touch_page
+from forumbot.parsers.touch import (
+    TouchLayout,
+    ends_at_pager,
+    parse_touch_thread,
+    reading_end,
+    scan_touch_page,
+)
 
 __all__ = ["BOARD_TZ", "page_kind", "page_to_json", "parse_forum_page", "parse_thread_page", "post_to_json"]
 
@@ -150,16 +156,28 @@ def _parse_thread(
             page = dataclasses.replace(page, problems=(*page.problems, note))
         return page
     ajax = _unwrap_ajax(body, url)
+    if ajax is None and ("mobile=2" in url or "mobile=yes" in url):
+        # The URL asks for the touch view: read the page as one first, without looking through its
+        # bytes for the PC post list or a board message (two scans of the whole page); a page that
+        # shows no touch post is read the general way below.
+        tree = parse_page_body(body, content_type, url=url, ids=False, end=reading_end)
+        if not tree.tail_left_out or ends_at_pager(tree.root):
+            layout = scan_touch_page(tree.root)
+            if layout.posts:
+                return _touch_page(tree, layout, body, body, url, now, tz, keep_html, content_type)
     html = ajax if ajax is not None else body
     # Only a page whose bytes name an id can hold the element: the PC reader looks its parts up by id,
     # a touch page needs libxml2's id table only to be a showmessage box. The head is left out (nothing
     # read from it but a fallback title, for which the page is parsed again whole).
     has_messagetext = b"messagetext" in html
     has_postlist = b"postlist" in html
-    root, charset, cut = parse_page_body(html, content_type, url=url, ids=has_postlist or has_messagetext)
+    # A touch page is read up to its last pager (reading_end): the footer after it holds nothing read.
+    touch = ajax is None and not has_postlist and not has_messagetext
+    tree = parse_page_body(html, content_type, url=url, ids=not touch, end=reading_end if touch else None)
+    root, charset = tree.root, tree.charset
 
     def whole() -> Node:
-        return parse_html(html, content_type, url=url)[0] if cut or not has_postlist else root
+        return parse_html(html, content_type, url=url)[0] if tree.partial or not has_postlist else root
 
     if has_messagetext:
         raise_for_showmessage(root, url, status)
@@ -173,15 +191,37 @@ def _parse_thread(
         if page.posts:
             return page
         raise UnparseablePage(url, "", "; ".join(page.problems) or "the post list is empty")
+    if tree.tail_left_out and not ends_at_pager(root):  # the pager was no page's pager: read it all
+        tree = parse_page_body(html, content_type, url=url, ids=False)
+        root = tree.root
     layout = scan_touch_page(root)
     if layout.posts:
-        raise_if_cut_html(body, url, "touch thread page")
-        return parse_touch_thread(
-            root, layout, body, url, charset=charset, now=now, tz=tz, keep_html=keep_html, whole=whole
-        )
+        return _touch_page(tree, layout, html, body, url, now, tz, keep_html, content_type)
     if ajax is not None:
         _raise_ajax_message(root, url, status)
     _raise_unrecognised(whole(), body, url, status, "thread")
+
+
+def _touch_page(
+    tree: PageTree,
+    layout: TouchLayout,
+    html: bytes,
+    body: bytes,
+    url: str,
+    now: datetime | None,
+    tz: ZoneInfo,
+    keep_html: bool,
+    content_type: str | None,
+) -> ThreadPage:
+    """A touch thread page whose walk found posts (``html``: the page, ``body``: the response)."""
+    raise_if_cut_html(body, url, "touch thread page")
+
+    def whole() -> Node:
+        return parse_html(html, content_type, url=url)[0] if tree.partial else tree.root
+
+    return parse_touch_thread(
+        tree.root, layout, body, url, charset=tree.charset, now=now, tz=tz, keep_html=keep_html, whole=whole
+    )
 
 
 def _raise_unrecognised(root: Node, body: bytes, url: str, status: int, what: str) -> NoReturn:

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import codecs
 import re
-from typing import TypeAlias
+from collections.abc import Callable
+from typing import NamedTuple, TypeAlias
 
 import lxml.etree
 
@@ -28,6 +29,7 @@ __all__ = [
     "ID",
     "STYLE",
     "Node",
+    "PageTree",
     "body_start",
     "charset_from_content_type",
     "decode_page",
@@ -157,8 +159,8 @@ def parse_html(body: bytes, content_type: str | None = None, *, url: str = "") -
 
     Raises UnparseablePage for an empty document (lxml's ParserError).
     """
-    root, charset, _skipped = parse_page_body(body, content_type, url=url, whole=True)
-    return root, charset
+    tree = parse_page_body(body, content_type, url=url, whole=True)
+    return tree.root, tree.charset
 
 
 def body_start(data: bytes) -> int:
@@ -172,16 +174,38 @@ def body_start(data: bytes) -> int:
     return found.end() if found is not None else 0
 
 
+class PageTree(NamedTuple):
+    """A page parsed for reading (:func:`parse_page_body`)."""
+
+    root: Node
+    charset: str  # the charset the page was decoded with
+    head_left_out: bool  # the ``<head>`` was not parsed
+    tail_left_out: bool  # the bytes after ``end(data)`` were not parsed
+
+    @property
+    def partial(self) -> bool:
+        """Whether any part of the page was left out (the whole page must be parsed again to read it)."""
+        return self.head_left_out or self.tail_left_out
+
+
 def parse_page_body(
-    body: bytes, content_type: str | None = None, *, url: str = "", whole: bool = False, ids: bool = True
-) -> tuple[Node, str, bool]:
-    """Parse a page for reading its content: (root, charset, whether the head was left out).
+    body: bytes,
+    content_type: str | None = None,
+    *,
+    url: str = "",
+    whole: bool = False,
+    ids: bool = True,
+    end: Callable[[bytes], int] | None = None,
+) -> PageTree:
+    """Parse a page for reading its content.
 
     Why: a reader of posts needs nothing in the ``<head>`` (a sixth of a touch page's bytes), and
     libxml2's table of ids only serves ``id()`` lookups; leaving both out saves a seventh of the parse.
     ``whole``: parse the head too; ``ids``: build the id table (False only when no ``id()`` lookup
-    follows). The tree below ``<body>`` is the same either way. Raises UnparseablePage like
-    :func:`parse_html`.
+    follows). The tree below ``<body>`` is the same either way. ``end``: where the part the caller
+    reads ends in the (UTF-8) bytes; libxml2 closes what is open there, so the tree before it is the
+    same as the whole page's, and the caller checks that the end fell where it meant (e.g.
+    :func:`forumbot.parsers.touch.ends_at_pager`). Raises UnparseablePage like :func:`parse_html`.
     """
     charset = detect_charset(body, content_type)
     if body.startswith(codecs.BOM_UTF8):
@@ -189,14 +213,20 @@ def parse_page_body(
     # libxml2 reads UTF-8 itself and replaces invalid sequences with U+FFFD, so UTF-8 bytes go in as
     # they are; any other charset is decoded here (libxml2's iconv path truncates at the first bad byte).
     data = body if charset == "utf-8" else body.decode(charset, errors="replace").encode("utf-8")
+    size = len(data)
     start = 0 if whole else body_start(data)
+    stop = size if whole or end is None else end(data)
+    if stop <= start:  # an end inside the head: not the part the caller meant
+        stop = size
+    if start or stop < size:
+        data = data[start:stop]
     try:
-        root = lxml.etree.fromstring(data[start:] if start else data, _UTF8_PARSER if ids else _NO_IDS_PARSER)
+        root = lxml.etree.fromstring(data, _UTF8_PARSER if ids else _NO_IDS_PARSER)
     except (lxml.etree.LxmlError, ValueError) as exc:
         raise UnparseablePage(url, "", f"not an HTML page: {exc}") from exc
     if root is None:
         raise UnparseablePage(url, "", "not an HTML page: the document is empty")
-    return root, charset, start > 0
+    return PageTree(root, charset, start > 0, stop < size)
 
 
 def html_fragment(markup: str) -> Node:

@@ -173,20 +173,21 @@ class HeaderInfo:
 
 
 def search_after(
-    pattern: re.Pattern[bytes], prefix: bytes, data: bytes, start: int = 0
+    pattern: re.Pattern[bytes], prefix: bytes, data: bytes, start: int = 0, end: int | None = None
 ) -> re.Match[bytes] | None:
-    """``pattern.search(data, start)`` for a pattern that begins with the literal ``prefix``.
+    """``pattern.search(data, start)`` for a pattern that begins with the literal ``prefix``, starting
+    before ``end`` when given.
 
     Why: the regex engine looks for the prefix a byte at a time, while ``bytes.find`` skips through the
     page; over a whole page that is a tenth of the instructions. Same answer: the first place where
     the whole pattern matches.
     """
-    at = data.find(prefix, start)
+    at = data.find(prefix, start, end)
     while at >= 0:
         match = pattern.match(data, at)
         if match is not None:
             return match
-        at = data.find(prefix, at + 1)
+        at = data.find(prefix, at + 1, end)
     return None
 
 
@@ -206,9 +207,12 @@ def _formhash(body: bytes) -> str | None:
     return None
 
 
-def read_header(body: bytes) -> HeaderInfo:
+def read_header(body: bytes, js_before: int | None = None) -> HeaderInfo:
+    """The page's header facts from its bytes. ``js_before``: where the viewthread script
+    (``var fid = parseInt(…)``) can no longer start (the PC template puts it before the post list; a
+    touch page, which carries none, is not searched to its end for it)."""
     fid = tid = uid = None
-    match = search_after(_FID_TID_JS, b"var fid = parseInt(", body)
+    match = search_after(_FID_TID_JS, b"var fid = parseInt(", body, 0, js_before)
     if match:
         fid, tid = int(match.group(1)), int(match.group(2))
     match = search_after(_DISCUZ_UID, b"discuz_uid", body)

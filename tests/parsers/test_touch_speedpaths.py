@@ -2,8 +2,9 @@
 
 - ``_serialised_text`` (tags and entities read over the whole serialised body at once) against
   ``normalise_lines(_serialised_lines(...))`` (line by line), on generated plain inline markup;
-- the author line read sibling to sibling against the index walk it replaced, on every touch page
-  saved here and on generated author lines;
+- the author line read sibling to sibling against the index walk it replaced, and the usual X3.5
+  line read straight off (``_usual_line``) against both, on every touch page saved here and on
+  generated author lines;
 - every path of ``read_body`` against the reader's own walk;
 - the page walk (lists side by side) against the walk as it was (one object a post).
 """
@@ -17,7 +18,7 @@ import lxml.etree
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from forumbot.parsers.encoding import parse_page_body
+from forumbot.parsers.encoding import parse_page_body, text_of
 from forumbot.parsers.htmltext import (
     _SERIALISED_INLINE,
     _Reader,
@@ -28,7 +29,15 @@ from forumbot.parsers.htmltext import (
     normalise_text,
     read_body,
 )
-from forumbot.parsers.touch import _post_parts, _PostParts, _walk_parts, scan_touch_page
+from forumbot.parsers.touch import (
+    _author,
+    _own_text,
+    _post_parts,
+    _PostParts,
+    _usual_line,
+    _walk_parts,
+    scan_touch_page,
+)
 
 TZ = ZoneInfo("Asia/Shanghai")
 PAGES = Path(__file__).parent / "pages"
@@ -132,15 +141,42 @@ def _reference_parts(
     return walked.floor, walked.author, walked.time, walked.message, walked.first
 
 
+def _general_line(parts: tuple[object, ...]) -> tuple[object, ...]:
+    """Floor label, author, uid and shown time as the general reading gets them from its elements."""
+    floor, author, time = parts[0], parts[1], parts[2]
+    assert isinstance(floor, lxml.etree._Element) and isinstance(time, lxml.etree._Element)
+    label = floor.text or "" if not len(floor) else text_of(floor)
+    return (label, *_author(author), _own_text(time))  # type: ignore[arg-type]
+
+
 def _parts_by_walk(page: bytes) -> int:
-    """Both readings of every post of a page agree; the number of posts."""
+    """Both readings of every post of a page agree, and the usual line's short reading agrees with
+    them where it applies; the number of posts."""
     root = parse_page_body(page)[0]
     layout = scan_touch_page(root)
     for post, box, message, first in zip(
         layout.posts, layout.boxes, layout.messages, layout.firsts, strict=True
     ):
-        assert _post_parts(post, box, message, first) == _reference_parts(post, box, message, first)
+        parts = _post_parts(post, box, message, first)
+        assert parts == _reference_parts(post, box, message, first)
+        for ul in post.iter("ul"):
+            usual = _usual_line(ul) if ul.get("class") == "authi" else None
+            if usual is not None and ul.getnext() is parts[3] and ul.getprevious() is None:
+                assert usual == _general_line(parts)
     return len(layout.posts)
+
+
+def test_the_usual_line_is_read_straight_off() -> None:
+    page = (
+        '<html><body><div class="plc cl" id="pid7"><div class="display pi"><ul class="authi">'
+        '<li class="mtit"><span class="y">\n5<sup>#</sup></span><span class="z">\n'
+        '<a href="home.php?mod=space&amp;uid=12&amp;mobile=2">麻花</a>\n</span></li>'
+        '<li class="mtime"><span class="y"><em>4</em></span>2&nbsp;分钟前</li></ul>'
+        '<div class="message">m</div></div></div></body></html>'
+    ).encode()
+    ul = next(parse_page_body(page)[0].iter("ul"))
+    assert _usual_line(ul) == ("\n5#", "麻花", 12, "2 分钟前")
+    assert _parts_by_walk(page) == 1
 
 
 def test_saved_touch_pages_read_the_same_by_both_walks() -> None:
@@ -159,6 +195,12 @@ _LI = st.sampled_from(
         "<!-- c -->",
         "<li>x</li>",
         '<li class="mtit"></li>',
+        '<li class="mtit"><span class="y">\n11<sup>#</sup></span><span class="z">\n'
+        '<a href="h?mod=space&amp;uid=9">饺 子</a>\n</span></li>',
+        '<li class="mtit"><span class="y">楼主</span><span class="z"><a href="h?touid=9">t</a></span></li>',
+        '<li class="mtit"><span class="y">沙发</span><span class="z"><a href="h?uid=8"><b>b</b></a>'
+        "</span></li>",
+        '<li class="mtime">\n2&nbsp;分钟前</li>',
     ]
 )
 _BEFORE = st.sampled_from(

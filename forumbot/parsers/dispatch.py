@@ -156,10 +156,11 @@ def _parse_thread(
             page = dataclasses.replace(page, problems=(*page.problems, note))
         return page
     ajax = _unwrap_ajax(body, url)
-    if ajax is None and ("mobile=2" in url or "mobile=yes" in url):
-        # The URL asks for the touch view: read the page as one first, without looking through its
-        # bytes for the PC post list or a board message (two scans of the whole page); a page that
-        # shows no touch post is read the general way below.
+    if ajax is None and ("mobile=2" in url or "mobile=yes" in url) and _touch_posts_first(body):
+        # The URL asks for the touch view and the bytes show a touch post before any PC post list:
+        # read the page as a touch page first, without looking through all its bytes for the post
+        # list or a board message (two scans of the whole page); a page that shows no touch post is
+        # read the general way below.
         tree = parse_page_body(body, content_type, url=url, ids=False, end=reading_end)
         if not tree.tail_left_out or ends_at_pager(tree.root):
             layout = scan_touch_page(tree.root)
@@ -222,6 +223,13 @@ def _touch_page(
     return parse_touch_thread(
         tree.root, layout, body, url, charset=tree.charset, now=now, tz=tz, keep_html=keep_html, whole=whole
     )
+
+
+def _touch_posts_first(body: bytes) -> bool:
+    """Whether a touch post's ``<div class="plc`` shows before any ``postlist``: a PC page served for a
+    touch URL (a desktop User-Agent) holds its posts in the post list, and is not parsed twice."""
+    at = body.find(b'<div class="plc')
+    return at > 0 and body.find(b"postlist", 0, at) < 0
 
 
 def _raise_unrecognised(root: Node, body: bytes, url: str, status: int, what: str) -> NoReturn:

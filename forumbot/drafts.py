@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from forumbot import urls
+from forumbot import boardtext, urls
 from forumbot.resources import templates_dir
 from forumbot.urls import Url
 
@@ -116,13 +116,19 @@ class ElevatorView:
     apart: tuple[str, ...] = ()  # «已出局：X、Y» / «法官：…» / «旁观：…»: posted, counted for nobody
 
 
-def _env() -> Environment:
-    return Environment(
+def _env(*, bbcode: bool = True) -> Environment:
+    """The templates' environment. Every ``{{ value }}`` of a draft passes :func:`boardtext.literal`
+    (the ``finalize`` hook) so that names, quoted texts and titles from the board show as their
+    characters; only what forumbot writes itself (links) is marked ``|bbcode`` in the template."""
+    env = Environment(
         loader=FileSystemLoader(str(templates_dir())),
         undefined=StrictUndefined,
         keep_trailing_newline=True,
         autoescape=False,  # BBCode, not HTML
+        finalize=boardtext.finalize if bbcode else None,
     )
+    env.filters["bbcode"] = boardtext.trusted
+    return env
 
 
 def render(template: str, view: object) -> str:
@@ -133,7 +139,7 @@ def render(template: str, view: object) -> str:
 
 def render_text(template: str, **values: Any) -> str:
     """A non-BBCode template (the starter game file), rendered as is."""
-    return _env().get_template(template).render(**values)
+    return _env(bbcode=False).get_template(template).render(**values)
 
 
 def render_vote_count(view: VoteCountView) -> str:

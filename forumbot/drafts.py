@@ -80,6 +80,9 @@ class VoteCountView:
     drowning: tuple[str, ...] = ()
     cards: tuple[str, ...] = ()
     as_of: str | None = None
+    # Why this count is not final (a running count, a day not read completely): the block's first
+    # line says so, so that no copy of it looks final.
+    provisional: str = ""
 
 
 @dataclass(frozen=True)
@@ -222,11 +225,14 @@ def vote_count_view(
     notice_lines: tuple[str, ...] = (),
     reveal_missing: bool = False,
     judges: frozenset[str] = frozenset(),
+    provisional: tuple[str, ...] = (),
 ) -> VoteCountView:
     """The vote count of a judged day. ``public_lines`` are the public result of closing the day (the
     execution with the identity the rules reveal), ``notice_lines`` the other public notices
     (drownings, red cards); without them (no secret state stored) the result line comes from the
-    tally alone and the identity is left for the judge to fill in."""
+    tally alone and the identity is left for the judge to fill in. ``provisional``: why the judgement
+    is not final (the desk's reasons); a running count is provisional by itself. Either puts
+    «【非最终结果：…】» on the draft's first line."""
     from engine import OutcomeKind, PlayerStatus
 
     def link(pid: int | None) -> str:
@@ -307,7 +313,23 @@ def vote_count_view(
         drowning=drowning,
         cards=cards,
         as_of=local_text(result.as_of, tz) if result.provisional and result.as_of else None,
+        provisional=provisional_text(result, tz, provisional),
     )
+
+
+def provisional_text(result: Any, tz: ZoneInfo, reasons: tuple[str, ...] = ()) -> str:
+    """What the first line of a non-final count says after «非最终结果：», or "" when it is final.
+
+    >>> provisional_text(type("R", (), {"provisional": False, "as_of": None})(), ZoneInfo("UTC"))
+    ''
+    """
+    why = list(reasons)
+    if result.provisional and result.as_of is not None:
+        running = f"截至 {local_text(result.as_of, tz)} 的实时统计"
+        why = [running, *(r for r in why if "实时统计" not in r)]
+    elif result.provisional:
+        why.insert(0, "投票尚未截止")
+    return "；".join(dict.fromkeys(r.strip() for r in why if r.strip()))
 
 
 def elevator_view(

@@ -206,3 +206,43 @@ def test_a_running_count_is_marked_in_its_block_too() -> None:
     )
     view = vote_count_view(game_name="美食杀", board_url=board.root, vote_tid=3, tz=SH, result=result)
     assert render_vote_count(view).splitlines()[0] == "【非最终结果：截至 6月4日 19:20 的实时统计】"
+
+
+# ----------------------------------------------------------------------------- <…> in a name
+
+
+def _raw_names_page(names: tuple[str, ...]) -> bytes:
+    """A PC page from a board that prints names without escaping them (as the example board does):
+    the markup of a name is served as markup inside the author's link."""
+    import tests.client.pagebuilder as pb
+
+    board = FakeBoard()
+    board.add_thread(3, 0)
+    for name in names:
+        board.reply(3, name, "投票对象：包子")
+    raw = board.thread_html(3, 1)
+    for name in names:
+        raw = raw.replace(f'class="xw1">{pb.html.escape(name)}</a>', f'class="xw1">{name}</a>')
+    return raw.encode("utf-8")
+
+
+RAW = ("<img src=x>", "<b>饺子</b>", "<饺子>", "a<i>b</i>")
+
+
+def test_a_name_holding_markup_keeps_its_author_through_the_store(store: object) -> None:
+    from forumbot.store import Store, readpath
+    from forumbot.store.posts import record_thread_page
+
+    assert isinstance(store, Store)
+    body = _raw_names_page(RAW)
+    assert b'class="xw1"><img src=x></a>' in body  # the page really serves the markup
+    page = parse_thread_page(body, "http://bbs.example.com/forum.php?mod=viewthread&tid=3")
+    authors = [p.author for p in page.posts]
+    assert authors == ['<img src="x">', "<b>饺子</b>", "<饺子>", "a<i>b</i>"]  # none empty, none 饺子
+    record_thread_page(store, "http://bbs.example.com/", page, seen_at=datetime.now(UTC))
+    with store.engine.connect() as conn:
+        key = readpath.board_key("http://bbs.example.com/")
+        stored = [p.author for batch in readpath.current_posts(conn, key, 3) for p in batch]
+    assert stored == authors
+    counted = vote_posts([p for p in page.posts if p.author], "r001", ROSTER)
+    assert [p.author for p in counted] == authors  # every one reaches the count (as a non-player)

@@ -18,7 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import DayFlags, DayInput, DayTimes, judge_day
-from forumbot.boardtext import BREAK, literal
+from forumbot.boardtext import literal
 from forumbot.drafts import render_vote_count, vote_count_view
 from forumbot.lookalike import look_alikes, skeleton
 from forumbot.parsers.dispatch import parse_thread_page
@@ -89,7 +89,8 @@ def test_any_text_shows_literally_after_literal(text: str) -> None:
 
 def test_a_posted_draft_is_recognised_on_the_board_after_neutralising() -> None:
     """The outbox finds its own post again: what the board shows of a neutralised name matches."""
-    sent = f"[b]票型[/b]\n{literal('[i]饺子[/i]')}[url=forum.php?mod=redirect&goto=findpost&pid=1]#1[/url]：非本局玩家"
+    link = "[url=forum.php?mod=redirect&goto=findpost&pid=1]#1[/url]"
+    sent = f"[b]票型[/b]\n{literal('[i]饺子[/i]')}{link}：非本局玩家"
     seen = "票型\n[i]饺子[/i]#1：非本局玩家"
     assert bodies_match(sent, seen)
 
@@ -246,3 +247,45 @@ def test_a_name_holding_markup_keeps_its_author_through_the_store(store: object)
     assert stored == authors
     counted = vote_posts([p for p in page.posts if p.author], "r001", ROSTER)
     assert [p.author for p in counted] == authors  # every one reaches the count (as a non-player)
+
+
+# ----------------------------------------------------------------------------- the terminal
+
+
+def test_the_terminal_prints_names_and_reasons_as_written(capsys: pytest.CaptureFixture[str]) -> None:
+    """Rich reads ``[i]…[/i]`` as markup: the judge saw «饺子» where the board has «[i]饺子[/i]»."""
+    from dataclasses import replace as dc_replace
+    from types import SimpleNamespace
+
+    from forumbot.commands.day import print_tally
+    from forumbot.config import DayConfig
+    from forumbot.desk import DayJudgement
+
+    board, _pids = _board()
+    page = parse_thread_page(
+        board.thread_html(3, 1).encode("utf-8"), board.root + "forum.php?mod=viewthread&tid=3"
+    )
+    posts = vote_posts(page.posts, "r001", ROSTER, others=JUDGES)
+    result = judge_day(
+        DayInput(
+            family="r001",
+            day=1,
+            roster=ROSTER,
+            alive=frozenset(ROSTER),
+            posts=posts,
+            times=DayTimes(OPEN, CLOSE),
+            flags=DayFlags(),
+            strikes={},
+            display_tz=SH,
+            judges=JUDGES,
+        )
+    )
+    result = dc_replace(result, problems=("pid 9: [b]吃瓜[/b] 写了 [color=red]红字[/color]",))
+    day = DayConfig(1, 3, 2, OPEN, CLOSE, CLOSE, CLOSE, CLOSE, OPEN)
+    game = SimpleNamespace(name="[u]美食杀[/u]", judges=tuple(JUDGES), tz=SH)
+    print_tally(DayJudgement(day, result, None, None), game, "")  # type: ignore[arg-type]
+    out = capsys.readouterr().out
+    for text in ("[i]饺子[/i]", "吃瓜[url=http://evil.example/]领奖[/url]", "<b>馄饨</b>", "[u]美食杀[/u]"):
+        assert text in out
+    assert "[b]吃瓜[/b] 写了 [color=red]红字[/color]" in out
+    assert "U+200B" in out and "⚑" in out  # the look-alike's flag and code point reach the table

@@ -289,3 +289,58 @@ def test_the_terminal_prints_names_and_reasons_as_written(capsys: pytest.Capture
         assert text in out
     assert "[b]吃瓜[/b] 写了 [color=red]红字[/color]" in out
     assert "U+200B" in out and "⚑" in out  # the look-alike's flag and code point reach the table
+
+
+# ----------------------------------------------------------------------------- every template, every field
+
+EVIL = "吃瓜[url=http://evil.example/]领奖[/url][color=red]:)[/color]@饺子 www.evil.example &#91;"
+
+
+def test_every_field_of_every_draft_template_is_published_literally() -> None:
+    """Default-deny: a text from the board in *any* field of a view shows as its characters; the only
+    links are forumbot's own (marked ``|bbcode`` in the template)."""
+    from forumbot.drafts import (
+        CasePostView,
+        ElevatorPost,
+        ElevatorRow,
+        ElevatorView,
+        InvalidVote,
+        RevoteCall,
+        TallyRow,
+        VoteCountView,
+        VoterLink,
+        render_case_post,
+        render_elevator,
+    )
+
+    url = "http://bbs.example.com/forum.php?mod=redirect&goto=findpost&ptid=3&pid=9"
+    voter = VoterLink(EVIL, url, "9")
+    count = VoteCountView(
+        game=EVIL,
+        day=1,
+        closes=EVIL,
+        tally=(TallyRow(EVIL, 2, (voter, voter)),),
+        result=EVIL,
+        abstain=(voter,),
+        invalid=(InvalidVote(EVIL, url, "10", EVIL),),
+        not_voted=(EVIL, EVIL),
+        revote=RevoteCall((EVIL,), (EVIL,), EVIL),
+        drowning=(EVIL,),
+        cards=(EVIL,),
+        as_of=EVIL,
+        provisional=EVIL,
+    )
+    elevator = ElevatorView(
+        EVIL, 1, EVIL, (ElevatorRow(EVIL, 1, 2, (ElevatorPost(url, "3", True),)),), EVIL, (EVIL,)
+    )
+    case = CasePostView(EVIL, EVIL, EVIL, EVIL, EVIL)
+    for draft, links in (
+        (render_vote_count(count), 4),
+        (render_elevator(elevator), 1),
+        (render_case_post(case), 0),
+    ):
+        shown = board_shows(draft)
+        assert shown.count("⟨link⟩") == links == preview_shows(draft).count("⟨link⟩")
+        assert "⟨smiley⟩" not in shown and "⟨autolink⟩" not in shown
+        assert EVIL in shown and EVIL in preview_shows(draft)
+        assert "[color=red]" not in draft  # the tag itself never reaches the board whole

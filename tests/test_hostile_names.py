@@ -344,3 +344,40 @@ def test_every_field_of_every_draft_template_is_published_literally() -> None:
         assert "⟨smiley⟩" not in shown and "⟨autolink⟩" not in shown
         assert EVIL in shown and EVIL in preview_shows(draft)
         assert "[color=red]" not in draft  # the tag itself never reaches the board whole
+
+
+def test_a_look_alikes_note_stays_public_beside_a_note_for_the_judges() -> None:
+    from forumbot.drafts import public_reason
+    from forumbot.parsers.records import Post, PostState, TimeSource
+
+    t = OPEN + timedelta(hours=1)
+    post = Post(
+        pid=5,
+        tid=3,
+        author="包\u2f26",
+        uid=9,
+        floor=5,
+        posted_at=t,
+        posted_until=t,
+        time_source=TimeSource.API,
+        text="投票：饺子",
+        state=PostState.DELETED,  # flagged for the judges on its own: «…，请法官确认»
+    )
+    (vp,) = vote_posts([post], "r001", ROSTER, others=JUDGES)
+    assert vp.ballot.needs_review and "U+2F26" in vp.ballot.note and "请法官确认" in vp.ballot.note
+    result = judge_day(
+        DayInput(
+            family="r001",
+            day=1,
+            roster=ROSTER,
+            alive=frozenset(ROSTER),
+            posts=(vp,),
+            times=DayTimes(OPEN, CLOSE),
+            flags=DayFlags(),
+            strikes={},
+            display_tz=SH,
+        )
+    )
+    (v,) = result.verdicts
+    assert "U+2F26" in v.reason and v.needs_review
+    assert "不是同一账号" in public_reason(v.reason) and "请法官确认" not in public_reason(v.reason)

@@ -667,7 +667,11 @@ def vote_posts(
             )
         impostor = alike.find(p.author)
         if impostor is not None:
-            note = f"{ballot.note}；{impostor.note}" if ballot.needs_review and ballot.note else impostor.note
+            # Its own bracket in the reason («…（账号名…）（原注）»): the public draft drops a bracket
+            # holding a note for the judges, and must keep this one.
+            note = (
+                f"{impostor.note}）（{ballot.note}" if ballot.needs_review and ballot.note else impostor.note
+            )
             ballot = replace(ballot, needs_review=True, note=note)
         out.append(
             VotePost(

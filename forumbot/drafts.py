@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from forumbot import urls
+from forumbot import boardtext, urls
 from forumbot.resources import templates_dir
 from forumbot.urls import Url
 
@@ -80,6 +80,9 @@ class VoteCountView:
     drowning: tuple[str, ...] = ()
     cards: tuple[str, ...] = ()
     as_of: str | None = None
+    # Why this count is not final (a running count, a day not read completely): the block's first
+    # line says so, so that no copy of it looks final.
+    provisional: str = ""
 
 
 @dataclass(frozen=True)
@@ -116,13 +119,19 @@ class ElevatorView:
     apart: tuple[str, ...] = ()  # «已出局：X、Y» / «法官：…» / «旁观：…»: posted, counted for nobody
 
 
-def _env() -> Environment:
-    return Environment(
+def _env(*, bbcode: bool = True) -> Environment:
+    """The templates' environment. Every ``{{ value }}`` of a draft passes :func:`boardtext.literal`
+    (the ``finalize`` hook) so that names, quoted texts and titles from the board show as their
+    characters; only what forumbot writes itself (links) is marked ``|bbcode`` in the template."""
+    env = Environment(
         loader=FileSystemLoader(str(templates_dir())),
         undefined=StrictUndefined,
         keep_trailing_newline=True,
         autoescape=False,  # BBCode, not HTML
+        finalize=boardtext.finalize if bbcode else None,
     )
+    env.filters["bbcode"] = boardtext.trusted
+    return env
 
 
 def render(template: str, view: object) -> str:
@@ -133,7 +142,7 @@ def render(template: str, view: object) -> str:
 
 def render_text(template: str, **values: Any) -> str:
     """A non-BBCode template (the starter game file), rendered as is."""
-    return _env().get_template(template).render(**values)
+    return _env(bbcode=False).get_template(template).render(**values)
 
 
 def render_vote_count(view: VoteCountView) -> str:
@@ -216,11 +225,14 @@ def vote_count_view(
     notice_lines: tuple[str, ...] = (),
     reveal_missing: bool = False,
     judges: frozenset[str] = frozenset(),
+    provisional: tuple[str, ...] = (),
 ) -> VoteCountView:
     """The vote count of a judged day. ``public_lines`` are the public result of closing the day (the
     execution with the identity the rules reveal), ``notice_lines`` the other public notices
     (drownings, red cards); without them (no secret state stored) the result line comes from the
-    tally alone and the identity is left for the judge to fill in."""
+    tally alone and the identity is left for the judge to fill in. ``provisional``: why the judgement
+    is not final (the desk's reasons); a running count is provisional by itself. Either puts
+    «【非最终结果：…】» on the draft's first line."""
     from engine import OutcomeKind, PlayerStatus
 
     def link(pid: int | None) -> str:
@@ -301,7 +313,23 @@ def vote_count_view(
         drowning=drowning,
         cards=cards,
         as_of=local_text(result.as_of, tz) if result.provisional and result.as_of else None,
+        provisional=provisional_text(result, tz, provisional),
     )
+
+
+def provisional_text(result: Any, tz: ZoneInfo, reasons: tuple[str, ...] = ()) -> str:
+    """What the first line of a non-final count says after «非最终结果：», or "" when it is final.
+
+    >>> provisional_text(type("R", (), {"provisional": False, "as_of": None})(), ZoneInfo("UTC"))
+    ''
+    """
+    why = list(reasons)
+    if result.provisional and result.as_of is not None:
+        running = f"截至 {local_text(result.as_of, tz)} 的实时统计"
+        why = [running, *(r for r in why if "实时统计" not in r)]
+    elif result.provisional:
+        why.insert(0, "投票尚未截止")
+    return "；".join(dict.fromkeys(r.strip() for r in why if r.strip()))
 
 
 def elevator_view(

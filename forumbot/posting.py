@@ -552,7 +552,10 @@ def normalise_body(text: str, *, bbcode: bool = True) -> str:
     whitespace removed, HTML entities resolved. Used to recognise our own post on the board."""
     if bbcode:
         text = _BBCODE_BLOCK.sub("", text)
-        text = _BBCODE_TAG.sub("", text)
+        # Until nothing is left: a board text neutralised in a draft (forumbot/boardtext.py) is split by an
+        # empty [b][/b] pair, and the board shows the tag it split as text, which goes too.
+        while (stripped := _BBCODE_TAG.sub("", text)) != text:
+            text = stripped
     text = htmllib.unescape(text)
     return re.sub(r"\s+", "", text)
 

@@ -75,6 +75,15 @@ def local_time(game: Game, text: str | None, what: str) -> datetime:
     return parse_local_time(text, game.tz, what)
 
 
+def lit(value: object) -> str:
+    """A board text (a name, a reason quoting a post, an event naming players) escaped for Rich markup,
+    so that the terminal prints it as written: ``[i]饺子[/i]`` is a spectator's name, not «饺子» in
+    italics (issue 22). Every board text in a ``Console.print`` or a table cell goes through it."""
+    from rich.markup import escape
+
+    return escape(str(value))
+
+
 def console() -> Console:
     """A console that does not cut Chinese reasons short when the output is a file or a pipe."""
     from rich.console import Console
@@ -89,6 +98,6 @@ def print_events(events: tuple[Event, ...], out: Console) -> None:
     for audience, evs in by_audience.items():
         if audience == "public":
             continue
-        out.print(f"\n[b]→ {audience}[/b]")
+        out.print(f"\n[b]→ {lit(audience)}[/b]")
         for e in evs:
-            out.print(f"  {e.text}")
+            out.print(f"  {lit(e.text)}")

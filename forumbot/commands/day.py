@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TextIO
 
-from forumbot.commands.common import console, local_time, open_desk, print_events
+from forumbot.commands.common import console, lit, local_time, open_desk, print_events
 from forumbot.errors import UsageError
 from forumbot.i18n import _
 from forumbot.labels import status_label
@@ -219,7 +219,7 @@ def print_tally(judged: DayJudgement, game: Game, draft: str) -> None:
     )
     out.print(
         _("[b]{game} — day {n} vote count{when}[/b] (vote thread tid {tid})").format(
-            game=game.name, n=judged.day.day, when=when, tid=judged.day.vote_tid
+            game=lit(game.name), n=judged.day.day, when=when, tid=judged.day.vote_tid
         )
     )
     t = Table(_("floor"), "pid", _("author"), _("time"), _("verdict"), _("target"), _("reason"))
@@ -228,15 +228,15 @@ def print_tally(judged: DayJudgement, game: Game, draft: str) -> None:
         t.add_row(
             str(row["floor"] or "-"),
             str(row["pid"] or "-"),
-            row["author"],
+            lit(row["author"]),
             row["at"][5:16].replace("T", " "),
             status_label(row["status"]) + mark,
-            ("弃权" if row["abstain"] else row["target"]) or "",
-            row["reason"],
+            lit(("弃权" if row["abstain"] else row["target"]) or ""),
+            lit(row["reason"]),
         )
     out.print(t)
     for p in r.problems:
-        out.print(_("[yellow]problem:[/yellow] {p}").format(p=p))
+        out.print(_("[yellow]problem:[/yellow] {p}").format(p=lit(p)))
     print_provisional(judged)
     out.print("\n" + _("[b]Vote count draft (BBCode):[/b]") + "\n")
     print(draft)
@@ -249,7 +249,7 @@ def print_provisional(judged: DayJudgement) -> None:
     out = console()
     out.print("[bold red]⚠ 非最终结果：本日主题未在截止后完整读取，以下草稿不可作为结论发布[/bold red]")
     for why in judged.read_reasons:
-        out.print(f"[red]  - {why}[/red]")
+        out.print(f"[red]  - {lit(why)}[/red]")
 
 
 # The exit code of a tally that is not a final verdict because the day was not read completely.
@@ -314,7 +314,7 @@ def cmd_attendance(args: argparse.Namespace) -> int:
         out = console()
         t = Table(_("player"), _("valid posts"), _("status"))
         for name, n in att.counts.items():
-            t.add_row(name, str(n), _("short") if n < att.min_posts else "")
+            t.add_row(lit(name), str(n), _("short") if n < att.min_posts else "")
         out.print(
             _("[b]day {n} attendance[/b] (valid discussion posts, minimum {min})").format(
                 n=args.day, min=att.min_posts
@@ -324,7 +324,7 @@ def cmd_attendance(args: argparse.Namespace) -> int:
         labels = {"dead": "已出局", "judges": "法官", "spectators": "旁观"}
         for key, names in apart.items():
             if names:
-                out.print(f"不计（{labels[key]}）：{'、'.join(names)}")
+                out.print(f"不计（{labels[key]}）：{lit('、'.join(names))}")
         if args.elevator:
             out.print("\n" + _("[b]Elevator draft (BBCode):[/b]") + "\n")
             print(elevator_draft(desk, day, att, floors, datetime.now(UTC)))
@@ -343,24 +343,26 @@ def cmd_revote(args: argparse.Namespace) -> int:
         out = console()
         for rv in r.revotes:
             out.print(
-                _("[b]revote #{n}[/b]: {call}").format(n=rv.plan.number, call=rv.plan.call_text(game.tz))
+                _("[b]revote #{n}[/b]: {call}").format(n=rv.plan.number, call=lit(rv.plan.call_text(game.tz)))
             )
             for line in rv.tally:
-                out.print(f"  {line.target}: {line.count}")
+                out.print(f"  {lit(line.target)}: {line.count}")
             if rv.noncompliant:
-                out.print(f"  未按要求重投（计一次淹水）：{'、'.join(rv.noncompliant)}")
+                out.print(f"  未按要求重投（计一次淹水）：{lit('、'.join(rv.noncompliant))}")
         if r.outcome.kind.value == "revote" and r.outcome.plan is not None:
             plan = r.outcome.plan
             pending = not any(rv.plan.number == plan.number for rv in r.revotes)
             out.print(
-                _("[b]pending revote #{n}[/b]: {call}").format(n=plan.number, call=plan.call_text(game.tz))
+                _("[b]pending revote #{n}[/b]: {call}").format(
+                    n=plan.number, call=lit(plan.call_text(game.tz))
+                )
             )
             if pending:
                 out.print(
                     _("Post the call, then record it: `forumbot revote --day N --call` (or --call-at TIME).")
                 )
         else:
-            out.print(_("result: {text}").format(text=r.outcome.text or r.outcome.kind.value))
+            out.print(_("result: {text}").format(text=lit(r.outcome.text or r.outcome.kind.value)))
         print_provisional(judged)
         out.print("\n" + _("[b]Vote count draft (BBCode):[/b]") + "\n")
         print(vote_count_draft(desk, judged))
@@ -380,9 +382,9 @@ def cmd_override(args: argparse.Namespace) -> int:
                 n=rec.day,
                 pid=rec.pid,
                 kind=rec.as_kind,
-                target=f" {rec.target}" if rec.target else "",
-                why=rec.why,
-                by=rec.by,
+                target=f" {lit(rec.target)}" if rec.target else "",
+                why=lit(rec.why),
+                by=lit(rec.by),
             )
         )
     return 0
@@ -394,7 +396,7 @@ def cmd_proxy(args: argparse.Namespace) -> int:
         desk.proxy_vote(args.day, args.player, args.target, local_time(game, args.at, "--at"))
         console().print(
             _("proxy vote recorded: {player} → {target} (day {n})").format(
-                player=args.player, target=args.target, n=args.day
+                player=lit(args.player), target=lit(args.target), n=args.day
             )
         )
     return 0
@@ -414,11 +416,15 @@ def cmd_close(args: argparse.Namespace) -> int:
         out = console()
         if judged.read_reasons:
             out.print(
-                _("[yellow]closed with --force by {by}: {why}[/yellow]").format(by=desk.by, why=args.why)
+                _("[yellow]closed with --force by {by}: {why}[/yellow]").format(
+                    by=lit(desk.by), why=lit(args.why)
+                )
             )
             print_provisional(judged)
         out.print(
-            _("[b]Day {n} closed.[/b] Out: {out}").format(n=args.day, out="、".join(res.out) or _("(nobody)"))
+            _("[b]Day {n} closed.[/b] Out: {out}").format(
+                n=args.day, out=lit("、".join(res.out)) or _("(nobody)")
+            )
         )
         print_events(res.events, out)
         if res.state.phase is Phase.OVER:

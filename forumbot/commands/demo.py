@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from forumbot.commands.common import console
+from forumbot.commands.common import console, lit
 from forumbot.commands.day import verdict_rows
 from forumbot.commands.serve import DEFAULT_PORT, serve_demo
 from forumbot.i18n import _
@@ -78,7 +78,7 @@ def run_demo(workdir: Path, out: Console) -> int:
                 for key in report.done:
                     _show_moment(out, steps, key)
                 for key, why in {**report.delayed, **report.waiting}.items():
-                    out.print(_("   {moment}: {why}").format(moment=_moment(steps, key), why=why))
+                    out.print(_("   {moment}: {why}").format(moment=_moment(steps, key), why=lit(why)))
                 if report.sent:
                     out.print(_("   outbox: {sent}").format(sent=report.sent))
 
@@ -90,7 +90,7 @@ def run_demo(workdir: Path, out: Console) -> int:
                 "\n"
                 + _(
                     "[b]The end[/b]: winner {winner}; alive: {alive}. {ticks} ticks; every moment done once."
-                ).format(winner=winner, alive="、".join(st.living()), ticks=len(reports))
+                ).format(winner=winner, alive=lit("、".join(st.living())), ticks=len(reports))
             )
             items = steps.outbox.items()
             sent = sum(1 for i in items if i.status == "sent")
@@ -132,12 +132,14 @@ def _show_moment(out: Console, steps: BoardSteps, key: str) -> None:
     with steps.store.session() as s:
         rec = records(s, steps.game_id)[key]
     out.rule(f"{_local(rec.deadline, steps)} {_moment(steps, key)}", style="dim")
-    out.print(f"[b]{rec.note}[/b]")
+    out.print(f"[b]{lit(rec.note)}[/b]")
     res = rec.result
     if rec.kind == MomentKind.NIGHT_DEADLINE.value and "verdicts" in res:
         table = Table(_("message"), _("author"), _("verdict"), _("reason"))
         for v in res["verdicts"]:
-            table.add_row(v["id"], v["author"], _(CODE_LABELS[NightCode(v["code"])]), v["reason"])
+            table.add_row(
+                lit(v["id"]), lit(v["author"]), _(CODE_LABELS[NightCode(v["code"])]), lit(v["reason"])
+            )
         out.print(table)
     if rec.kind in (MomentKind.CLOSE.value, MomentKind.REVOTE_DEADLINE.value) and "revote" not in res:
         judged = steps.desk.tally(rec.round)
@@ -145,17 +147,17 @@ def _show_moment(out: Console, steps: BoardSteps, key: str) -> None:
         for row in verdict_rows(judged, steps.game):
             table.add_row(
                 str(row["floor"] or "-"),
-                row["author"],
+                lit(row["author"]),
                 row["at"][5:16].replace("T", " "),
                 status_label(row["status"]) + (" ⚑" if row["needs_review"] else ""),
-                (_("abstains") if row["abstain"] else row["target"]) or "",
-                row["reason"],
+                lit((_("abstains") if row["abstain"] else row["target"]) or ""),
+                lit(row["reason"]),
             )
         out.print(table)
     for item_id in res.get("outbox", []):
         item = steps.outbox.get(int(item_id))
         if item.dest == "pm":
-            where = _("private message to {player}").format(player=item.player)
+            where = _("private message to {player}").format(player=lit(item.player))
         else:
             where = _("thread {tid}").format(tid=item.tid)
         out.print("\n" + _("[b]{kind}[/b] → {where}:").format(kind=outbox_kind_label(item.kind), where=where))

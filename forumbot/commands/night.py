@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from forumbot.commands import LazyChoices
-from forumbot.commands.common import console, local_time, open_desk, print_events
+from forumbot.commands.common import console, lit, local_time, open_desk, print_events
 from forumbot.errors import UsageError
 from forumbot.i18n import N_, _
 
@@ -73,13 +73,14 @@ def cmd_night_submit(args: argparse.Namespace) -> int:
                 line = _("night {n}: already recorded, unchanged {what}")
             else:
                 line = _("night {n}: recorded {what}")
-            console().print(line.format(n=args.night, what=rec.what) + note)
+            console().print(line.format(n=args.night, what=lit(rec.what)) + note)
             if rec.void_rule:
                 console().print(
-                    f"  [yellow]按规则无效（{rec.void_rule}），已记录为已提交：{rec.void_reason}[/yellow]"
+                    f"  [yellow]按规则无效（{lit(rec.void_rule)}），"
+                    f"已记录为已提交：{lit(rec.void_reason)}[/yellow]"
                 )
             if rec.replaces:
-                console().print(f"  [yellow]⚑ {rec.replaces}[/yellow]")
+                console().print(f"  [yellow]⚑ {lit(rec.replaces)}[/yellow]")
     return 0
 
 
@@ -110,7 +111,7 @@ def cmd_night_resolve(args: argparse.Namespace) -> int:
         out = console()
         out.print(
             _("[b]Night {n} resolved.[/b] Out: {out}").format(
-                n=args.night, out="、".join(res.out) or _("(nobody)")
+                n=args.night, out=lit("、".join(res.out)) or _("(nobody)")
             )
         )
         print_events(res.events, out)
@@ -166,16 +167,16 @@ def cmd_night_messages(args: argparse.Namespace) -> int:
             t.add_row(
                 v.message_id,
                 line.message.at.astimezone(game.tz).strftime("%m-%d %H:%M"),
-                v.author,
-                where_label(line),
+                lit(v.author),
+                lit(where_label(line)),
                 _(CODE_LABELS[v.code]) + mark,
-                reason,
+                lit(reason),
             )
         out.print(t)
         for item in listing.open:
-            out.print(_("[yellow]⚑ waits for a judge:[/yellow] {item}").format(item=item))
+            out.print(_("[yellow]⚑ waits for a judge:[/yellow] {item}").format(item=lit(item)))
         for note in listing.notes:
-            out.print(f"⚑ {note}")
+            out.print(f"⚑ {lit(note)}")
         if not listing.open:
             out.print(_("Every message has a verdict: nothing waits for a judge."))
     return 0
@@ -189,18 +190,20 @@ def _print_done(done: NightOverrideDone) -> None:
     if r.verdict == "undo":
         out.print(
             _("override of {id} undone (night {n}; {why}; by {by}).").format(
-                id=r.message_id, n=r.night, why=r.why or "-", by=r.by
+                id=lit(r.message_id), n=r.night, why=lit(r.why or "-"), by=lit(r.by)
             )
         )
     else:
         out.print(
             _("override recorded: {id} → {verdict} (night {n}; {why}; by {by}).").format(
-                id=r.message_id, verdict=r.verdict, n=r.night, why=r.why, by=r.by
+                id=lit(r.message_id), verdict=r.verdict, n=r.night, why=lit(r.why), by=lit(r.by)
             )
         )
-    out.print(_("Its verdict now: {label} — {reason}").format(label=_(CODE_LABELS[v.code]), reason=v.reason))
+    out.print(
+        _("Its verdict now: {label} — {reason}").format(label=_(CODE_LABELS[v.code]), reason=lit(v.reason))
+    )
     if done.warning:
-        out.print(f"[yellow]⚑ {done.warning}[/yellow]")
+        out.print(f"[yellow]⚑ {lit(done.warning)}[/yellow]")
 
 
 def cmd_night_override(args: argparse.Namespace) -> int:

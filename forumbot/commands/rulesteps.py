@@ -8,7 +8,7 @@ import json
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from forumbot.commands.common import console, local_time, open_desk
+from forumbot.commands.common import console, lit, local_time, open_desk
 from forumbot.errors import UsageError
 from forumbot.i18n import _
 
@@ -67,13 +67,15 @@ def cmd_lastwords(args: argparse.Namespace) -> int:
         out = console()
         t = Table(_("player"), _("where"), _("due"), _("status"), _("reason"))
         for row in data["windows"]:
-            t.add_row(row["player"], row["where"], row["due"] or "", row["status"], row["reason"])
+            t.add_row(
+                lit(row["player"]), lit(row["where"]), row["due"] or "", row["status"], lit(row["reason"])
+            )
         out.print(_("[b]Day {day}: last words[/b] (as of {at})").format(day=args.day, at=data["at"]))
         out.print(t)
         release = data["held"]["released_at"] or _("still held")
-        out.print(f"{_(', ').join(held.holds) or _('nothing')}: {release} — {held.reason}")
+        out.print(f"{lit(_(', ').join(held.holds)) or _('nothing')}: {release} — {lit(held.reason)}")
         for note in report.notes:
-            out.print(f"⚑ {note}")
+            out.print(f"⚑ {lit(note)}")
     return 0
 
 
@@ -123,11 +125,11 @@ def cmd_applications(args: argparse.Namespace) -> int:
             flag = "⚑ " if v["review"] else ""
             t.add_row(
                 str(v["pid"]),
-                v["author"],
+                lit(v["author"]),
                 v["at"] or "",
                 v["kind"],
                 _("yes") if v["counted"] else "",
-                flag + v["reason"],
+                flag + lit(v["reason"]),
             )
         out.print(
             _("[b]Day {day}: delay/acceleration applications[/b] (needed: {needed})").format(

@@ -14,7 +14,7 @@ import json
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from forumbot.commands.common import console, open_game
+from forumbot.commands.common import console, lit, open_game
 from forumbot.i18n import N_, _
 from forumbot.labels import (
     moment_key_label,
@@ -146,7 +146,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     out = console()
     kind, _sep, rnd = data["phase"].partition(" ")
     phase = phase_label(kind, int(rnd)) if rnd.isdigit() else data["phase"]
-    out.print(f"[b]【{data['game']}】[/b] {phase}   （{game.timezone} {data['now']}）")
+    out.print(f"[b]【{lit(data['game'])}】[/b] {phase}   （{game.timezone} {data['now']}）")
     out.print("\n[b]" + _("Next") + "[/b]")
     for m in data["next"]:
         label = moment_key_label(m["key"], m["kind"])
@@ -159,13 +159,16 @@ def cmd_status(args: argparse.Namespace) -> int:
             out.print(
                 "  "
                 + _("{moment} {status} (attempt {n}): {why}").format(
-                    moment=m["key"], status=moment_status_label(m["status"]), n=m["attempts"], why=m["why"]
+                    moment=m["key"],
+                    status=moment_status_label(m["status"]),
+                    n=m["attempts"],
+                    why=lit(m["why"]),
                 )
             )
     out.print("\n[b]" + _("Posts waiting for approval or verification") + "[/b]")
     for i in data["outbox_waiting"]:
         kind_label, status = outbox_kind_label(i["kind"]), outbox_status_label(i["status"])
-        out.print(f"  #{i['id']} {kind_label} {status} {i['key']} {i['first_line']}")
+        out.print(f"  #{i['id']} {kind_label} {status} {i['key']} {lit(i['first_line'])}")
     if not data["outbox_waiting"]:
         out.print("  " + _("none"))
     out.print("\n[b]" + _("Last complete reads") + "[/b]")
@@ -181,7 +184,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     if data["errors"]:
         out.print("\n[b]" + _("Latest errors") + "[/b]")
         for e in data["errors"]:
-            out.print("  " + _("thread {tid}: {error}").format(tid=e["tid"], error=e["error"]))
+            out.print("  " + _("thread {tid}: {error}").format(tid=e["tid"], error=lit(e["error"])))
     return 0
 
 

@@ -12,7 +12,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from forumbot.commands.common import console, open_desk
+from forumbot.commands.common import console, lit, open_desk
 from forumbot.errors import UsageError
 from forumbot.i18n import _
 
@@ -35,16 +35,16 @@ def cmd_setup(args: argparse.Namespace) -> int:
         out = console()
         out.print(
             _("[b]{game}[/b]: roles stored for {n} players ({ruleset}).").format(
-                game=game.name, n=len(state.players), ruleset=state.ruleset_id
+                game=lit(game.name), n=len(state.players), ruleset=state.ruleset_id
             )
         )
         for w in made.warnings if isinstance(made, Setup) else ():
-            out.print(_("[yellow]warning:[/yellow] {w}").format(w=w))
+            out.print(_("[yellow]warning:[/yellow] {w}").format(w=lit(w)))
         notices: Mapping[str, str] = made.notices if isinstance(made, Setup) else {}
         if notices and args.notices:
             out.print("\n" + _("[b]Private notices (send each to the player's main account):[/b]"))
             for name, text in notices.items():
-                out.print(f"\n── {name} ──\n{text}")
+                out.print(f"\n── {lit(name)} ──\n{lit(text)}")
         elif notices:
             out.print(_("Private notices not shown (--no-notices)."))
     return 0
@@ -82,9 +82,9 @@ def cmd_state(args: argparse.Namespace) -> int:
         for p in info["players"]:
             notes = ", ".join(_(k) for k in ("possessed", "converted") if p[k])
             t.add_row(
-                p["name"],
+                lit(p["name"]),
                 p["role"],
-                _("alive") if p["alive"] else _("out: {how}").format(how=p["out"]),
+                _("alive") if p["alive"] else _("out: {how}").format(how=lit(p["out"])),
                 notes,
             )
         out.print(t)
@@ -95,7 +95,7 @@ def cmd_state(args: argparse.Namespace) -> int:
                     if v.undone_at
                     else ""
                 )
-                out.print(f"  #{v.id} {v.label} ({_local(v.at, game)}){undone}")
+                out.print(f"  #{v.id} {lit(v.label)} ({_local(v.at, game)}){undone}")
     return 0
 
 
@@ -134,7 +134,7 @@ def cmd_undo(args: argparse.Namespace) -> int:
         undone, now = desk.undo()
         console().print(
             _("undone: {undone}; the game is back at: {now} (the undo is kept in `state --history`)").format(
-                undone=undone, now=now
+                undone=lit(undone), now=lit(now)
             )
         )
     return 0

@@ -157,6 +157,7 @@ class DaySteps(ApplicationSteps):
                 allow_text_before_format=self.day_flags.r004_allow_text_before_format,
                 void_is_vote_attempt=self.day_flags.r004_void_post_is_vote_attempt,
                 edited_pids=[p.pid for p in batch if p.revision_count > 1],
+                others=self.game.judges,
             )
         return tuple(out)
 

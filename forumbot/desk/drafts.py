@@ -67,6 +67,7 @@ def vote_count_draft(desk: Desk, judged: DayJudgement) -> str:
             # R001's execution notice names the identity: without the roles stored, the judge fills it in.
             reveal_missing=desk.state() is None and desk.ruleset.reveals_executed_identity,
             judges=frozenset(game.judges),
+            provisional=judged.provisional_reasons,
         )
     )
 

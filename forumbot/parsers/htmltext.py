@@ -117,6 +117,21 @@ def squash(text: str) -> str:
     return _SPACES.sub(" ", text)
 
 
+def name_in(a: Node) -> str:
+    """An author's name as the board serves it in his profile link.
+
+    A name is plain text, and its link's text is read. But a board that prints a name holding
+    ``<…>`` without escaping it (an imported account, an old board, the example board) serves markup
+    inside the link: its text alone would be empty (``<img src=x>``), so the post would lose its author
+    and drop out of the count, or another player's name (``<b>饺子</b>`` read as 饺子). Then the link's
+    content is kept as served, tags included (entities resolved), so the name is never empty and never
+    someone else's.
+    """
+    if not len(a):
+        return squash(a.text or "")
+    return squash(html.unescape(inner_html(a)))
+
+
 def uid_in(href: str) -> int | None:
     """The number after the first ``uid=`` that is no part of a longer name (``touid=`` is not one)."""
     return number_after(href, "uid=")

@@ -25,7 +25,7 @@ from zoneinfo import ZoneInfo
 import lxml.etree
 
 from forumbot.parsers.encoding import Node, text_of
-from forumbot.parsers.htmltext import classify_notice, read_body, squash, uid_in
+from forumbot.parsers.htmltext import classify_notice, name_in, read_body, squash, uid_in
 from forumbot.parsers.pageinfo import int_or_none, read_header, read_pager, url_authorid, url_page, url_tid
 from forumbot.parsers.records import (
     Post,
@@ -83,7 +83,7 @@ def parse_floor_label(text: str) -> int | None:
 
 
 def _link_author(a: Node) -> tuple[str, int | None]:
-    return squash(text_of(a)), uid_in(a.get("href") or "")
+    return name_in(a), uid_in(a.get("href") or "")
 
 
 def _box_author(box: Node) -> tuple[str, int | None]:

@@ -22,7 +22,7 @@ from zoneinfo import ZoneInfo
 import lxml.etree
 
 from forumbot.parsers.encoding import CLASS, HREF, ID, Node, text_of
-from forumbot.parsers.htmltext import number_after, read_body, squash, uid_in
+from forumbot.parsers.htmltext import name_in, number_after, read_body, squash, uid_in
 from forumbot.parsers.pageinfo import (
     int_or_none,
     query,
@@ -383,11 +383,11 @@ def _author(box: Node | None) -> tuple[str, int | None]:
         if a.tag == "a":  # X3.5: span.z > a, the first link there is
             uid = number_after(a.get(HREF) or "", "uid=")
             if uid is not None:
-                return squash(a.text or "" if not len(a) else text_of(a)), uid
+                return name_in(a), uid
     for a in box.iter("a"):
         uid = uid_in(a.get("href") or "")
         if uid is not None:
-            return squash(text_of(a)), uid
+            return name_in(a), uid
     for em in box.iter("em"):
         if "删除" in text_of(em) or "刪除" in text_of(em):
             return (box.text or "").strip(), None

@@ -33,6 +33,7 @@ from engine import (
     fold_punctuation,
     suggest_name,
 )
+from forumbot.lookalike import look_alikes
 from forumbot.parsers.records import EditMarker, PostState
 
 __all__ = [
@@ -627,6 +628,7 @@ def vote_posts(
     allow_text_before_format: bool = True,
     void_is_vote_attempt: bool = False,
     edited_pids: Collection[int] = (),
+    others: Collection[str] = (),
 ) -> tuple[VotePost, ...]:
     """Stored vote-thread posts → the day engine's :class:`~engine.day.VotePost` values, in pid order.
 
@@ -635,10 +637,15 @@ def vote_posts(
     ``at``/``at_latest``. Floors from views that renumber them are dropped. Posts the board shows only as
     a placeholder, or that were deleted since, are read from what is stored and flagged for review.
     Duplicate pids (pages repeat pinned posts) are kept once.
+
+    An author who is not a player or one of ``others`` (the judges) but whose name differs from one of
+    theirs only by invisible, width or look-alike characters (forumbot/lookalike.py) keeps his post as
+    a non-player's, flagged for review with the differing code points in its note.
     """
     if grammar not in ("r001", "r004"):
         raise ValueError(f"unknown vote grammar {grammar!r} (expected 'r001' or 'r004')")
     names = _names_for(players)
+    alike = look_alikes({*players, *others})
     seen: set[int] = set()
     out: list[VotePost] = []
     edited_set = set(edited_pids)
@@ -658,6 +665,14 @@ def vote_posts(
             ballot = replace(
                 ballot, needs_review=True, note=f"本帖由 {p.edit.by} 编辑（非作者本人），请法官确认"
             )
+        impostor = alike.find(p.author)
+        if impostor is not None:
+            # Its own bracket in the reason («…（账号名…）（原注）»): the public draft drops a bracket
+            # holding a note for the judges, and must keep this one.
+            note = (
+                f"{impostor.note}）（{ballot.note}" if ballot.needs_review and ballot.note else impostor.note
+            )
+            ballot = replace(ballot, needs_review=True, note=note)
         out.append(
             VotePost(
                 pid=p.pid,

@@ -63,6 +63,7 @@ from engine import (
     submit,
 )
 from forumbot import urls
+from forumbot.boardtext import literal
 from forumbot.client import BoardClient
 from forumbot.config import Game
 from forumbot.desk import Desk, LastWordsReport, case_post_draft, elevator_draft, vote_count_draft
@@ -705,14 +706,16 @@ class BoardSteps:
         """R004: the words received, published with the day-start (公示前一天出局角色名单及遗言) in day
         n+1's thread; Discuz! code refused or stripped per ``r004_last_words_with_code``."""
         texts = self._words_by_pm(n, max(w.due for w in report.windows))[1]
-        lines = [f"[b]【{self.game.name}】第{n + 1}讨论日 遗言[/b]"]
+        # Names and words come from the board: literal() makes the board show them as written.
+        lines = [f"[b]【{literal(self.game.name)}】第{n + 1}讨论日 遗言[/b]"]
         for w in report.windows:
             text = texts.get(w.player)
+            who = literal(w.player)
             if text is None or w.player not in report.posted:
-                lines.append(f"{w.player}：未留遗言")
+                lines.append(f"{who}：未留遗言")
                 continue
             shown, why = publishable_last_words(w, text, self.desk.night_flags)
-            lines.append(f"{w.player}：{shown}" if shown is not None else f"{w.player}：（{why}）")
+            lines.append(f"{who}：{literal(shown)}" if shown is not None else f"{who}：（{literal(why)}）")
         day = next((d for d in self.game.days if d.day == n + 1), None) or self.game.day(n)
         tid = day.discussion_tid or day.vote_tid
         if tid is None:
@@ -898,7 +901,7 @@ class BoardSteps:
 
     def _game_over(self, events: tuple[Event, ...], tid: int) -> int:
         text = "\n".join(e.text for e in events if e.public and e.kind is EventKind.GAME_OVER)
-        body = f"[b]【{self.game.name}】游戏结束[/b]\n{text}"
+        body = f"[b]【{literal(self.game.name)}】游戏结束[/b]\n{literal(text)}"
         return self._add("game/over", ItemKind.JUDGE_POST, Reply(tid), lambda: body)
 
     # ------------------------------------------------------------------ day
@@ -984,9 +987,9 @@ class BoardSteps:
         day = self.game.day(n)
         deadline = self.revote_deadline(called_at)
         body = (
-            f"[b]【{self.game.name}】第{n}日 重投 #{number}[/b]\n"
-            f"平票，候选人：{'、'.join(plan_dict.get('candidates', []))}\n"
-            f"需要重投的玩家：{'、'.join(plan_dict.get('participants', []))}\n"
+            f"[b]【{literal(self.game.name)}】第{n}日 重投 #{number}[/b]\n"
+            f"平票，候选人：{literal('、'.join(plan_dict.get('candidates', [])))}\n"
+            f"需要重投的玩家：{literal('、'.join(plan_dict.get('participants', [])))}\n"
             f"重投截止：{local_text(deadline, self.game.tz)}（格式：重投：名字）"
         )
         return self._add(
@@ -1017,7 +1020,7 @@ class BoardSteps:
                     f"day{n}/execution",
                     ItemKind.EXECUTION_NOTICE,
                     Reply(vote_tid),
-                    lambda: "\n".join(execution),
+                    lambda: literal("\n".join(execution)),
                     day=n,
                 )
             )
@@ -1028,7 +1031,7 @@ class BoardSteps:
                     f"day{n}/drowning",
                     ItemKind.DROWNING_NOTICE,
                     Reply(vote_tid),
-                    lambda: "\n".join(drowned),
+                    lambda: literal("\n".join(drowned)),
                     day=n,
                 )
             )

@@ -45,6 +45,7 @@ from forumbot.client import BoardClient
 from forumbot.config import Game
 from forumbot.errors import BoardError, ConfigError, UnparseablePage, UsageError
 from forumbot.i18n import _
+from forumbot.labels import outbox_status_label
 from forumbot.parsers import parse_thread_page
 from forumbot.posting import (
     BoardWriter,
@@ -885,7 +886,7 @@ class Outbox:
                 id=exc.item_id,
                 who=exc.by,
                 process=f" ({process})" if process else "",
-                status=STATUS_ZH.get(exc.status, exc.status),
+                status=outbox_status_label(exc.status),
                 at=when,
                 tz=self.game.timezone,
             )

@@ -812,7 +812,7 @@ class Outbox:
         report = SendReport()
         _, busy = self.recover()
         if busy:
-            ids_busy = ", ".join(f"#{i.id}" for i in busy)
+            ids_busy = ", ".join(f"#{i.id}{self._sent_by(i)}" for i in busy)
             report.stopped = (
                 f"{ids_busy} 正在发送中（{self.in_flight_grace().seconds} 秒内开始）："
                 "可能另一个 forumbot 正在发送，稍后再试；什么也没有发送"
@@ -870,6 +870,16 @@ class Outbox:
                 raise self._lost_race(exc) from exc
 
         return before_post
+
+    def _sent_by(self, item: OutboxItem) -> str:
+        """Who put a busy item in ``sending`` and when (board time), for the judge: «（执法乙，host pid 42，
+        2026-06-04 11:00:00 开始）»; "" when the log does not say."""
+        last = repo.last_change_to(self.store, item.id, SENDING)
+        if last is None or not last.by:
+            return ""
+        process = last.note.rpartition(" from ")[2] if " from " in last.note else ""
+        when = self.game.local(last.at).strftime("%Y-%m-%d %H:%M:%S")
+        return f"（{last.by}{f'，{process}' if process else ''}，{when} 开始）"
 
     def _lost_race(self, exc: repo.StatusConflict) -> UsageError:
         """Another sender moved the item first: name it (who, from which process, when in the board's

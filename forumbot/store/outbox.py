@@ -336,6 +336,19 @@ def log(store: Store, item_id: int) -> list[OutboxLogEntry]:
         return [OutboxLogEntry(r.at, r.by, r.old_status, r.new_status, r.note) for r in rows]
 
 
+def last_change_to(store: Store, item_id: int, status: str) -> OutboxLogEntry | None:
+    """The latest log entry that put the item in ``status`` (who and when: a busy or lost race names it)."""
+    with store.session() as s:
+        row = s.exec(
+            select(OutboxLogRow)
+            .where(OutboxLogRow.item_id == item_id, OutboxLogRow.new_status == status)
+            .order_by(col(OutboxLogRow.id).desc())
+        ).first()
+        return (
+            None if row is None else OutboxLogEntry(row.at, row.by, row.old_status, row.new_status, row.note)
+        )
+
+
 def claimed_ids(store: Store, *, board_url: str, exclude: int) -> tuple[set[int], set[int]]:
     """pids and pmids other items already own (so one board post never settles two items)."""
     pids: set[int] = set()

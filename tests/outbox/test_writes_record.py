@@ -20,6 +20,7 @@ from forumbot.outbox import (
     APPROVED,
     DRAFT,
     FAILED,
+    SENDER,
     SENDING,
     SENT,
     Edit,
@@ -239,3 +240,18 @@ def test_outbox_add_prints_the_recipients_name(
     assert "私信 包子(uid 3)" in out and "?" not in out
     assert main(["--game", str(path), "outbox", "show", "1", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["uids"] == [3]
+
+
+def test_a_sender_that_finds_the_item_busy_names_who_is_sending_it(
+    board: WritableBoard, start: Start, reopen_store: Callable[[], Store], clock: FakeClock
+) -> None:
+    """The other forumbot went to ``sending`` a moment ago: this one sends nothing and says who and when."""
+    store = reopen_store()
+    ob = start(store, make_game())
+    item_id = ob.add(ItemKind.JUDGE_POST, Reply(4), "【公告】今晚 17:00 截止。")
+    ob.approve(item_id, by="法官大人")
+    other = Outbox(store, make_game(), now=clock.now, by="执法乙")
+    other._mark_sending(other.get(item_id), None)()  # its POST is on its way
+    report = ob.send()
+    assert "执法乙" in report.stopped and SENDER in report.stopped and "2026-06-04 11:00:00" in report.stopped
+    assert board.posts_received == [] and ob.get(item_id).status == SENDING

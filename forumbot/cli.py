@@ -137,6 +137,14 @@ def build_parser() -> argparse.ArgumentParser:
         help=_("SQLAlchemy URL or SQLite path of the store (overrides the game file)"),
     )
     parser.add_argument(
+        "--judge",
+        metavar="NAME",
+        help=_(
+            "who you are: the judge's name on every record this command makes "
+            "(default: $FORUMBOT_JUDGE, then the game file's board account)"
+        ),
+    )
+    parser.add_argument(
         "--lang",
         choices=LANGUAGES,
         help=_("the language of the messages (default: Chinese; LANG=en... gives English)"),

@@ -29,6 +29,8 @@ Why it is built this way:
 
 from __future__ import annotations
 
+import os
+import socket
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -43,8 +45,18 @@ from forumbot.client import BoardClient
 from forumbot.config import Game
 from forumbot.errors import BoardError, ConfigError, UnparseablePage, UsageError
 from forumbot.i18n import _
+from forumbot.labels import outbox_status_label
 from forumbot.parsers import parse_thread_page
-from forumbot.posting import BoardWriter, Outcome, PostResult, WriterSettings, bodies_match
+from forumbot.posting import (
+    BoardWriter,
+    Outcome,
+    PostResult,
+    WriterSettings,
+    bodies_match,
+    name_characters,
+    outside_charset,
+)
+from forumbot.posting import as_board_shows as shown_by_board
 from forumbot.store import outbox as repo
 from forumbot.store.db import Store
 from forumbot.store.models import BoardRow, OutboxItemRow, PostRow
@@ -147,19 +159,39 @@ def destination_of(item: OutboxItem) -> Destination:
 
 
 def describe(item: OutboxItem, names: Mapping[int, str] | None = None) -> str:
-    """The destination in a judge's words."""
+    """The destination in a judge's words; ``names`` (uid → name, :meth:`Outbox.names`) names the
+    recipients of a private message."""
     if item.dest == "reply":
         return f"回复 tid {item.tid}" + (f"（引用 pid {item.quote_pid}）" if item.quote_pid else "")
     if item.dest == "newthread":
         return f"新主题 fid {item.fid}「{item.subject}」"
     if item.dest == "edit":
         return f"编辑 pid {item.pid}（tid {item.tid}）"
-    who = ", ".join(f"{(names or {}).get(u, '?')}({u})" for u in item.uids)
+    known = names or {}
+    # a recipient whose name is not known is shown by his uid alone, never as "?"
+    who = ", ".join(f"{known[u]}(uid {u})" if u in known else f"uid {u}" for u in item.uids)
     return f"私信 {who}"
 
 
 class OutboxRefused(UsageError):
     """An item that must not exist: a secret to a public place, a PM to a stranger..."""
+
+
+class OutsideCharset(UsageError):
+    """A text with characters the board's charset lacks (GBK: €, 𠮷, ✓, emoji), caught before approval."""
+
+    def __init__(self, message: str, *, chars: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.chars = tuple(chars)
+
+
+class SentByAnother(UsageError):
+    """Two senders raced for one item and this one lost: the message names the winner and when."""
+
+
+#: This process, as the log of a ``sending`` change names it (so a sender that loses a race can say
+#: which forumbot won: the same judge may run two, on two machines).
+SENDER = f"{socket.gethostname()} pid {os.getpid()}"
 
 
 # --------------------------------------------------------------------------- settings
@@ -409,14 +441,42 @@ class Outbox:
             fields.update(dest="pm", uids=list(destination.uids))
         auto = k.value in self.settings.auto_approve
         who = by or self.by
+        lost = self.unencodable(body, fields.get("subject", ""))
+        note = "auto-approved by [outbox] auto_approve" if auto else "draft"
+        if lost:  # flagged now, and never approved alone: a judge must decide (see approve)
+            auto = False
+            note = (
+                f"draft: the board ({self.board_charset()}) cannot store {name_characters(lost)}; "
+                "change the text or approve it as the board would show it"
+            )
+            self.progress(
+                _("the board ({charset}) cannot store {chars}: left as a draft for a judge").format(
+                    charset=self.board_charset(), chars=name_characters(lost)
+                )
+            )
         return repo.add_item(
             self.store,
             status=APPROVED if auto else DRAFT,
             by=who,
-            note="auto-approved by [outbox] auto_approve" if auto else "draft",
+            note=note,
             at=self.now(),
             **fields,
         )
+
+    def board_charset(self) -> str | None:
+        """The board's charset as far as it is known before anything is sent: the game file's
+        ``[board] charset``, else what the writer learnt from a form page in this process."""
+        if self.game.board.charset:
+            return self.game.board.charset
+        return self._writer.charset if self._writer is not None else None
+
+    def unencodable(self, body: str, subject: str = "", *, failed_for_it: bool = False) -> tuple[str, ...]:
+        """The characters of a text the board cannot store (GBK boards: €, 𠮷, ✓, emoji).
+
+        ``failed_for_it``: the item was refused for exactly this before (the writer saw a GBK form), so
+        the board is GBK even when the game file does not say."""
+        charset = self.board_charset() or ("gbk" if failed_for_it else None)
+        return outside_charset(subject + body, charset)
 
     def _is_judges_post(self, pid: int) -> bool:
         """False only when the store knows the post and it is someone else's (the board checks too)."""
@@ -449,10 +509,41 @@ class Outbox:
         return repo.list_items(self.store, game=self.game.name, statuses=statuses)
 
     def approve(
-        self, item_id: int, *, by: str, body: str | None = None, subject: str | None = None
+        self,
+        item_id: int,
+        *,
+        by: str,
+        body: str | None = None,
+        subject: str | None = None,
+        as_board_shows: bool = False,
     ) -> OutboxItem:
-        """Approve a draft (or a refused item, to send it again), with an edited body kept as a revision."""
+        """Approve a draft (or a refused item, to send it again), with an edited body kept as a revision.
+
+        On a GBK board a text with characters GBK lacks is refused (:class:`OutsideCharset`, naming
+        them) unless ``as_board_shows``: the text is then rewritten as the board will show it (``€`` →
+        ``&#8364;``), kept as a revision, so what is approved is what the players will read."""
         item = self.get(item_id)
+        new_body = item.body if body is None else body
+        new_subject = item.subject if subject is None else subject
+        failed_for_it = item.outcome == Outcome.UNENCODABLE.value
+        lost = self.unencodable(new_body, new_subject, failed_for_it=failed_for_it)
+        if lost and not as_board_shows:
+            raise OutsideCharset(
+                _(
+                    "outbox item {id}: the board ({charset}) cannot store {chars}; players would see "
+                    "the codes. Change the text (--edit), or approve it as the board would show it "
+                    "(--as-board-shows)"
+                ).format(
+                    id=item_id,
+                    charset=self.board_charset() or "GBK",
+                    chars=name_characters(lost),
+                ),
+                chars=lost,
+            )
+        if lost:
+            charset = self.board_charset() or "gbk"
+            body = shown_by_board(new_body, charset)
+            subject = shown_by_board(new_subject, charset) if item.dest == "newthread" else subject
         if body is not None:
             if not body.strip():
                 raise UsageError(_("the edited body is empty: nothing approved"))
@@ -462,7 +553,11 @@ class Outbox:
                 body=body,
                 subject=subject,
                 by=by,
-                note="edited on approval",
+                note=(
+                    f"written as the board shows it: {name_characters(lost)}"
+                    if lost
+                    else "edited on approval"
+                ),
                 expect={DRAFT, FAILED, APPROVED},
                 at=self.now(),
             )
@@ -717,7 +812,7 @@ class Outbox:
         report = SendReport()
         _, busy = self.recover()
         if busy:
-            ids_busy = ", ".join(f"#{i.id}" for i in busy)
+            ids_busy = ", ".join(f"#{i.id}{self._sent_by(i)}" for i in busy)
             report.stopped = (
                 f"{ids_busy} 正在发送中（{self.in_flight_grace().seconds} 秒内开始）："
                 "可能另一个 forumbot 正在发送，稍后再试；什么也没有发送"
@@ -749,25 +844,63 @@ class Outbox:
                 return report
         return report
 
+    def names(self) -> dict[int, str]:
+        """uid → player or judge name (the reverse of :meth:`uid_map`), for :func:`describe`."""
+        return self._names()
+
     def _names(self) -> dict[int, str]:
         return {uid: name for name, uid in self.uid_map().items()}
 
     def _mark_sending(self, item: OutboxItem, uid: int | None) -> Callable[[], None]:
         def before_post() -> None:
-            repo.change_status(
-                self.store,
-                item.id,
-                SENDING,
-                expect={APPROVED},
-                by=self.by,
-                at=self.now(),
-                note=f"POST to the board{f' (uid {uid})' if uid else ''}",
-                sending_at=self.now(),
-                sending_uid=uid,
-                attempts=self.get(item.id).attempts + 1,
-            )
+            try:
+                repo.change_status(
+                    self.store,
+                    item.id,
+                    SENDING,
+                    expect={APPROVED},
+                    by=self.by,
+                    at=self.now(),
+                    note=f"POST to the board{f' (uid {uid})' if uid else ''} from {SENDER}",
+                    sending_at=self.now(),
+                    sending_uid=uid,
+                    attempts=self.get(item.id).attempts + 1,
+                )
+            except repo.StatusConflict as exc:
+                raise self._lost_race(exc) from exc
 
         return before_post
+
+    def _sent_by(self, item: OutboxItem) -> str:
+        """Who put a busy item in ``sending`` and when (board time), for the judge: «（执法乙，host pid 42，
+        2026-06-04 11:00:00 开始）»; "" when the log does not say."""
+        last = repo.last_change_to(self.store, item.id, SENDING)
+        if last is None or not last.by:
+            return ""
+        process = last.note.rpartition(" from ")[2] if " from " in last.note else ""
+        when = self.game.local(last.at).strftime("%Y-%m-%d %H:%M:%S")
+        return f"（{last.by}{f'，{process}' if process else ''}，{when} 开始）"
+
+    def _lost_race(self, exc: repo.StatusConflict) -> UsageError:
+        """Another sender moved the item first: name it (who, from which process, when in the board's
+        zone) so the judge knows whom to ask; nothing was posted by this one."""
+        if not exc.by or exc.at is None:
+            return exc
+        when = self.game.local(exc.at).strftime("%Y-%m-%d %H:%M:%S")
+        process = exc.note.rpartition(" from ")[2] if " from " in exc.note else ""
+        return SentByAnother(
+            _(
+                "outbox item {id} was taken by another sender: {who}{process} made it {status} at {at} "
+                "({tz}); nothing was posted from here"
+            ).format(
+                id=exc.item_id,
+                who=exc.by,
+                process=f" ({process})" if process else "",
+                status=outbox_status_label(exc.status),
+                at=when,
+                tz=self.game.timezone,
+            )
+        )
 
     def _send_one(self, item: OutboxItem, report: SendReport) -> bool:
         """Send one item; False when the run must stop (unknown answer, board unreachable)."""
@@ -846,7 +979,8 @@ class Outbox:
             if result.outcome in (Outcome.UNKNOWN, Outcome.NOT_SENT):
                 report.add(current, result.outcome.value, result.words())
                 return False
-            return self._refused(item, result, report, APPROVED, f"the form page refused: {result.words()}")
+            why = "not sent" if result.outcome is Outcome.UNENCODABLE else "the form page refused"
+            return self._refused(item, result, report, APPROVED, f"{why}: {result.words()}")
         if result.sent:
             url = result.url or self._post_url(result.tid or item.tid, result.pid)
             done = repo.change_status(

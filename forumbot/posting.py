@@ -37,7 +37,7 @@ import requests
 
 from forumbot import urls
 from forumbot.client import BoardClient
-from forumbot.errors import BoardError, LoginFailed, LoginRequired
+from forumbot.errors import BoardError, ForumbotError, LoginFailed, LoginRequired
 from forumbot.i18n import _
 from forumbot.parsers.encoding import detect_charset, parse_html
 from forumbot.urls import Url
@@ -67,6 +67,7 @@ class Outcome(StrEnum):
     PM_BLOCKED = "pm_blocked"  # message_can_not_send_9 / onlyfriend / is_blacklist
     LOGIN_FAILED = "login_failed"  # login_invalid
     CAPTCHA = "captcha"  # a seccode/secqaa is asked: a human must post
+    UNENCODABLE = "unencodable"  # ours, before any POST: the board's charset lacks characters of the text
     NOT_SENT = "not_sent"  # the request never reached the board (connection refused)
     UNKNOWN = "unknown"  # maybe stored: read the board before sending again
 
@@ -572,14 +573,56 @@ def bodies_match(sent: str, seen: str) -> bool:
 # --------------------------------------------------------------------------- the writer
 
 
+def is_gbk(charset: str | None) -> bool:
+    """Is this a GBK board's charset (the names Discuz! and browsers give it)?"""
+    return (charset or "").lower() in ("gb18030", "gbk", "gb2312", "cp936")
+
+
 def form_charset(charset: str) -> str:
     """The codec to encode fields in: a GBK board reads GBK (gb18030's 4-byte forms would be garbage)."""
-    return "gbk" if charset.lower() in ("gb18030", "gbk", "gb2312", "cp936") else charset
+    return "gbk" if is_gbk(charset) else charset
+
+
+def outside_charset(text: str, charset: str | None) -> tuple[str, ...]:
+    """The characters of ``text`` a board in ``charset`` cannot store, each once, in order.
+
+    Why: a GBK board stores such a character (€, 𠮷, ✓, an emoji) as ``&#8364;`` and shows those
+    seven characters literally, and says "success": nothing in its answer tells. A UTF-8 board stores
+    everything. A character GBK maps to one byte above 0x7F (cp936's € at 0x80) counts as outside:
+    the board's GBK has no single-byte forms there."""
+    if not is_gbk(charset):
+        return ()
+    found: dict[str, None] = {}
+    for ch in text:
+        if ord(ch) < 0x80 or ch in found:
+            continue
+        try:
+            encoded = ch.encode("gbk")
+        except UnicodeEncodeError:
+            found[ch] = None
+            continue
+        if len(encoded) == 1:
+            found[ch] = None
+    return tuple(found)
+
+
+def as_board_shows(text: str, charset: str | None) -> str:
+    """``text`` as a board in ``charset`` will show it: each character it cannot store as ``&#NNNN;``."""
+    for ch in outside_charset(text, charset):
+        text = text.replace(ch, f"&#{ord(ch)};")
+    return text
+
+
+def name_characters(chars: Sequence[str]) -> str:
+    """Characters named for a judge: the character, its code point and what the board will show."""
+    return "、".join(f"{ch} (U+{ord(ch):04X} → &#{ord(ch)};)" for ch in chars)
 
 
 def encode_fields(fields: Sequence[tuple[str, str]], charset: str) -> bytes:
     """``application/x-www-form-urlencoded`` in the board's charset. Characters the charset lacks go as
     ``&#NNNN;`` (what a browser sends for a GBK form), so nothing is lost."""
+    if is_gbk(charset):
+        fields = [(k, as_board_shows(v, charset)) for k, v in fields]
     return urlencode(list(fields), encoding=form_charset(charset), errors="xmlcharrefreplace").encode("ascii")
 
 
@@ -673,6 +716,19 @@ class BoardWriter:
         referer: str | None,
         before_post: Callable[[], None] | None,
     ) -> PostResult:
+        lost = outside_charset(
+            "".join(v for k, v in fields if k in ("message", "subject")), self.charset or "utf-8"
+        )
+        if lost:  # the judge approved it before the board's charset was known: never silently
+            return PostResult(
+                Outcome.UNENCODABLE,
+                action,
+                board_message=_(
+                    "the board ({charset}) cannot store {chars}: it would show them as codes; "
+                    "approve again with the text changed, or as the board would show it"
+                ).format(charset=self.charset, chars=name_characters(lost)),
+                detail="characters outside the board's charset; nothing was sent",
+            )
         body = encode_fields(fields, self.charset or "utf-8")
         if before_post is not None:
             before_post()
@@ -737,7 +793,27 @@ class BoardWriter:
             assert refusal is not None
             return refusal
         fields = form.with_fields(subject=subject, message=message, wysiwyg="0")
-        return self._post(Action.NEWTHREAD, form.action, fields, referer=form_url, before_post=before_post)
+        result = self._post(Action.NEWTHREAD, form.action, fields, referer=form_url, before_post=before_post)
+        return self.first_post_pid(result)
+
+    def first_post_pid(self, result: PostResult) -> PostResult:
+        """A new thread's answer with its first post's pid, read from the new thread's first page.
+
+        Why: the board's 301 names only the tid (exchange 06), and without the pid the judge cannot edit
+        the opening post through forumbot later. The first floor is taken only when it is ours (the
+        account's name); a thread held for moderation shows no post, and a failed read leaves the pid
+        unknown with a note: the thread is posted either way, so nothing here raises or sends again."""
+        if not result.sent or result.tid is None or result.pid is not None:
+            return result
+        try:
+            page = self.client.fetch_thread_page(result.tid, 1)
+        except (ForumbotError, requests.RequestException) as exc:
+            return replace(result, detail=f"{result.detail}; first post's pid not read: {exc}")
+        me = self.client.config.username or ""
+        first = next((p for p in page.posts if p.floor in (1, None)), None)
+        if first is None or not me or first.author != me:
+            return replace(result, detail=f"{result.detail}; the first floor of tid {result.tid} is not ours")
+        return replace(result, pid=first.pid, detail=f"{result.detail}; first post's pid read from page 1")
 
     def edit(
         self,

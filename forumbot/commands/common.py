@@ -39,7 +39,15 @@ def open_desk(args: argparse.Namespace) -> tuple[Game, Store, Desk]:
     game = open_game(args)
     store = open_store(getattr(args, "store", None) or game.store_url)
     one_shot_gc()  # the imports and the game file: alive until the command ends
-    return game, store, Desk(game, store)
+    return game, store, Desk(game, store, by=judge(args, game))
+
+
+def judge(args: argparse.Namespace, game: Game | None) -> str:
+    """The judge's name for what this command records (forumbot/judgename.py: ``--judge``, then
+    $FORUMBOT_JUDGE, then the game file's judge account). Not ``--by``: in ``night`` it names a player."""
+    from forumbot.judgename import judge_name
+
+    return judge_name(game, getattr(args, "judge", None))
 
 
 #: True when forumbot runs as its own process (``forumbot …``, ``python -m forumbot``): set by

@@ -48,6 +48,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     s.add_argument(
         "--edit", action="store_true", help=_("edit the body in $EDITOR first (kept as a revision)")
     )
+    s.add_argument(
+        "--as-board-shows",
+        action="store_true",
+        help=_("on a GBK board: write the characters it cannot store as it will show them (€ → &#8364;)"),
+    )
     s.add_argument("--by", help=_("who approves"))
     s.set_defaults(func=cmd_approve)
 
@@ -108,9 +113,10 @@ def _open(args: argparse.Namespace) -> tuple[Game, Outbox]:
 
 
 def _who(args: argparse.Namespace, game: Game) -> str:
-    return str(
-        getattr(args, "by", None) or os.environ.get("FORUMBOT_JUDGE") or game.board.username or "judge"
-    )
+    """The outbox's ``--by`` is ``--judge`` under its older name (forumbot/judgename.py's rule)."""
+    from forumbot.judgename import judge_name
+
+    return judge_name(game, getattr(args, "by", None) or getattr(args, "judge", None))
 
 
 def _item_json(item: OutboxItem) -> dict[str, Any]:
@@ -253,7 +259,7 @@ def cmd_approve(args: argparse.Namespace) -> int:
             if args.edit:
                 edited = _edit_in_editor(item.body)
                 body = edited.rstrip("\n") if edited.rstrip("\n") != item.body else None
-            done = ob.approve(item_id, by=who, body=body)
+            done = ob.approve(item_id, by=who, body=body, as_board_shows=args.as_board_shows)
             note = _("(edited: revision {n})").format(n=done.revision) if body is not None else ""
             print(f"#{done.id} {outbox_status_label(done.status)} {note}".rstrip())
     return 0
@@ -310,7 +316,7 @@ def cmd_add(args: argparse.Namespace) -> int:
             args.kind, dest, text, day=args.day, night=args.night, player=args.player, by=_who(args, game)
         )
         item = ob.get(item_id)
-        print(f"#{item_id} {outbox_status_label(item.status)}：{describe(item)}")
+        print(f"#{item_id} {outbox_status_label(item.status)}：{describe(item, ob.names())}")
     return 0
 
 

@@ -43,9 +43,9 @@ def cmd_tick(args: argparse.Namespace) -> int:
     from forumbot.runner.tick import Runner
 
     install_crash_point()
-    _game, store, steps = _open(args)
+    game, store, steps = _open(args)
     with store:
-        Runner(store, steps).tick()
+        Runner(store, steps, tz=game.tz).tick()
     return 0
 
 
@@ -54,9 +54,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     from forumbot.runner.tick import Runner, run_forever
 
     install_crash_point()
-    _game, store, steps = _open(args)
+    game, store, steps = _open(args)
     with store, contextlib.suppress(KeyboardInterrupt):
-        run_forever(Runner(store, steps), args.every, stop=lambda: bool(getattr(args, "once", False)))
+        run_forever(
+            Runner(store, steps, tz=game.tz), args.every, stop=lambda: bool(getattr(args, "once", False))
+        )
     return 0
 
 

@@ -8,7 +8,6 @@ how the game came to be where it is, and an undo is a record naming the version 
 
 from __future__ import annotations
 
-import getpass
 from datetime import datetime
 from typing import TYPE_CHECKING, cast
 
@@ -24,6 +23,7 @@ from engine import (
 from forumbot.config import Game
 from forumbot.errors import GameFileError, UsageError
 from forumbot.i18n import _
+from forumbot.judgename import judge_name
 from forumbot.nightflags import MAIL_FLAG_NAMES, MailFlagError, mail_flags
 from forumbot.parsers.votes import Grammar
 from forumbot.store import records
@@ -36,12 +36,10 @@ if TYPE_CHECKING:
     from forumbot.desk.day import DayJudgement
 
 
-def whoami() -> str:
-    """Who is at the desk (logged with every decision): the login name, else "judge"."""
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):
-        return "judge"
+def whoami(game: Game | None = None) -> str:
+    """Who is at the desk (logged with every decision): forumbot/judgename.py's one rule, never the OS
+    login (``root`` on a server names no judge)."""
+    return judge_name(game)
 
 
 class DeskCore:
@@ -50,7 +48,7 @@ class DeskCore:
     def __init__(self, game: Game, store: Store, *, by: str | None = None) -> None:
         self.game = game
         self.store = store
-        self.by = by or whoami()
+        self.by = by or judge_name(game)
         store.create_tables()
         try:
             self.ruleset: RuleSet = get_ruleset(game.ruleset)

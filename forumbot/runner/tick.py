@@ -6,6 +6,14 @@ ledger before its work and marked done after it. ``forumbot tick`` (for cron or 
 once; ``forumbot run`` calls it on a ``schedule`` every few minutes. Both are the same code, so a judge can
 switch between them at any time, and a runner killed at any instant is picked up by the next tick.
 
+Every line the runner logs starts with its time in the board's zone (a judge reading the log of a
+night's run must know when each read and moment happened, in the time the game's deadlines are in).
+
+Once the plan is complete (every moment of a non-empty plan done: the game is over or the game file's
+timetable has run out) a tick no longer reads the board; it still sends what the judges approved (no
+request when there is none). ``run`` then stops with «计划已完成» instead of polling a finished game
+every few minutes; a judge who adds days to the game file starts it again.
+
 When nothing is due, the next moment may be done before its time if the steps say it is ready
 (:meth:`Steps.ready_early`: a night whose every required submission is in, where the game file allows
 it); a try that turns out not ready (:class:`NotYet`) leaves the moment pending, as if never tried.
@@ -20,7 +28,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from typing import Any, Protocol
 
 import schedule
@@ -92,10 +100,13 @@ class TickReport:
     send_error: str = ""
     not_yet: dict[str, str] = field(default_factory=dict)  # tried early, not ready after all
     early_error: str = ""  # the early check could not read the board
+    complete: bool = False  # every moment of the plan is done: nothing more to read
 
     def lines(self) -> list[str]:
         """The tick's status lines for the judge (``forumbot tick``/``run``), in the judge's language."""
-        out = [_("read: {summary}").format(summary=self.read or self.read_error)]
+        out: list[str] = []
+        if self.read or self.read_error or not self.complete:
+            out.append(_("read: {summary}").format(summary=self.read or self.read_error))
         out += [_("done: {moment}").format(moment=k) for k in self.done]
         out += [_("not yet: {moment}: {why}").format(moment=k, why=why) for k, why in self.not_yet.items()]
         if self.early_error:
@@ -107,6 +118,8 @@ class TickReport:
         ]
         if self.sent or self.send_error:
             out.append(_("outbox: {sent}").format(sent=self.sent or self.send_error))
+        if self.complete:
+            out.append(_("the plan is done: the board is no longer read"))
         return out
 
 
@@ -120,11 +133,24 @@ class Runner:
         *,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
         log: Callable[[str], None] = print,
+        tz: tzinfo = UTC,
     ) -> None:
         self.store = store
         self.steps = steps
         self.clock = clock
         self.log = log
+        self.tz = tz  # the board's zone: the time each log line starts with
+
+    def say(self, line: str) -> None:
+        """Log one line, stamped with the clock's time in the board's zone."""
+        stamp = self.clock().astimezone(self.tz).strftime("%Y-%m-%d %H:%M:%S")
+        self.log(f"[{stamp}] {line}")
+
+    def plan_complete(self) -> bool:
+        """Is every moment of the plan done? False for an empty plan (nothing planned is not "done")."""
+        moments = self.sync()
+        done = self.done_keys()
+        return bool(moments) and all(m.key in done for m in moments)
 
     def sync(self) -> list[Moment]:
         """Record every moment of the current plan in the ledger; return the plan."""
@@ -143,6 +169,10 @@ class Runner:
     def tick(self) -> TickReport:
         now = self.clock()
         report = TickReport(at=now)
+        if self.plan_complete():  # the game is over: no read, only what judges approved is sent
+            report.complete = True
+            self._send(report)
+            return report
         try:
             report.read = self.steps.read()
         except Exception as exc:  # the board is down: moments needing it will say so themselves
@@ -156,13 +186,18 @@ class Runner:
                 break
             if not self._do(m, now, report):
                 break  # a moment that could not be done holds back everything after it
+        report.complete = self.plan_complete()
+        self._send(report)
+        return report
+
+    def _send(self, report: TickReport) -> None:
+        """Send what the judges approved, then log the tick's lines."""
         try:
             report.sent = self.steps.send()
         except Exception as exc:
             report.send_error = f"{type(exc).__name__}: {exc}"
         for line in report.lines():
-            self.log(line)
-        return report
+            self.say(line)
 
     def _early(
         self, moments: list[Moment], done: set[str], now: datetime, report: TickReport
@@ -219,10 +254,19 @@ def run_forever(
     sleep: Callable[[float], None] = time.sleep,
     stop: Callable[[], bool] = lambda: False,
 ) -> None:
-    """Tick now, then every ``every_seconds`` on a ``schedule``, until ``stop()`` says so."""
+    """Tick now, then every ``every_seconds`` on a ``schedule``, until ``stop()`` says so or the plan is
+    complete (see the module doc: a finished game is not polled)."""
     sched = scheduler or schedule.Scheduler()
-    runner.tick()
-    sched.every(max(1, round(every_seconds))).seconds.do(runner.tick)
-    while not stop():
+    complete = [runner.tick().complete]
+
+    def job() -> Any:
+        complete[0] = runner.tick().complete
+        return schedule.CancelJob if complete[0] else None
+
+    if not complete[0]:
+        sched.every(max(1, round(every_seconds))).seconds.do(job)
+    while not complete[0] and not stop():
         sched.run_pending()
         sleep(1)
+    if complete[0]:
+        runner.say(_("the plan is done: forumbot run stops"))

@@ -134,6 +134,40 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+class StatusConflict(UsageError):
+    """An item is not in a status the caller expected: someone else moved it first (another sender
+    won the race to ``sending``, another judge approved or cancelled it). Carries who moved it and
+    when, read from the item's log, so the judge is told whom to ask instead of a bare status."""
+
+    def __init__(
+        self,
+        item_id: int,
+        status: str,
+        expected: Collection[str],
+        new: str,
+        *,
+        by: str = "",
+        at: datetime | None = None,
+        note: str = "",
+    ) -> None:
+        self.item_id, self.status, self.expected, self.new = item_id, status, tuple(expected), new
+        self.by, self.at, self.note = by, at, note
+        fields = {
+            "id": item_id,
+            "status": outbox_status_label(status),
+            "expected": _(" or ").join(outbox_status_label(e) for e in sorted(expected)),
+            "new": outbox_status_label(new),
+        }
+        if by and at is not None:
+            message = _(
+                "outbox item {id} is {status} (made so by {who} at {at}), "
+                "not {expected}: cannot make it {new}"
+            ).format(who=by, at=at.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"), **fields)
+        else:
+            message = _("outbox item {id} is {status}, not {expected}: cannot make it {new}").format(**fields)
+        super().__init__(message)
+
+
 def add_item(
     store: Store, *, status: str, by: str, note: str = "", at: datetime | None = None, **fields: Any
 ) -> int:
@@ -203,13 +237,19 @@ def change_status(
             if row is None:
                 raise UsageError(_("no outbox item {id}: `forumbot outbox` lists them").format(id=item_id))
             if row.status not in expect:
-                raise UsageError(
-                    _("outbox item {id} is {status}, not {expected}: cannot make it {new}").format(
-                        id=item_id,
-                        status=outbox_status_label(row.status),
-                        expected=_(" or ").join(outbox_status_label(e) for e in sorted(expect)),
-                        new=outbox_status_label(new_status),
-                    )
+                last = s.exec(
+                    select(OutboxLogRow)
+                    .where(OutboxLogRow.item_id == item_id, OutboxLogRow.new_status == row.status)
+                    .order_by(col(OutboxLogRow.id).desc())
+                ).first()
+                raise StatusConflict(
+                    item_id,
+                    row.status,
+                    expect,
+                    new_status,
+                    by=last.by if last else "",
+                    at=last.at if last else None,
+                    note=last.note if last else "",
                 )
             old = row.status
             row.status = new_status
@@ -294,6 +334,19 @@ def log(store: Store, item_id: int) -> list[OutboxLogEntry]:
             select(OutboxLogRow).where(OutboxLogRow.item_id == item_id).order_by(col(OutboxLogRow.id))
         )
         return [OutboxLogEntry(r.at, r.by, r.old_status, r.new_status, r.note) for r in rows]
+
+
+def last_change_to(store: Store, item_id: int, status: str) -> OutboxLogEntry | None:
+    """The latest log entry that put the item in ``status`` (who and when: a busy or lost race names it)."""
+    with store.session() as s:
+        row = s.exec(
+            select(OutboxLogRow)
+            .where(OutboxLogRow.item_id == item_id, OutboxLogRow.new_status == status)
+            .order_by(col(OutboxLogRow.id).desc())
+        ).first()
+        return (
+            None if row is None else OutboxLogEntry(row.at, row.by, row.old_status, row.new_status, row.note)
+        )
 
 
 def claimed_ids(store: Store, *, board_url: str, exclude: int) -> tuple[set[int], set[int]]:

@@ -22,7 +22,7 @@ from werkzeug.wrappers import Response
 from engine import EngineError
 from forumbot import labels
 from forumbot.config import Game
-from forumbot.errors import ForumbotError
+from forumbot.errors import ForumbotError, LoginThrottled
 from forumbot.i18n import DEFAULT_LANGUAGE, set_language, translations
 from forumbot.resources import templates_dir
 from forumbot.store import judges as judges_repo
@@ -115,11 +115,20 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
     # ------------------------------------------------------------------ login
 
     @app.route("/login", methods=["GET", "POST"])
-    def login() -> Response | str:
+    def login() -> Response | str | tuple[str, int]:
         error = ""
         if request.method == "POST":
             name = request.form.get("name", "").strip()
-            account = judges_repo.verify_login(store, name, request.form.get("password", ""))
+            try:
+                account = judges_repo.verify_login(
+                    store,
+                    name,
+                    request.form.get("password", ""),
+                    address=request.remote_addr or "",
+                    zone=game.tz,
+                )
+            except LoginThrottled as exc:
+                return render_template("login.html", error=str(exc)), 429
             if account is not None:
                 session.clear()
                 session["judge"] = account.name

@@ -322,3 +322,18 @@ def test_a_crash_is_a_chinese_500_page_and_logged(desk: Desk, caplog: pytest.Log
     body = resp.get_data(as_text=True)
     assert resp.status_code == 500 and "工作台处理这个请求时出错" in body and "kaput" not in body
     assert any("kaput" in str(r.exc_info) for r in caplog.records if r.exc_info)
+
+
+def test_once_the_game_is_over_naming_every_role_is_no_leak(desk: Desk) -> None:
+    """The game-over post and the 复盘 name every living player's role: nothing is hidden any more."""
+    from dataclasses import replace
+
+    from engine import Outcome, Termination, Winner
+
+    st = _state(desk)
+    alive = next(p for p in st.players if p.alive)
+    role = ROLE_TABLES[st.family][alive.role].name_zh
+    text = f"游戏结束，警察胜利。{alive.name} 的身份是{role}"
+    assert data.hidden_roles_in(text, replace(st, outcome=None)) != ()
+    over = replace(st, outcome=Outcome(Termination.BANDITS_WIPED_OUT, Winner.POLICE))
+    assert data.hidden_roles_in(text, over) == ()

@@ -14,6 +14,7 @@ import os
 import secrets
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import quote
 
 from flask import Flask, abort, flash, g, redirect, render_template, request, session, url_for
 from markupsafe import Markup
@@ -23,6 +24,7 @@ from engine import EngineError
 from forumbot import labels
 from forumbot.config import Game
 from forumbot.errors import ForumbotError, LoginThrottled, UsageError
+from forumbot.export import Table
 from forumbot.i18n import DEFAULT_LANGUAGE, set_language, translations
 from forumbot.resources import templates_dir
 from forumbot.store import judges as judges_repo
@@ -34,6 +36,7 @@ SECRET_ENV = "FORUMBOT_DESK_SECRET"
 # A form's body may hold a whole post: Discuz! boards usually take 10,000 to 50,000 characters, and a
 # Chinese character is 9 bytes once URL-encoded, so 1 MiB leaves room for the longest post a board takes.
 MAX_FORM_BYTES = 1024 * 1024
+XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
 def _anchor(message_id: str) -> str:
@@ -327,6 +330,36 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
             + (f" {words}" if words else "")
         )
         return redirect(url_for("outbox") + f"#item-{item_id}")
+
+    # ------------------------------------------------------------------ export
+
+    def _download(body: bytes, filename: str, mimetype: str) -> Response:
+        resp = Response(body, mimetype=mimetype)
+        resp.headers["Content-Disposition"] = f"attachment; filename*=UTF-8''{quote(filename)}"
+        return resp
+
+    @app.get("/export/day/<int:n>.<fmt>")
+    def export_day(n: int, fmt: str) -> Response:
+        from forumbot import export
+
+        _known_day(n)
+        tables = export.day_tables(game, store, n)
+        return _exported(tables, f"{game.name}-day{n}", fmt)
+
+    @app.get("/export/game.<fmt>")
+    def export_game(fmt: str) -> Response:
+        from forumbot import export
+
+        return _exported(export.game_tables(game, store), game.name, fmt)
+
+    def _exported(tables: list[Table], stem: str, fmt: str) -> Response:
+        from forumbot import export
+
+        if fmt == "xlsx":
+            return _download(export.xlsx_bytes(tables), f"{stem}.xlsx", XLSX_MIME)
+        if fmt == "zip":
+            return _download(export.csv_zip(tables), f"{stem}-csv.zip", "application/zip")
+        abort(404)
 
     @app.get("/history")
     def history() -> str:

@@ -337,3 +337,11 @@ def test_once_the_game_is_over_naming_every_role_is_no_leak(desk: Desk) -> None:
     assert data.hidden_roles_in(text, replace(st, outcome=None)) != ()
     over = replace(st, outcome=Outcome(Termination.BANDITS_WIPED_OUT, Winner.POLICE))
     assert data.hidden_roles_in(text, over) == ()
+
+
+def test_the_night_after_the_last_day_is_in_the_navigation(client: FlaskClient, desk: Desk) -> None:
+    """The game may end in the night after the last configured day: the judge must reach that night."""
+    last = max(d.day for d in desk.game.days)
+    html = client.get("/").get_data(as_text=True)
+    assert f'href="/night/{last + 1}"' in html
+    assert client.get(f"/night/{last + 1}").status_code == 200

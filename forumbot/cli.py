@@ -19,11 +19,11 @@ import sys
 from collections.abc import Sequence
 
 from forumbot import __version__
-from forumbot.commands import day, demo, login, night, outbox, reader, rulesteps, run, serve, setup
+from forumbot.commands import day, demo, export, login, night, outbox, reader, rulesteps, run, serve, setup
 from forumbot.errors import BoardError, ConfigError, ForumbotError
 from forumbot.i18n import LANGUAGES, N_, _, install_argparse, setup_from_argv
 
-COMMAND_MODULES = (reader, setup, night, day, rulesteps, run, demo, login, outbox, serve)
+COMMAND_MODULES = (reader, setup, night, day, rulesteps, run, demo, login, outbox, serve, export)
 
 # The help of options that many subcommands share, by their ``dest`` (a module's own help wins).
 SHARED_HELP: dict[str, str] = {

@@ -64,6 +64,11 @@ class UsageError(ForumbotError):
     """A command was used wrongly (unknown pid, day not configured, ...)."""
 
 
+class LoginThrottled(UsageError):
+    """Too many wrong passwords at the web desk lately, from one address or for one name: the message
+    says until when (board time) no attempt is checked (issue 20)."""
+
+
 class ReadIncomplete(UsageError):
     """A final step (closing a day) asked of a day whose threads were not read completely after the
     deadline: the message names each thread, its last complete read and what to run (issue 8)."""

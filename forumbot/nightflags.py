@@ -112,16 +112,18 @@ class NightMailFlags:
     night_resolve_early: bool = _flag(
         False,
         "AMB-NM8",
-        "Resolve the night before its deadline once every required submission is in. 001 §二.5 lets "
-        "the judges answer “双方名单提交均完成后” (once both lists are in), but §二.3–4 give the groups "
-        "until 17:00 and a group's last message before the deadline is its final word (改刀, "
-        "AMB-NM1): resolving earlier would refuse a correction the deadline allows (【夜宵杀】 night "
-        "1: the 16:20 kill, changed at 16:35). False: the night is resolved at its deadline. True "
-        "(R001 grammar only): the runner resolves at the first poll where the kill (each living "
-        "group's), the check and each living guardian's protection are accepted on time and nothing "
-        "waits for the judge (no doubt, no 生死状 missing, no action typed by a judge, no last words "
-        "awaited); a later message of that night is then late. R004 never resolves early: its skills "
-        "are optional until the deadline (行动时限), so nobody's silence is final before it.",
+        N_(
+            "Resolve the night before its deadline once every required submission is in. 001 §二.5 lets "
+            "the judges answer “双方名单提交均完成后” (once both lists are in), but §二.3–4 give the groups "
+            "until 17:00 and a group's last message before the deadline is its final word (改刀, "
+            "AMB-NM1): resolving earlier would refuse a correction the deadline allows (【夜宵杀】 night "
+            "1: the 16:20 kill, changed at 16:35). False: the night is resolved at its deadline. True "
+            "(R001 grammar only): the runner resolves at the first poll where the kill (each living "
+            "group's), the check and each living guardian's protection are accepted on time and nothing "
+            "waits for the judge (no doubt, no 生死状 missing, no action typed by a judge, no last words "
+            "awaited); a later message of that night is then late. R004 never resolves early: its skills "
+            "are optional until the deadline (行动时限), so nobody's silence is final before it."
+        ),
     )
 
     def __post_init__(self) -> None:

@@ -53,6 +53,27 @@ def _store_for(args: argparse.Namespace) -> Store:
     return open_store(url)
 
 
+def _ask_password(name: str) -> str:
+    """The new judge's password, typed twice at the terminal. Without a terminal (a script, cron, a
+    pipe) nobody can type it: say to use ``--password-env`` instead of Python's EOFError."""
+    no_terminal = UsageError(
+        _(
+            "no terminal to type the password at: put it in an environment variable and pass "
+            "--password-env VAR"
+        )
+    )
+    if not sys.stdin.isatty():
+        raise no_terminal
+    try:
+        password = getpass.getpass(_("Password for {name}: ").format(name=name))
+        again = getpass.getpass(_("Again: "))
+    except EOFError as exc:
+        raise no_terminal from exc
+    if again != password:
+        raise UsageError(_("the two passwords differ; nothing was changed"))
+    return password
+
+
 def cmd_judges(args: argparse.Namespace) -> int:
     _need_web()
     from forumbot.store import judges as repo
@@ -67,9 +88,7 @@ def cmd_judges(args: argparse.Namespace) -> int:
                         _("the environment variable {var} is empty or unset").format(var=args.password_env)
                     )
             else:
-                password = getpass.getpass(_("Password for {name}: ").format(name=args.name))
-                if getpass.getpass(_("Again: ")) != password:
-                    raise UsageError(_("the two passwords differ; nothing was changed"))
+                password = _ask_password(args.name)
             acc = repo.add_judge(store, args.name, password, replace=args.reset)
             print(_("judge {name} may now log in to the desk").format(name=acc.name))
         elif args.judges_cmd == "remove":

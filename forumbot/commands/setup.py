@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from forumbot.commands.common import console, lit, open_desk
 from forumbot.errors import UsageError
-from forumbot.i18n import _
+from forumbot.i18n import N_, _, current_language
 
 if TYPE_CHECKING:
     from forumbot.config import Game
@@ -178,18 +178,40 @@ def flag_lines() -> list[_FlagLine]:
     return switches + mail + readings
 
 
+SIDE_LABELS = {
+    "day": N_("day"),
+    "night": N_("night"),
+    "both": N_("day and night"),
+    "night_messages": N_("night messages"),
+    "fixed": N_("fixed"),
+    "config": N_("game file"),
+}
+
+
 def cmd_flags(args: argparse.Namespace) -> int:
+    from rich.markup import escape as lit
     from rich.table import Table
+
+    from forumbot.flagmeanings import meaning, value_text
 
     rows = flag_lines()
     if args.json:
         print(json.dumps([_row(r) for r in rows], ensure_ascii=False, indent=1, default=str))
         return 0
+    lang = current_language()
     t = Table(_("flag"), _("side"), _("default"), "AMB", _("values"), _("meaning"))
     for r in rows:
-        # The night messages' meanings are catalog msgids (Chinese by default); the engine's are English.
-        doc = _(r.doc) if r.side == "night_messages" else r.doc
-        t.add_row(r.name, r.side, repr(r.default), r.amb, " | ".join(map(repr, r.choices)), doc)
+        # The night messages' meanings are catalog msgids; the engine's are English docs with their
+        # Chinese in forumbot/flagmeanings.py.
+        doc = _(r.doc) if r.side == "night_messages" else meaning(r.name, r.doc, lang)
+        t.add_row(
+            lit(r.name),
+            _(SIDE_LABELS.get(r.side, r.side)),
+            lit(value_text(r.default, lang)),
+            r.amb,
+            lit(" | ".join(value_text(c, lang) for c in r.choices)),
+            lit(doc),
+        )
     console().print(t)
     return 0
 
@@ -202,7 +224,17 @@ def _row(r: _FlagLine) -> dict[str, Any]:
         "amb": r.amb,
         "choices": list(r.choices),
         "doc": r.doc,
+        "meaning_zh": _zh_meaning(r),
     }
+
+
+def _zh_meaning(r: _FlagLine) -> str:
+    from forumbot.flagmeanings import meaning
+    from forumbot.i18n import translations
+
+    if r.side == "night_messages":
+        return translations("zh_CN").gettext(r.doc)
+    return meaning(r.name, r.doc, "zh_CN")
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

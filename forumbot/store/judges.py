@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import weakref
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta, tzinfo
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -19,14 +19,27 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import SQLModel, col, select
 
-from forumbot.errors import StoreError, UsageError
+from forumbot.errors import LoginThrottled, StoreError, UsageError
 from forumbot.i18n import _
 from forumbot.store.db import Store
-from forumbot.store.models import DESK_TABLE_NAMES, DeskLogRow, JudgeAccountRow, utcnow
+from forumbot.store.models import (
+    DESK_TABLE_NAMES,
+    DeskLoginAttemptRow,
+    DeskLogRow,
+    JudgeAccountRow,
+    utcnow,
+)
 
 _hasher = PasswordHasher()
 _ready: weakref.WeakSet[Engine] = weakref.WeakSet()
 MIN_PASSWORD = 8
+# The throttle, as Discuz! itself does for its own login (5 failures, then 15 minutes): failures from one
+# address within the window lock that address; failures for one name from anywhere lock that name at a
+# higher count, so guesses spread over many addresses are slowed too, while a stranger mistyping from
+# his own address cannot lock a judge out with the first few tries.
+LOGIN_WINDOW = timedelta(minutes=15)
+MAX_FAILURES_PER_ADDRESS = 5
+MAX_FAILURES_PER_NAME = 10
 
 
 @dataclass(frozen=True)
@@ -110,9 +123,65 @@ def remove_judge(store: Store, name: str) -> None:
         s.commit()
 
 
-def verify_login(store: Store, name: str, password: str) -> JudgeAccount | None:
+def login_locked_until(
+    store: Store, name: str, address: str = "", *, now: datetime | None = None
+) -> datetime | None:
+    """Until when (UTC) a login of ``name`` from ``address`` is refused unchecked, or None. A good login
+    clears nothing: the window simply runs out, so a guesser cannot reset it with a second account."""
+    now = now or utcnow()
+    since = now - LOGIN_WINDOW
+    until: datetime | None = None
+    with _tables(store).session() as s:
+        for column, value, limit in (
+            (DeskLoginAttemptRow.address, address, MAX_FAILURES_PER_ADDRESS),
+            (DeskLoginAttemptRow.name, name, MAX_FAILURES_PER_NAME),
+        ):
+            if not value:
+                continue
+            times = s.exec(
+                select(DeskLoginAttemptRow.at)
+                .where(column == value, DeskLoginAttemptRow.ok == False, DeskLoginAttemptRow.at > since)  # noqa: E712
+                .order_by(col(DeskLoginAttemptRow.at).desc())
+                .limit(limit)
+            ).all()
+            if len(times) >= limit:
+                end = times[0] + LOGIN_WINDOW
+                until = end if until is None or end > until else until
+    return until
+
+
+def _record_attempt(store: Store, name: str, address: str, ok: bool, now: datetime) -> None:
+    with _tables(store).session() as s:
+        s.add(DeskLoginAttemptRow(at=now, name=name[:100], address=address[:64], ok=ok))
+        s.commit()
+
+
+def verify_login(
+    store: Store,
+    name: str,
+    password: str,
+    *,
+    address: str = "",
+    now: datetime | None = None,
+    zone: tzinfo = UTC,
+) -> JudgeAccount | None:
     """The judge when the password is right, else None (a wrong name costs the same time as a wrong
-    password: a dummy hash is checked, so a stranger cannot learn which names exist)."""
+    password: a dummy hash is checked, so a stranger cannot learn which names exist).
+
+    Raises :class:`LoginThrottled` without checking the password when the address or the name has
+    failed too often lately (every attempt is recorded, in the store, so all desks of a team count
+    together); ``zone`` is the board's, for the time the message names."""
+    now = now or utcnow()
+    until = login_locked_until(store, name, address, now=now)
+    if until is not None:
+        shown = until.astimezone(zone).strftime("%Y-%m-%d %H:%M")
+        raise LoginThrottled(_("too many failed logins: try again after {time}").format(time=shown))
+    account = _check_password(store, name, password)
+    _record_attempt(store, name, address, account is not None, now)
+    return account
+
+
+def _check_password(store: Store, name: str, password: str) -> JudgeAccount | None:
     with _tables(store).session() as s:
         row = s.exec(select(JudgeAccountRow).where(JudgeAccountRow.name == name)).first()
         if row is None or not row.active:

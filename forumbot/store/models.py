@@ -643,4 +643,18 @@ class DeskLogRow(SQLModel, table=True):
     detail: str = Field(default="", sa_type=Text)
 
 
-DESK_TABLE_NAMES = ("judge_accounts", "desk_log")  # created by forumbot/store/judges.py when first used
+class DeskLoginAttemptRow(SQLModel, table=True):
+    """One login attempt at the web desk (issue 20): the throttle counts the recent failures of a name
+    and of an address here, so every desk sharing a store (and a restarted one) throttles alike."""
+
+    __tablename__ = "desk_login_attempts"
+
+    id: int | None = Field(default=None, primary_key=True)
+    at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, index=True)
+    name: str = Field(max_length=100, index=True)
+    address: str = Field(default="", max_length=64, index=True)
+    ok: bool = False
+
+
+# created by forumbot/store/judges.py when first used
+DESK_TABLE_NAMES = ("judge_accounts", "desk_log", "desk_login_attempts")

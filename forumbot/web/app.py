@@ -14,6 +14,7 @@ import os
 import secrets
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import quote
 
 from flask import Flask, abort, flash, g, redirect, render_template, request, session, url_for
 from markupsafe import Markup
@@ -22,7 +23,8 @@ from werkzeug.wrappers import Response
 from engine import EngineError
 from forumbot import labels
 from forumbot.config import Game
-from forumbot.errors import ForumbotError
+from forumbot.errors import ForumbotError, LoginThrottled, UsageError
+from forumbot.export import Table
 from forumbot.i18n import DEFAULT_LANGUAGE, set_language, translations
 from forumbot.resources import templates_dir
 from forumbot.store import judges as judges_repo
@@ -31,6 +33,10 @@ from forumbot.web import bbcode, data, diff, svg
 
 OPEN_ENDPOINTS = frozenset({"login", "static"})
 SECRET_ENV = "FORUMBOT_DESK_SECRET"
+# A form's body may hold a whole post: Discuz! boards usually take 10,000 to 50,000 characters, and a
+# Chinese character is 9 bytes once URL-encoded, so 1 MiB leaves room for the longest post a board takes.
+MAX_FORM_BYTES = 1024 * 1024
+XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
 def _anchor(message_id: str) -> str:
@@ -51,7 +57,7 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Strict",
         SESSION_COOKIE_NAME="forumbot_desk",
-        MAX_CONTENT_LENGTH=64 * 1024,
+        MAX_CONTENT_LENGTH=MAX_FORM_BYTES,
     )
     set_language(lang)  # the data adapter's labels and the templates speak the same language
     tr = translations(lang)
@@ -69,6 +75,15 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
         return tok
 
     app.jinja_env.globals["csrf_token"] = _csrf_token
+
+    def _known_day(n: int) -> None:
+        if n not in {d.day for d in game.days}:
+            abort(404, description=gettext("Day {n} is not in this game.").format(n=n))
+
+    def _known_night(n: int) -> None:
+        """Night n follows day n-1: night 1 always exists, and one night after the last day."""
+        if not 1 <= n <= max((d.day for d in game.days), default=0) + 1:
+            abort(404, description=gettext("Night {n} is not in this game.").format(n=n))
     app.jinja_env.filters["anchor"] = _anchor
 
     @app.before_request
@@ -112,14 +127,54 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
     def bad_request(exc: Any) -> tuple[str, int]:
         return render_template("error.html", message=getattr(exc, "description", str(exc))), 400
 
+    # Werkzeug's own pages are English and say nothing a judge can act on: each answer in the desk's
+    # language, inside the desk's frame. A 404's description is ours when a route set one.
+    @app.errorhandler(404)
+    def not_found(exc: Any) -> tuple[str, int]:
+        description = getattr(exc, "description", "")
+        own = isinstance(description, str) and description and not description.startswith("The requested")
+        message = description if own else gettext("There is no such page on this desk.")
+        return render_template("error.html", title=gettext("Not found"), message=message), 404
+
+    @app.errorhandler(405)
+    def wrong_method(exc: Any) -> tuple[str, int]:
+        message = gettext(
+            "This address does not take that kind of request: use the desk's own links and forms."
+        )
+        return render_template("error.html", title=gettext("Refused"), message=message), 405
+
+    @app.errorhandler(413)
+    def too_large(exc: Any) -> tuple[str, int]:
+        message = gettext(
+            "What was sent is larger than the desk takes ({limit}); nothing was changed."
+        ).format(limit=f"{MAX_FORM_BYTES // 1024} KiB")
+        return render_template("error.html", title=gettext("Too large"), message=message), 413
+
+    @app.errorhandler(500)
+    def server_error(exc: Any) -> tuple[str, int]:
+        message = gettext(
+            "The desk failed on this request; nothing was changed by it. The error is in the desk's log: "
+            "try again, or tell whoever runs the desk."
+        )
+        return render_template("error.html", title=gettext("Desk error"), message=message), 500
+
     # ------------------------------------------------------------------ login
 
     @app.route("/login", methods=["GET", "POST"])
-    def login() -> Response | str:
+    def login() -> Response | str | tuple[str, int]:
         error = ""
         if request.method == "POST":
             name = request.form.get("name", "").strip()
-            account = judges_repo.verify_login(store, name, request.form.get("password", ""))
+            try:
+                account = judges_repo.verify_login(
+                    store,
+                    name,
+                    request.form.get("password", ""),
+                    address=request.remote_addr or "",
+                    zone=game.tz,
+                )
+            except LoginThrottled as exc:
+                return render_template("login.html", error=str(exc)), 429
             if account is not None:
                 session.clear()
                 session["judge"] = account.name
@@ -142,6 +197,7 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
 
     @app.get("/day/<int:n>")
     def day(n: int) -> str:
+        _known_day(n)
         view = data.day_view(game, store, n)
         which = request.args.get("show", "all")
         rows = view.verdicts
@@ -185,7 +241,10 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
 
     @app.get("/post/<int:pid>")
     def post(pid: int) -> str:
-        view = data.post_revisions(game, store, pid)
+        try:
+            view = data.post_revisions(game, store, pid)
+        except UsageError as exc:  # the store has no such post
+            abort(404, description=str(exc))
         pairs = [
             (a, b, diff.side_by_side(a.text, b.text))
             for a, b in zip(view.revisions, view.revisions[1:], strict=False)
@@ -194,6 +253,7 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
 
     @app.get("/night/<int:n>")
     def night(n: int) -> str:
+        _known_night(n)
         return render_template(
             "night.html",
             nv=data.night_view(game, store, n),
@@ -270,6 +330,36 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
             + (f" {words}" if words else "")
         )
         return redirect(url_for("outbox") + f"#item-{item_id}")
+
+    # ------------------------------------------------------------------ export
+
+    def _download(body: bytes, filename: str, mimetype: str) -> Response:
+        resp = Response(body, mimetype=mimetype)
+        resp.headers["Content-Disposition"] = f"attachment; filename*=UTF-8''{quote(filename)}"
+        return resp
+
+    @app.get("/export/day/<int:n>.<fmt>")
+    def export_day(n: int, fmt: str) -> Response:
+        from forumbot import export
+
+        _known_day(n)
+        tables = export.day_tables(game, store, n)
+        return _exported(tables, f"{game.name}-day{n}", fmt)
+
+    @app.get("/export/game.<fmt>")
+    def export_game(fmt: str) -> Response:
+        from forumbot import export
+
+        return _exported(export.game_tables(game, store), game.name, fmt)
+
+    def _exported(tables: list[Table], stem: str, fmt: str) -> Response:
+        from forumbot import export
+
+        if fmt == "xlsx":
+            return _download(export.xlsx_bytes(tables), f"{stem}.xlsx", XLSX_MIME)
+        if fmt == "zip":
+            return _download(export.csv_zip(tables), f"{stem}-csv.zip", "application/zip")
+        abort(404)
 
     @app.get("/history")
     def history() -> str:

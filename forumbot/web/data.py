@@ -902,8 +902,10 @@ class Draft:
 def hidden_roles_in(text: str, state: GameState | None) -> tuple[str, ...]:
     """Hidden identities a public text gives away: a living player's name followed, on the same line,
     by his role's name. A living player's role is never public in any rule set (an out player's may
-    be: the rules decide, and the engine's public events say it). The outbox blocks any such draft."""
-    if state is None:
+    be: the rules decide, and the engine's public events say it). The outbox blocks any such draft.
+    Once the game is over every role is public (the winner's post and the 复盘 name them all), so a
+    finished game has nothing left to leak."""
+    if state is None or state.outcome is not None:
         return ()
     table = ROLE_TABLES[state.family]
     found = []

@@ -142,3 +142,52 @@ def test_log_out_ends_the_session(client: FlaskClient) -> None:
     assert client.post("/logout", data={"csrf": token}).status_code == 302
     assert client.get("/").status_code == 302
     _ = log_in
+
+
+def test_five_wrong_passwords_from_one_address_lock_it_for_fifteen_minutes(store: Store) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from forumbot.errors import LoginThrottled
+
+    judges.add_judge(store, "法官乙", "s3cret-pass")
+    t0 = datetime(2026, 6, 4, 4, 0, tzinfo=UTC)
+    for i in range(judges.MAX_FAILURES_PER_ADDRESS):
+        assert judges.verify_login(store, f"guess{i}", "x", address="10.0.0.9", now=t0) is None
+    # Locked: even the right password from that address is not checked...
+    with pytest.raises(LoginThrottled, match="登录失败次数过多"):
+        judges.verify_login(store, "法官乙", "s3cret-pass", address="10.0.0.9", now=t0 + timedelta(minutes=1))
+    # ...while the judge logs in from his own address.
+    assert judges.verify_login(store, "法官乙", "s3cret-pass", address="10.0.0.1", now=t0) is not None
+    # The window runs out.
+    later = t0 + judges.LOGIN_WINDOW + timedelta(seconds=1)
+    assert judges.verify_login(store, "法官乙", "s3cret-pass", address="10.0.0.9", now=later) is not None
+
+
+def test_guesses_at_one_name_from_many_addresses_lock_that_name(store: Store) -> None:
+    from datetime import UTC, datetime, timedelta
+    from zoneinfo import ZoneInfo
+
+    from forumbot.errors import LoginThrottled
+
+    judges.add_judge(store, "法官乙", "s3cret-pass")
+    t0 = datetime(2026, 6, 4, 4, 0, tzinfo=UTC)
+    for i in range(judges.MAX_FAILURES_PER_NAME - 1):
+        judges.verify_login(store, "法官乙", "wrong", address=f"10.0.1.{i}", now=t0)
+    assert judges.verify_login(store, "法官乙", "s3cret-pass", address="10.0.2.1", now=t0) is not None
+    judges.verify_login(store, "法官乙", "wrong", address="10.0.1.99", now=t0)
+    with pytest.raises(LoginThrottled) as exc:
+        judges.verify_login(
+            store, "法官乙", "s3cret-pass", address="10.0.2.1", now=t0, zone=ZoneInfo("Asia/Shanghai")
+        )
+    assert "2026-06-04 12:15" in str(exc.value)  # the board's time, when the window ends
+    assert judges.verify_login(store, "法官乙", "s3cret-pass", now=t0 + timedelta(minutes=16)) is not None
+
+
+def test_the_desk_answers_a_throttled_login_with_429_and_no_session(desk: Desk) -> None:
+    c = desk.app.test_client()
+    token = csrf_of(c.get("/login").get_data(as_text=True))
+    for _ in range(judges.MAX_FAILURES_PER_ADDRESS):
+        assert c.post("/login", data={"name": JUDGE, "password": "nope", "csrf": token}).status_code == 200
+    resp = c.post("/login", data={"name": JUDGE, "password": PASSWORD, "csrf": token})
+    assert resp.status_code == 429 and "登录失败次数过多" in resp.get_data(as_text=True)
+    assert c.get("/").status_code == 302

@@ -102,3 +102,19 @@ def test_demo_serve_plays_the_example_and_opens_the_desk_on_it(
     c.post("/login", data={"name": "demo", "password": "demo-judge", "csrf": token})
     html = c.get("/day/1").get_data(as_text=True)
     assert 'class="verdict' in html and "findpost" in html  # the played game's verdicts, linked
+
+
+def test_judges_add_without_a_terminal_says_to_use_password_env(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Run from a script or cron, nobody can type the password: a Chinese error naming --password-env,
+    not Python's EOFError; nothing is added."""
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    db = str(tmp_path / "s.db")
+    assert main(["--store", db, "judges", "add", "法官甲"]) == 1
+    err = capsys.readouterr().err
+    assert "--password-env" in err and "终端" in err and "EOFError" not in err
+    with open_store(db) as store:
+        assert judges.list_judges(store) == []

@@ -5,13 +5,14 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from flask.testing import FlaskClient
 
 from engine import ROLE_TABLES, GameState
 from forumbot.store import judges
 from forumbot.store.threads import StoredThread
 from forumbot.web import data
-from tests.web.conftest import JUDGE, Desk, csrf_of
+from tests.web.conftest import JUDGE, Desk, csrf_of, log_in
 
 
 def _state(desk: Desk) -> GameState:
@@ -282,3 +283,65 @@ def test_a_desk_draft_is_put_in_the_outbox_once(client: FlaskClient, desk: Desk)
     assert again.status_code == 400 and f"#{item_id}" in again.get_data(as_text=True)
     assert f"已在发件箱：#{item_id}" in client.get("/outbox").get_data(as_text=True)
     assert judges.desk_log(desk.store)[0].action == "outbox add"
+
+
+def test_missing_days_nights_posts_and_pages_are_404_in_chinese(client: FlaskClient) -> None:
+    for url, words in (
+        ("/day/99", "第99日不在本局"),
+        ("/night/99", "第99夜不在本局"),
+        ("/post/999999", "999999"),
+        ("/no-such-page", "工作台上没有这个页面"),
+    ):
+        resp = client.get(url)
+        body = resp.get_data(as_text=True)
+        assert resp.status_code == 404, url
+        assert words in body and "未找到" in body and "Not Found" not in body, url
+
+
+def test_a_form_over_the_limit_is_413_naming_the_limit(client: FlaskClient) -> None:
+    from forumbot.web.app import MAX_FORM_BYTES
+
+    assert MAX_FORM_BYTES >= 9 * 50_000  # a 50,000-character Chinese post, URL-encoded
+    resp = client.post("/outbox/1/approve", data={"csrf": "x", "body": "饺" * (MAX_FORM_BYTES // 3)})
+    body = resp.get_data(as_text=True)
+    assert resp.status_code == 413 and "1024 KiB" in body and "没有任何改动" in body
+    assert "Request Entity Too Large" not in body
+
+
+def test_a_crash_is_a_chinese_500_page_and_logged(desk: Desk, caplog: pytest.LogCaptureFixture) -> None:
+    app = desk.app
+    app.testing = False
+
+    @app.get("/boom")
+    def boom() -> str:
+        raise RuntimeError("kaput")
+
+    c = app.test_client()
+    log_in(c)
+    resp = c.get("/boom")
+    body = resp.get_data(as_text=True)
+    assert resp.status_code == 500 and "工作台处理这个请求时出错" in body and "kaput" not in body
+    assert any("kaput" in str(r.exc_info) for r in caplog.records if r.exc_info)
+
+
+def test_once_the_game_is_over_naming_every_role_is_no_leak(desk: Desk) -> None:
+    """The game-over post and the 复盘 name every living player's role: nothing is hidden any more."""
+    from dataclasses import replace
+
+    from engine import Outcome, Termination, Winner
+
+    st = _state(desk)
+    alive = next(p for p in st.players if p.alive)
+    role = ROLE_TABLES[st.family][alive.role].name_zh
+    text = f"游戏结束，警察胜利。{alive.name} 的身份是{role}"
+    assert data.hidden_roles_in(text, replace(st, outcome=None)) != ()
+    over = replace(st, outcome=Outcome(Termination.BANDITS_WIPED_OUT, Winner.POLICE))
+    assert data.hidden_roles_in(text, over) == ()
+
+
+def test_the_night_after_the_last_day_is_in_the_navigation(client: FlaskClient, desk: Desk) -> None:
+    """The game may end in the night after the last configured day: the judge must reach that night."""
+    last = max(d.day for d in desk.game.days)
+    html = client.get("/").get_data(as_text=True)
+    assert f'href="/night/{last + 1}"' in html
+    assert client.get(f"/night/{last + 1}").status_code == 200

@@ -17,3 +17,14 @@ document.addEventListener("submit", (ev) => {
   const msg = ev.target.dataset.confirm;
   if (msg && !window.confirm(msg)) ev.preventDefault();
 });
+// Phones: each cell learns its column's header, which the stylesheet shows before it when a table is
+// laid out as cards (desk.css, max-width 640px).
+for (const table of document.querySelectorAll("main table:not(.diff)")) {
+  const heads = [...table.querySelectorAll(":scope > thead th")].map((th) => th.textContent.trim());
+  if (!heads.length) continue;
+  for (const row of table.querySelectorAll(":scope > tbody > tr")) {
+    [...row.children].forEach((td, i) => {
+      if (td.tagName === "TD" && !td.hasAttribute("data-label")) td.setAttribute("data-label", heads[i] || "");
+    });
+  }
+}

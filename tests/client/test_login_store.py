@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -28,13 +27,14 @@ from forumbot.store import Store
 from forumbot.store.logins import LOCKOUT, StoreLoginGuard, blocking_failure, login_failures
 from tests.client.pagebuilder import ROOT, FakeBoard, login_page, message_page
 from tests.conftest import FakeClock
+from tests.shared_fixtures import SHARED_FIXTURES
 
 LOGIN_FORM = ROOT + "member.php?mod=logging&action=login"
 LOGIN_POST = ROOT + "member.php?mod=logging&action=login&loginsubmit=yes"
 AUTH = [("Set-Cookie", "test_2132_auth=s3cr3t; path=/; HttpOnly")]
 WELCOME = message_page("欢迎您回来，新手上路 法官大人，现在将转入登录前页面", kind="alert_right")
 WRONG = message_page("登录失败，您还可以尝试 4 次")
-POSTING = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "discuz-x35-posting"
+POSTING = SHARED_FIXTURES / "discuz-x35-posting"
 
 
 def creds(**kw: object) -> dict[str, object]:

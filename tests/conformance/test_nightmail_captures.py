@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 
@@ -20,8 +19,9 @@ from forumbot.nightmail import NightCode, judge_night, pm_messages, thread_messa
 from forumbot.parsers import parse_forum_page, parse_pm_page, parse_thread_page
 from forumbot.parsers.pm import PmConversationPage, PmListPage
 from forumbot.parsers.records import Source
+from tests.shared_fixtures import SHARED_FIXTURES
 
-POSTING = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "discuz-x35-posting"
+POSTING = SHARED_FIXTURES / "discuz-x35-posting"
 
 if not (POSTING / "INDEX.md").is_file():
     if os.environ.get("CI") == "true":

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 from typing import Any
 
 import pytest
 from requests.structures import CaseInsensitiveDict
 
 from forumbot.posting import Action, Outcome, classify_answer, parse_form, parse_pm_view
+from tests.shared_fixtures import SHARED_FIXTURES
 
-FOLDER = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "discuz-x35-posting"
+FOLDER = SHARED_FIXTURES / "discuz-x35-posting"
 
 if not (FOLDER / "INDEX.md").is_file():
     if os.environ.get("CI") == "true":

@@ -1,4 +1,4 @@
-"""Crash-safety: the runner killed at 200+ random instants of the whole 【夜宵杀】 game, restarted each time,
+"""Crash-safety: the runner killed at 100+ random instants of the whole 【夜宵杀】 game, restarted each time,
 ends with exactly the store of an uninterrupted run (issue 10: no moment skipped or done twice, no post
 doubled, no night resolved twice, no state version lost).
 
@@ -7,7 +7,9 @@ interpreter start). The child dies by ``os._exit`` right before its Nth SQL comm
 flush, as under ``kill -9`` — through the ``FORUMBOT_CRASH_AT`` checkpoint (forumbot.runner.fastplay).
 The example board lives in the parent, so what the judge's account posted survives every death; its
 clock follows the child's fast clock through a file the child writes before each tick (a restarted
-child resumes at the instant it died in). The kill points are drawn by a seeded RNG.
+child resumes at the instant it died in). The kill points are drawn by a seeded RNG in rounds: each
+round of TOP lives uses every kill point 1..TOP once, in a shuffled order, so every kill point is a
+death (the test checks it) and the game is interrupted at every instant it ticks.
 """
 
 from __future__ import annotations
@@ -36,7 +38,10 @@ from forumbot.runner.fastplay import (
 )
 from tests.runner.yexiao import SCENARIO, START, UNTIL, open_runner, snapshot, variant
 
-KILLS = 200
+# 100, not 200 (measured: one crashed game is 50-65 deaths and already dies at every instant the runner
+# ticks, 10 instants for 8 moments; games 2-4 of the former 200 added 3 more). With kill points drawn in
+# rounds every kill point 1..TOP is a death (checked), most twice; 200 independent draws could miss one.
+KILLS = 100
 KILLS_OWED = 30
 TOP = 40  # the largest kill point (in commits) of one runner's life
 SEED = 20260603
@@ -148,8 +153,10 @@ def _game(
     return json.loads(text), b, deaths, int(commits_file.read_text())
 
 
-def test_a_runner_killed_at_200_random_instants_ends_like_an_uninterrupted_one(tmp_path: Path) -> None:
-    _crash_and_compare(tmp_path, YEXIAO, KILLS)
+def test_a_runner_killed_at_100_random_instants_ends_like_an_uninterrupted_one(tmp_path: Path) -> None:
+    _, died_at = _crash_and_compare(tmp_path, YEXIAO, KILLS)
+    # every kill point of a runner's life was a death, most of them twice or more
+    assert set(died_at) == set(range(1, TOP + 1))
 
 
 # 麻花 dealt the police card (his day-1 execution owes last words, posted at 15:00), 月饼 the poison (the
@@ -176,7 +183,7 @@ OWED = Story(
 
 
 def test_the_owed_moments_and_an_early_night_survive_30_random_kills(tmp_path: Path) -> None:
-    calm = _crash_and_compare(tmp_path, OWED, KILLS_OWED)
+    calm, _ = _crash_and_compare(tmp_path, OWED, KILLS_OWED)
     keys = [key for key, _status, _result in calm["moments"]]
     assert {"night1/extra_check", "day1/lastwords", "night2/deadline"} <= set(keys)
     night2 = next(json.loads(r) for k, _s, r in calm["moments"] if k == "night2/deadline")
@@ -186,10 +193,31 @@ def test_the_owed_moments_and_an_early_night_survive_30_random_kills(tmp_path: P
     assert datetime.fromisoformat(night2["early"]) == datetime(2026, 6, 4, 8, 45, tzinfo=UTC)
 
 
-def _crash_and_compare(tmp_path: Path, story: Story, kills: int) -> dict[str, Any]:
+class _KillPoints:
+    """Kill points 1..top drawn in rounds: each round uses every one once, in an order the seeded RNG
+    shuffles. Random enough that a runner dies anywhere in its life, and no kill point is left unused the
+    way independent draws leave some (200 draws from 1..40 leave one unused about one time in five)."""
+
+    def __init__(self, rng: random.Random, top: int) -> None:
+        self.rng, self.top = rng, top
+        self.round: list[int] = []
+        self.drawn: list[int] = []
+
+    def __call__(self) -> int:
+        if not self.round:
+            self.round = list(range(1, self.top + 1))
+            self.rng.shuffle(self.round)
+        self.drawn.append(self.round.pop())
+        return self.drawn[-1]
+
+
+def _crash_and_compare(tmp_path: Path, story: Story, kills: int) -> tuple[dict[str, Any], list[int]]:
+    """Crash games until ``kills`` deaths, each compared with the calm run; returns the calm run's
+    snapshot and the kill point (the commit of its life) of each runner that died."""
     started = time.monotonic()
     calm, calm_board, _, total = _game(tmp_path, "calm", None, story)
-    rng = random.Random(SEED)
+    draw = _KillPoints(random.Random(SEED), story.top)
+    died_at: list[int] = []
     # Each restarted runner dies before a random commit between 1 and TOP: a restart costs about 20
     # commits (the ledger's sync, the tick's read), so a runner often dies before it gets anywhere and
     # sometimes gets a moment further. One crashed game has about 40 deaths: the game is played again,
@@ -198,10 +226,12 @@ def _crash_and_compare(tmp_path: Path, story: Story, kills: int) -> dict[str, An
     games = 0
     while len(deaths) < kills:
         games += 1
-        crashed, crashed_board, died, _ = _game(
-            tmp_path, f"crashed{games}", lambda: rng.randint(1, story.top), story
-        )
+        before = len(draw.drawn)
+        crashed, crashed_board, died, _ = _game(tmp_path, f"crashed{games}", draw, story)
         deaths += died
+        # each draw was a death but the game's last (its runner played to the end)
+        assert len(draw.drawn) - before == len(died) + 1
+        died_at += draw.drawn[before:-1]
         assert crashed["states"] == calm["states"]  # every version, once, in order: no night resolved twice
         for got, want in zip(crashed["moments"], calm["moments"], strict=True):
             assert got == want  # every moment done, with the same result
@@ -223,7 +253,7 @@ def _crash_and_compare(tmp_path: Path, story: Story, kills: int) -> dict[str, An
     )
     # deaths at every instant the runner ticks: each moment of the game was interrupted somewhere
     assert len(instants) >= len(calm["moments"])
-    return calm
+    return calm, died_at
 
 
 def _written(b: LiveBoard) -> list[tuple[str, int, str]]:

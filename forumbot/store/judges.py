@@ -22,6 +22,7 @@ from sqlmodel import SQLModel, col, select
 from forumbot.errors import StoreError, UsageError
 from forumbot.i18n import _
 from forumbot.store.db import Store
+from forumbot.store.dberrors import short_reason
 from forumbot.store.models import DESK_TABLE_NAMES, DeskLogRow, JudgeAccountRow, utcnow
 
 _hasher = PasswordHasher()
@@ -55,7 +56,7 @@ def _tables(store: Store) -> Store:
         except SQLAlchemyError as exc:
             raise StoreError(
                 _("cannot create the desk's tables in {store}: {error}").format(
-                    store=store.safe_url, error=exc
+                    store=store.safe_url, error=short_reason(exc)
                 )
             ) from exc
         _ready.add(store.engine)

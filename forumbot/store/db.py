@@ -332,7 +332,10 @@ def _found_read_only(engine: Engine, parsed: URL, path: str | None, busy_timeout
     if parsed.get_backend_name() == "sqlite":
         if parsed.query.get("mode") == "ro" or str(parsed.query.get("immutable", "")) in ("1", "true"):
             return True
-        raw = engine.raw_connection()
+        try:
+            raw = engine.raw_connection()
+        except (sqlite3.Error, DBAPIError) as exc:
+            raise store_error(exc, path or "", path) from exc
         try:
             con = raw.driver_connection
             assert con is not None

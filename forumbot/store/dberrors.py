@@ -40,6 +40,9 @@ PG_READ_ONLY_TRANSACTION = "25006"
 PG_INSUFFICIENT_PRIVILEGE = "42501"
 PG_DISK_FULL = "53100"
 
+# Less free space than this (bytes) on the store's file system: a disk I/O error is a full disk.
+FULL_BELOW = 1 << 20
+
 
 def driver_error(exc: BaseException) -> BaseException:
     """The DBAPI driver's own exception inside a SQLAlchemy one (``exc.orig``), else ``exc``."""
@@ -97,6 +100,19 @@ def why_read_only(path: str | None) -> str:
     return ""
 
 
+def disk_full(path: str | None) -> bool:
+    """Whether the file system holding the SQLite file at ``path`` has no room left: a write that
+    fails for want of space may come back as SQLite's «disk I/O error» (the WAL or journal could not
+    grow) rather than SQLITE_FULL, and the judge must hear that the disk is full."""
+    if not path:
+        return False
+    try:
+        room = os.statvfs(Path(path).parent)
+    except OSError:
+        return False
+    return room.f_bavail * room.f_frsize < FULL_BELOW
+
+
 def read_only_error(store: str, path: str | None = None, *, reason: str = "") -> StoreReadOnly:
     """The store is read-only: say it, name it, and say what to do."""
     why = reason or why_read_only(path)
@@ -118,7 +134,7 @@ def store_error(exc: BaseException, store: str, path: str | None = None) -> Stor
     if is_read_only(exc):
         why = _("the database role may not write") if state == PG_INSUFFICIENT_PRIVILEGE else ""
         return read_only_error(store, path, reason=why)
-    if code == SQLITE_FULL or state == PG_DISK_FULL:
+    if code == SQLITE_FULL or state == PG_DISK_FULL or (code == SQLITE_IOERR and disk_full(path)):
         return StoreFull(
             _(
                 "the disk holding the store {store} is full (or the database reached its size limit): "

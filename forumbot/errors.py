@@ -6,8 +6,11 @@ Our side (a judge can fix it here)::
     ├── ConfigError            a wrong or missing setting; names the field and the fix
     │   └── GameFileError      a game file that does not describe a playable game
     ├── UsageError             a command used wrongly (an unknown pid, a day not configured)
-    └── StoreError             the store cannot be opened or written
-        └── StoreBusy          another process holds the store (named) past the busy timeout
+    └── StoreError             the store cannot be opened, read or written (names the store; never
+        │                      shows SQL or its parameters: those go to the ``forumbot.store`` log)
+        ├── StoreBusy          another process holds the store (named) past the busy timeout
+        ├── StoreReadOnly      the store may be read but not written (file, mount, mode=ro, role)
+        └── StoreFull          the disk (or the database's size limit) is full
 
 The board's side (what the board answered; each carries the URL and the board's own words)::
 
@@ -80,6 +83,17 @@ class StoreError(ForumbotError):
 
 class StoreBusy(StoreError):
     """Another process held the store longer than the busy timeout; the message names it."""
+
+
+class StoreReadOnly(StoreError):
+    """A write was asked of a store that can only be read (a read-only file or mount, SQLite's
+    ``mode=ro`` or ``query_only``, a PostgreSQL read-only transaction or role). Reading commands work on
+    such a store; this names the store and what to change."""
+
+
+class StoreFull(StoreError):
+    """The disk holding the store, or the database's size limit, is full: nothing of the failed unit of
+    work was written."""
 
 
 class BoardError(ForumbotError):

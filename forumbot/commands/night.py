@@ -46,6 +46,7 @@ def where_label(line: NightMessageLine) -> str:
 
 def cmd_night_submit(args: argparse.Namespace) -> int:
     from forumbot.desk import read_submissions
+    from forumbot.desk.night import SUBMISSION_FIELDS
 
     _game, store, desk = open_desk(args)
     with store:
@@ -58,13 +59,7 @@ def cmd_night_submit(args: argparse.Namespace) -> int:
                     _("give the action (e.g. `night submit --night 1 kill --target X`) or --file")
                 )
             entries = [
-                {
-                    k: v
-                    for k, v in vars(args).items()
-                    if v is not None
-                    and k
-                    in ("by", "target", "pledge", "possess", "kill_text", "first", "second", "order", "at")
-                }
+                {k: v for k, v in vars(args).items() if v is not None and k in SUBMISSION_FIELDS}
                 | {"kind": args.kind}
             ]
         for rec in desk.night_entries(args.night, entries):
@@ -256,9 +251,17 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "--night", "--day", dest="night", type=int, required=True, help=_("the night (= the day it opens)")
     )
     p.add_argument("kind", nargs="?", choices=LazyChoices(_action_kinds), metavar="KIND")
-    p.add_argument("--file", help=_("a TOML file of [[submissions]]"))
+    p.add_argument(
+        "--file",
+        help=_("a TOML file of [[submissions]], each with its kind, its time (at) and its kind's fields"),
+    )
     p.add_argument("--by", help=_("who submitted (a group member, or the role holder)"))
     p.add_argument("--target")
+    p.add_argument(
+        "--none",
+        action="store_true",
+        help=_("a kill or protection with no target, on purpose (空刀, 放弃守护)"),
+    )
     p.add_argument("--pledge", help=_("R001: 生死状, the bandit who dies with the poison"))
     p.add_argument("--possess", help=_("R001: the ghost's possession target"))
     p.add_argument("--kill-text", dest="kill_text", help=_("the kill text (杀文)"))

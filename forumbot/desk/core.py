@@ -74,8 +74,13 @@ class DeskCore:
                 str(exc), field="flags", fix=_("see `forumbot flags` for every flag and its values")
             ) from exc
         with store.session() as s:
-            self.gid = records.ensure_game(s, game.name, self.ruleset.id).id or 0
-            s.commit()
+            if store.read_only:
+                # Nothing is written to a read-only store: a game it does not hold has no records
+                # yet (id 0 matches none), and its first write says the store is read-only.
+                self.gid = records.find_game(s, game.name, self.ruleset.id) or 0
+            else:
+                self.gid = records.ensure_game(s, game.name, self.ruleset.id).id or 0
+                s.commit()
         # What this desk read and judged, each kept with what it was read or judged from and checked
         # against the store at each use (never stale, whoever wrote): the threads' posts by their
         # versions, the judged days and their carry-overs by their fingerprints (desk/carry.py).

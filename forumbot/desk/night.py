@@ -53,26 +53,65 @@ from forumbot.store import records
 NIGHT_ACTION_KINDS: tuple[str, ...] = tuple(kind.value for kind in ACTION_KINDS)
 
 
+#: The fields a typed submission may carry (CLI flags, a night file's [[submissions]] keys).
+SUBMISSION_FIELDS: tuple[str, ...] = (
+    "kind",
+    "by",
+    "target",
+    "none",
+    "pledge",
+    "possess",
+    "kill_text",
+    "first",
+    "second",
+    "order",
+    "at",
+)
+
+
 def action_from_fields(kind: str, f: Mapping[str, Any]) -> NightAction:
-    """A night action from the fields a judge types (CLI flags or a TOML [[submissions]] entry)."""
+    """A night action from the fields a judge types (CLI flags or a TOML [[submissions]] entry).
+
+    Why a kill or a protection needs its target or an explicit ``none`` (空刀, 放弃守护): the engine
+    reads a kill without a victim as a night with no kill, so a forgotten ``target`` would silently
+    become 平安夜. A kill naming only ``possess`` is the ghost's possession-only night (AMB-18).
+    Raises UsageError naming the missing (or contradictory) field."""
     by = f.get("by")
     target = f.get("target")
+    none = bool(f.get("none"))
 
     def need(key: str) -> Any:
         if not f.get(key):
             raise UsageError(_("a {kind} submission needs {key}").format(kind=kind, key=key))
         return f[key]
 
+    if none and kind not in (ActionKind.KILL, ActionKind.PROTECT):
+        raise UsageError(
+            _("none (no target) goes with a kill or a protect submission, not {kind}").format(kind=kind)
+        )
+    if none and target:
+        raise UsageError(
+            _("a {kind} submission names target {target!r} and none (no target): give one of them").format(
+                kind=kind, target=target
+            )
+        )
+    possession_only = kind == ActionKind.KILL and bool(f.get("possess"))  # AMB-18
+    if kind in (ActionKind.KILL, ActionKind.PROTECT) and not target and not none and not possession_only:
+        raise UsageError(
+            _(
+                "a {kind} submission needs target (or none = true / --none for no target: 空刀, 放弃守护)"
+            ).format(kind=kind)
+        )
     if kind == ActionKind.KILL:
         return Kill(
-            victim=target,
+            victim=target or None,
             pledge=f.get("pledge"),
             possess=f.get("possess"),
             text=f.get("kill_text") or "",
             by=by,
         )
     if kind == ActionKind.PROTECT:
-        return Protect(guardian=need("by"), target=target)
+        return Protect(guardian=need("by"), target=target or None)
     if kind == ActionKind.KILL_HOSTAGES:
         order = f.get("order")
         return KillHostages(order=tuple(order) if order else None, by=by)
@@ -89,11 +128,47 @@ def action_from_fields(kind: str, f: Mapping[str, Any]) -> NightAction:
 
 
 def read_submissions(path: Path) -> list[dict[str, Any]]:
-    """The [[submissions]] of a night file (kind, by, target, pledge, possess, kill_text, at ...)."""
-    entries = list(tomllib.loads(path.read_text("utf-8")).get("submissions", []))
-    if not entries:
+    """The [[submissions]] of a night file (kind, by, target, pledge, possess, kill_text, at ...).
+
+    A file records what was received, so each entry must say when (``at``): without it the desk would
+    take «now», after the deadline, and record a submission made in time as late. Each entry is
+    checked whole here (its kind, its time, the fields its kind needs, no unknown key), so a file
+    with one incomplete entry is refused before anything is recorded, naming the entry and the
+    field. Raises UsageError."""
+    try:
+        data = tomllib.loads(path.read_text("utf-8"))
+    except OSError as exc:
+        raise UsageError(_("cannot read {path}: {why}").format(path=path, why=exc.strerror)) from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise UsageError(_("{path} is not valid TOML: {why}").format(path=path, why=exc)) from exc
+    entries = data.get("submissions", [])
+    if not isinstance(entries, list) or not entries:
         raise UsageError(_("{path}: no [[submissions]] entries").format(path=path))
-    return entries
+    for i, entry in enumerate(entries, 1):
+        if not isinstance(entry, dict):
+            raise UsageError(_("{path}: entry {number} is not a table of fields").format(path=path, number=i))
+        unknown = sorted(set(entry) - set(SUBMISSION_FIELDS))
+        problem = ""
+        if unknown:
+            problem = _("unknown field {fields} (the fields: {known})").format(
+                fields=", ".join(unknown), known=", ".join(SUBMISSION_FIELDS)
+            )
+        elif not entry.get("kind"):
+            problem = _('no kind (kind = "kill", "check"...)')
+        elif entry.get("at") in (None, ""):
+            problem = _('no time: when it was received, at = "2026-06-03 16:40" (game time zone)')
+        else:
+            try:
+                action_from_fields(str(entry["kind"]), entry)
+            except UsageError as exc:
+                problem = str(exc)
+        if problem:
+            raise UsageError(
+                _("{path}: entry {number}: {problem} — nothing was recorded").format(
+                    path=path, number=i, problem=problem
+                )
+            )
+    return list(entries)
 
 
 # Rules under which the engine's resolution judges a submission void (recorded, then void and, per the

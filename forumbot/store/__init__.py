@@ -4,7 +4,8 @@
 queries, by concern: posts.py (posts and their revisions), threads.py (what a poll learnt about each
 thread), fetchlog.py (every HTTP exchange and poll run), records.py (the judges' records of a game:
 state versions and undos, night submissions, overrides, proxy votes, revotes), health.py (counts and a
-consistency check); base.py the unit of work they share. They return plain dataclasses (``StoredPost``
+consistency check); base.py the unit of work they share; dberrors.py every database error in the
+judge's words (a read-only store, a full disk), never with SQL. They return plain dataclasses (``StoredPost``
 with its revisions): callers never see a row outside the store. idle.py is an idle poll's check and
 record through the standard library's sqlite3 (no SQLAlchemy to import), values.py what it shares.
 

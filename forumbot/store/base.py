@@ -14,6 +14,7 @@ from forumbot.board import BoardConfig
 from forumbot.errors import StoreError
 from forumbot.i18n import _
 from forumbot.store.db import Store
+from forumbot.store.dberrors import short_reason
 from forumbot.store.models import BoardRow, ThreadRow
 
 BoardLike = BoardConfig | str
@@ -48,7 +49,9 @@ def _unit(store: Store, what: str) -> Iterator[Session]:
             s.commit()
         except SQLAlchemyError as exc:
             s.rollback()
-            raise StoreError(_("cannot store {what}: {error}").format(what=what, error=exc)) from exc
+            raise StoreError(
+                _("cannot store {what}: {error}").format(what=what, error=short_reason(exc))
+            ) from exc
 
 
 def _aware(*values: datetime | None) -> None:

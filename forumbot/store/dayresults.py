@@ -13,9 +13,10 @@ from sqlalchemy import Table, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlmodel import SQLModel
 
-from forumbot.errors import StoreError
+from forumbot.errors import StoreError, StoreReadOnly
 from forumbot.i18n import _
 from forumbot.store.db import Store, upsert_insert
+from forumbot.store.dberrors import short_reason
 
 _RESULTS: Table = SQLModel.metadata.tables["day_results"]
 
@@ -30,7 +31,7 @@ def load_day_results(store: Store, gid: int) -> dict[int, tuple[str, str]]:
     except SQLAlchemyError as exc:
         raise StoreError(
             _("cannot read the stored day results from {store}: {error}").format(
-                store=store.safe_url, error=exc
+                store=store.safe_url, error=short_reason(exc)
             )
         ) from exc
 
@@ -39,7 +40,10 @@ def save_day_result(store: Store, gid: int, day: int, fingerprint: str, carry_js
     """Store (or replace) day ``day``'s carry-over under ``fingerprint``.
 
     Two processes storing the same day at once both stored a valid result; the loser of the race on a
-    backend without upserts leaves the winner's row. Raises StoreError when the database refuses."""
+    backend without upserts leaves the winner's row. Raises StoreError when the database refuses. On a
+    read-only store nothing is stored (a shortcut only: the day is judged again next time)."""
+    if store.read_only:
+        return  # kept to judge faster next time: a read-only store judges again instead
     r = _RESULTS.c
     values = {"game_id": gid, "day": day, "fingerprint": fingerprint, "carry_json": carry_json}
     try:
@@ -64,9 +68,11 @@ def save_day_result(store: Store, gid: int, day: int, fingerprint: str, carry_js
                 conn.execute(_RESULTS.insert(), values)
     except IntegrityError:
         return  # another process stored this day in between (see above)
+    except StoreReadOnly:
+        return  # found read-only only now (a role that may not write this table): judged again next time
     except SQLAlchemyError as exc:
         raise StoreError(
             _("cannot store day {day}'s result in {store}: {error}").format(
-                day=day, store=store.safe_url, error=exc
+                day=day, store=store.safe_url, error=short_reason(exc)
             )
         ) from exc

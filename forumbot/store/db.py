@@ -18,20 +18,28 @@ from __future__ import annotations
 import os
 import socket
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from sqlalchemy import Table, event, inspect
-from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.engine import URL, Engine, make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Session, SQLModel, create_engine
 
-from forumbot.errors import StoreBusy, StoreError
+from forumbot.errors import StoreBusy, StoreError, StoreReadOnly
 from forumbot.i18n import _
 from forumbot.store import models
+from forumbot.store.dberrors import (
+    SQLITE_READONLY,
+    is_read_only,
+    read_only_error,
+    short_reason,
+    sqlite_code,
+    store_error,
+)
 from forumbot.store.values import DEFAULT_STORE as DEFAULT_STORE  # re-exported: its old home
 from forumbot.store.values import store_url as store_url
 
@@ -39,30 +47,82 @@ BUSY_TIMEOUT = 30.0  # seconds a writer waits for another process before giving 
 
 
 @dataclass
+class StoreMode:
+    """How an open store may be used, shared with its engine's event hooks: ``read_only`` once the
+    database says (or the judge asked) that it may be read but not written."""
+
+    read_only: bool = False
+
+
+@dataclass
 class Store:
-    """An open store. Pass it to the functions of the store's modules; close it when done."""
+    """An open store. Pass it to the functions of the store's modules; close it when done.
+
+    ``read_only``: the store may be read but not written (a read-only file or mount, SQLite's
+    ``mode=ro`` or ``query_only``, a PostgreSQL read-only transaction or role). Reading commands work
+    on it: nothing is written when it is opened or read (what a read would keep for later, such as a
+    judged day's carry-over, is not kept); a write raises StoreReadOnly naming the store (issue 22)."""
 
     engine: Engine
     url: str
+    mode: StoreMode = field(default_factory=StoreMode)
+
+    @property
+    def read_only(self) -> bool:
+        return self.mode.read_only
 
     def session(self) -> Session:
         """A session for one unit of work (``with store.session() as s: ... s.commit()``)."""
         return Session(self.engine, expire_on_commit=False)
 
-    def create_tables(self) -> None:
+    def create_tables(self, names: tuple[str, ...] | None = None) -> None:
         """Create missing tables, and add the columns a newer forumbot defines to a store made by an older
-        one (never alters, drops or rewrites what is there: an old store keeps every post it holds)."""
+        one (never alters, drops or rewrites what is there: an old store keeps every post it holds).
+
+        ``names``: only these tables (default: the store's and the games'). On a read-only store
+        nothing is written: when every table and column is there this does nothing, otherwise it raises
+        StoreReadOnly naming what is missing (a store made by an older forumbot, to be opened once
+        with write access)."""
+        names = names or models.TABLE_NAMES + models.GAME_TABLE_NAMES
+        tables = [SQLModel.metadata.tables[name] for name in names]
+        if self.read_only:
+            try:
+                missing = missing_schema(self.engine, tables)
+            except SQLAlchemyError as exc:
+                raise store_error(exc, self.label, self.sqlite_path) from exc
+            if missing:
+                raise StoreReadOnly(
+                    _(
+                        "the store {store} is read-only and was made by an older forumbot: it lacks "
+                        "{missing}. Open it once with write access (any command, e.g. `forumbot status`) "
+                        "so that forumbot adds them; nothing was written."
+                    ).format(store=self.label, missing=", ".join(missing))
+                )
+            return
         try:
-            names = models.TABLE_NAMES + models.GAME_TABLE_NAMES
-            tables = [SQLModel.metadata.tables[name] for name in names]
             SQLModel.metadata.create_all(self.engine, tables=tables)
             add_missing_columns(self.engine, tables)
         except SQLAlchemyError as exc:
             raise StoreError(
                 _("cannot create the store's tables in {store}: {error}").format(
-                    store=self.safe_url, error=exc
+                    store=self.safe_url, error=short_reason(exc)
                 )
             ) from exc
+
+    @property
+    def label(self) -> str:
+        """The store as a judge knows it, for messages: the SQLite file's path, else the URL without
+        its password."""
+        return self.sqlite_path or self.safe_url
+
+    @property
+    def sqlite_path(self) -> str | None:
+        """The SQLite file of this store (None in memory or on a server)."""
+        return sqlite_file(make_url(self.url))
+
+    def read_only_error(self) -> StoreReadOnly:
+        """The StoreReadOnly a write to this store raises: names it, says why and what to do."""
+        return read_only_error(self.label, self.sqlite_path)
 
     @property
     def safe_url(self) -> str:
@@ -90,6 +150,19 @@ def upsert_insert(dialect: str) -> Any:
     from sqlalchemy.dialects.postgresql import insert as pg_insert
 
     return pg_insert
+
+
+def missing_schema(engine: Engine, tables: list[Table]) -> list[str]:
+    """The tables (``table``) and columns (``table.column``) the models have and the store lacks."""
+    have = inspect(engine)
+    missing: list[str] = []
+    for table in tables:
+        if not have.has_table(table.name):
+            missing.append(table.name)
+            continue
+        present = {c["name"] for c in have.get_columns(table.name)}
+        missing.extend(f"{table.name}.{c.name}" for c in table.columns if c.name not in present)
+    return missing
 
 
 def add_missing_columns(engine: Engine, tables: list[Table]) -> list[str]:
@@ -128,6 +201,22 @@ def add_missing_columns(engine: Engine, tables: list[Table]) -> list[str]:
     return added
 
 
+def sqlite_file(parsed: URL) -> str | None:
+    """The file of an SQLite URL: its path, or the path of a ``file:`` URI (``sqlite:///file:x.db?
+    mode=ro&uri=true``, SQLite's own way to open a file read-only); None for another backend or in
+    memory."""
+    if parsed.get_backend_name() != "sqlite":
+        return None
+    database = parsed.database or ""
+    if database in ("", ":memory:") or parsed.query.get("mode") == "memory":
+        return None
+    if str(parsed.query.get("uri", "")).lower() in ("true", "1") and database.startswith("file:"):
+        database = database[len("file:") :].split("?", 1)[0]
+        if database.startswith("//"):  # file://host/path: the path after the (empty) host
+            database = "/" + database[2:].split("/", 1)[1] if "/" in database[2:] else ""
+    return database or None
+
+
 def open_store(
     url_or_path: str | Path | None = None,
     *,
@@ -135,39 +224,55 @@ def open_store(
     echo: bool = False,
     connect_args: dict[str, Any] | None = None,
     busy_timeout: float = BUSY_TIMEOUT,
+    read_only: bool = False,
 ) -> Store:
     """Open (and by default create) the store at ``url_or_path``.
 
     ``busy_timeout``: seconds an SQLite writer waits for another process before StoreBusy.
+    ``read_only``: open it for reading only (SQLite ``query_only``, a PostgreSQL read-only session);
+    a store the database will not let us write (read-only file or mount, ``mode=ro``, a read-only
+    transaction or role) is found read-only on its own: see :attr:`Store.read_only`.
     Raises StoreError when the URL is malformed, the driver is missing (naming the ``[postgres]``
-    extra for PostgreSQL), the database is unreachable, or (``create=False``) it holds no store yet.
+    extra for PostgreSQL), the database is unreachable, or (``create=False``) it holds no store yet;
+    StoreReadOnly when a read-only store would have to be created or brought up to date.
     """
     url = store_url(url_or_path)
     try:
         parsed = make_url(url)
     except ArgumentError as exc:
         raise StoreError(_("not a database URL or path: {value!r}").format(value=url_or_path)) from exc
+    safe = parsed.render_as_string(hide_password=True)
+    path = sqlite_file(parsed)
+    label = path or safe  # what messages call the store
     args: dict[str, Any] = dict(connect_args or {})
     kwargs: dict[str, Any] = {"echo": echo}
     is_sqlite = parsed.get_backend_name() == "sqlite"
+    mode = StoreMode(read_only=read_only)
     if is_sqlite:
         args.setdefault("check_same_thread", False)
-        if parsed.database in (None, "", ":memory:"):
+        if path is None:
             kwargs["poolclass"] = StaticPool
-        elif not create and not Path(parsed.database).exists():
+        elif not create and not Path(path).exists():
             raise StoreError(
-                _("no store at {path}: run `forumbot poll` first, or pass --store").format(
-                    path=parsed.database
-                )
+                _("no store at {path}: run `forumbot poll` first, or pass --store").format(path=path)
             )
         else:
-            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+            try:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(
+                    _("cannot make the folder of the store {store}: {why}").format(
+                        store=safe, why=exc.strerror or exc
+                    )
+                ) from exc
     else:
         kwargs["pool_pre_ping"] = True
+        if read_only:
+            options = str(args.get("options", ""))
+            args["options"] = (options + " -c default_transaction_read_only=on").strip()
     try:
         engine = create_engine(url, connect_args=args, **kwargs)
     except ImportError as exc:
-        safe = parsed.render_as_string(hide_password=True)
         if parsed.get_backend_name() == "postgresql":
             raise StoreError(
                 _(
@@ -183,34 +288,92 @@ def open_store(
         ) from exc
     except (ArgumentError, SQLAlchemyError) as exc:
         raise StoreError(
-            _("cannot open the store {store}: {error}").format(
-                store=parsed.render_as_string(hide_password=True), error=exc
-            )
+            _("cannot open the store {store}: {error}").format(store=safe, error=short_reason(exc))
         ) from exc
     if is_sqlite:
-        in_memory = parsed.database in (None, "", ":memory:")
-        _sqlite_setup(engine, in_memory=in_memory, busy_timeout=busy_timeout)
-        if not in_memory:
-            _name_the_other_writer(engine, str(parsed.database), busy_timeout)
-    store = Store(engine=engine, url=url)
+        _sqlite_setup(engine, in_memory=path is None, busy_timeout=busy_timeout, mode=mode)
+    _translate_errors(engine, label, path, busy_timeout, mode)
+    store = Store(engine=engine, url=url, mode=mode)
     try:
-        with engine.connect():
-            pass
+        if not mode.read_only:
+            mode.read_only = _found_read_only(engine, parsed, path, busy_timeout)
+        if not create and not inspect(engine).has_table("posts"):
+            engine.dispose()
+            raise StoreError(
+                _("{store} holds no forumbot store: run `forumbot poll` first").format(store=store.safe_url)
+            )
     except SQLAlchemyError as exc:
         engine.dispose()
         raise StoreError(
-            _("cannot connect to the store {store}: {error}").format(store=store.safe_url, error=exc)
+            _("cannot connect to the store {store}: {error}").format(store=safe, error=short_reason(exc))
         ) from exc
-    if not create and not inspect(engine).has_table("posts"):
+    except StoreError:
         engine.dispose()
-        raise StoreError(
-            _("{store} holds no forumbot store: run `forumbot poll` first").format(store=store.safe_url)
-        )
-    store.create_tables()  # an existing store gets the tables added since it was made (never altered)
+        raise
+    try:
+        store.create_tables()  # an existing store gets the tables added since it was made (never altered)
+    except StoreError:
+        engine.dispose()
+        raise
     return store
 
 
-def _sqlite_setup(engine: Engine, *, in_memory: bool, busy_timeout: float = BUSY_TIMEOUT) -> None:
+def _found_read_only(engine: Engine, parsed: URL, path: str | None, busy_timeout: float) -> bool:
+    """Whether the database will let us read the store but not write it, asked once when it is opened.
+
+    SQLite: ``mode=ro``/``immutable`` in the URL, ``PRAGMA query_only``, else a write that is rolled
+    back at once (a table created inside a transaction never committed): SQLite opens a file it may
+    not write (EACCES, EROFS) read-only without a word and says SQLITE_READONLY only at the first
+    write. It does not wait for another writer: a store another process is writing is writable.
+    PostgreSQL: the session's ``transaction_read_only`` (a read-only role's default, a standby), or
+    no INSERT privilege on the posts table."""
+    if path is None and parsed.get_backend_name() == "sqlite":
+        return False  # in memory: always writable
+    if parsed.get_backend_name() == "sqlite":
+        if parsed.query.get("mode") == "ro" or str(parsed.query.get("immutable", "")) in ("1", "true"):
+            return True
+        try:
+            raw = engine.raw_connection()
+        except (sqlite3.Error, DBAPIError) as exc:
+            raise store_error(exc, path or "", path) from exc
+        try:
+            con = raw.driver_connection
+            assert con is not None
+            try:
+                if con.execute("PRAGMA query_only").fetchone()[0]:
+                    return True
+                con.execute("PRAGMA busy_timeout=0")
+                try:
+                    con.execute("BEGIN IMMEDIATE")
+                    con.execute("CREATE TABLE main.forumbot_write_probe (x)")
+                except sqlite3.OperationalError as exc:
+                    return sqlite_code(exc) == SQLITE_READONLY
+                finally:
+                    if con.in_transaction:
+                        con.execute("ROLLBACK")
+                    con.execute(f"PRAGMA busy_timeout={max(int(busy_timeout * 1000), 0)}")
+            except sqlite3.Error as exc:
+                raise store_error(exc, path or "", path) from exc
+        finally:
+            raw.close()
+        return False
+    if parsed.get_backend_name() != "postgresql":
+        return False
+    with engine.connect() as conn:
+        row = conn.exec_driver_sql(
+            "SELECT current_setting('transaction_read_only'), CASE WHEN to_regclass('posts') IS NULL "
+            "THEN NULL ELSE has_table_privilege('posts', 'INSERT') END"
+        ).one()
+        conn.rollback()
+    return bool(row[0] == "on" or row[1] is False)
+
+
+def _sqlite_setup(
+    engine: Engine, *, in_memory: bool, busy_timeout: float = BUSY_TIMEOUT, mode: StoreMode | None = None
+) -> None:
+    mode = mode or StoreMode()
+    asked_read_only = mode.read_only
+
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # Let SQLAlchemy emit BEGIN itself (pysqlite's own handling skips it before SELECTs).
@@ -218,25 +381,61 @@ def _sqlite_setup(engine: Engine, *, in_memory: bool, busy_timeout: float = BUSY
         cur = dbapi_connection.cursor()
         cur.execute("PRAGMA foreign_keys=ON")
         cur.execute(f"PRAGMA busy_timeout={max(int(busy_timeout * 1000), 0)}")
-        if not in_memory:
-            cur.execute("PRAGMA journal_mode=WAL")
+        if asked_read_only:
+            cur.execute("PRAGMA query_only=ON")
+        elif not in_memory:
+            try:
+                cur.execute("PRAGMA journal_mode=WAL")
+            except sqlite3.OperationalError as exc:
+                # A read-only file not yet in WAL: it stays as it is, and is read as it is.
+                if sqlite_code(exc) != SQLITE_READONLY:
+                    raise
         cur.close()
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Any) -> None:
         # IMMEDIATE: take the write lock now, waiting (busy_timeout) for another writer, rather than
-        # reading first and failing without a wait when the write comes (WAL's stale snapshot).
-        conn.exec_driver_sql("BEGIN" if in_memory else "BEGIN IMMEDIATE")
+        # reading first and failing without a wait when the write comes (WAL's stale snapshot). A
+        # read-only store takes no write lock (SQLite refuses it under query_only).
+        plain = in_memory or mode.read_only
+        conn.exec_driver_sql("BEGIN" if plain else "BEGIN IMMEDIATE")
 
 
-def _name_the_other_writer(engine: Engine, path: str, busy_timeout: float) -> None:
-    """Turn SQLite's «database is locked» (after the busy timeout) into a StoreBusy naming the holder."""
+def _translate_errors(
+    engine: Engine, store: str, path: str | None, busy_timeout: float, mode: StoreMode
+) -> None:
+    """Every database error leaving this engine becomes forumbot's own, in the judge's words and
+    naming the store (forumbot/store/dberrors.py), never showing SQL or its parameters: SQLite's
+    «database is locked» after the busy timeout a StoreBusy naming the holder, a refused write a
+    StoreReadOnly (and the store is read-only from then on), a full disk a StoreFull.
+
+    Left as they are: an IntegrityError (callers that race another process catch it), a pre-ping's
+    failure (the pool reconnects), and what is no database error."""
 
     @event.listens_for(engine, "handle_error")
     def _on_error(ctx: Any) -> None:
+        if getattr(ctx, "is_pre_ping", False):
+            return
+        wrapped = ctx.sqlalchemy_exception
+        if not isinstance(wrapped, DBAPIError) or isinstance(wrapped, IntegrityError):
+            return
         orig = ctx.original_exception
-        if isinstance(orig, sqlite3.OperationalError) and ("locked" in str(orig) or "busy" in str(orig)):
+        if (
+            path is not None
+            and isinstance(orig, sqlite3.OperationalError)
+            and ("locked" in str(orig) or "busy" in str(orig))
+        ):
             raise StoreBusy(busy_message(path, busy_timeout)) from orig
+        if is_read_only(orig):
+            mode.read_only = True
+        error = store_error(orig, store, path)
+        if ctx.connection is None and type(error) is StoreError:  # not even connected
+            error = StoreError(
+                _("cannot connect to the store {store}: {error}").format(
+                    store=store, error=short_reason(orig)
+                )
+            )
+        raise error from orig
 
 
 def busy_message(path: str, waited: float) -> str:

@@ -21,7 +21,8 @@ from sqlmodel import SQLModel, col, select
 
 from forumbot.errors import LoginThrottled, StoreError, UsageError
 from forumbot.i18n import _
-from forumbot.store.db import Store
+from forumbot.store.db import Store, missing_schema
+from forumbot.store.dberrors import short_reason
 from forumbot.store.models import (
     DESK_TABLE_NAMES,
     DeskLoginAttemptRow,
@@ -60,7 +61,12 @@ class DeskLogEntry:
 
 def _tables(store: Store) -> Store:
     """Create the desk's tables beside the store's the first time a store is used here (never alters
-    or drops anything), as forumbot/gamerecords.py does for the judging tables."""
+    or drops anything), as forumbot/gamerecords.py does for the judging tables. A read-only store
+    gets none: a write to it says it is read-only (reads use :func:`_readable`)."""
+    if store.read_only:
+        if not _readable(store):
+            raise store.read_only_error()
+        return store
     if store.engine not in _ready:
         try:
             tables = [SQLModel.metadata.tables[name] for name in DESK_TABLE_NAMES]
@@ -68,11 +74,23 @@ def _tables(store: Store) -> Store:
         except SQLAlchemyError as exc:
             raise StoreError(
                 _("cannot create the desk's tables in {store}: {error}").format(
-                    store=store.safe_url, error=exc
+                    store=store.safe_url, error=short_reason(exc)
                 )
             ) from exc
         _ready.add(store.engine)
     return store
+
+
+def _readable(store: Store) -> bool:
+    """Whether the desk's tables can be read: always on a writable store (made when first used), on a
+    read-only one when a writable open made them (else there is no judge and no log to read)."""
+    if not store.read_only or store.engine in _ready:
+        return True
+    tables = [SQLModel.metadata.tables[name] for name in DESK_TABLE_NAMES]
+    if missing_schema(store.engine, tables):
+        return False
+    _ready.add(store.engine)
+    return True
 
 
 def _account(r: JudgeAccountRow) -> JudgeAccount:
@@ -106,6 +124,8 @@ def add_judge(store: Store, name: str, password: str, *, replace: bool = False) 
 
 
 def list_judges(store: Store, *, include_removed: bool = False) -> list[JudgeAccount]:
+    if not _readable(store):
+        return []
     with _tables(store).session() as s:
         q = select(JudgeAccountRow).order_by(col(JudgeAccountRow.name))
         rows = s.exec(q).all()
@@ -170,14 +190,20 @@ def verify_login(
 
     Raises :class:`LoginThrottled` without checking the password when the address or the name has
     failed too often lately (every attempt is recorded, in the store, so all desks of a team count
-    together); ``zone`` is the board's, for the time the message names."""
+    together); ``zone`` is the board's, for the time the message names. On a read-only store the
+    login is checked and not recorded."""
     now = now or utcnow()
+    if not _readable(store):
+        with contextlib.suppress(VerificationError, InvalidHashError):
+            _hasher.verify(_DUMMY, password)
+        return None
     until = login_locked_until(store, name, address, now=now)
     if until is not None:
         shown = until.astimezone(zone).strftime("%Y-%m-%d %H:%M")
         raise LoginThrottled(_("too many failed logins: try again after {time}").format(time=shown))
     account = _check_password(store, name, password)
-    _record_attempt(store, name, address, account is not None, now)
+    if not store.read_only:
+        _record_attempt(store, name, address, account is not None, now)
     return account
 
 
@@ -192,6 +218,8 @@ def _check_password(store: Store, name: str, password: str) -> JudgeAccount | No
             _hasher.verify(row.password_hash, password)
         except (VerificationError, InvalidHashError):
             return None
+        if store.read_only:
+            return _account(row)
         if _hasher.check_needs_rehash(row.password_hash):
             row.password_hash = _hasher.hash(password)
         row.last_login_at = utcnow()
@@ -203,6 +231,8 @@ def _check_password(store: Store, name: str, password: str) -> JudgeAccount | No
 
 def is_active(store: Store, name: str) -> bool:
     """Whether ``name`` may still use the desk (a session cookie outlives a removal otherwise)."""
+    if not _readable(store):
+        return False
     with _tables(store).session() as s:
         row = s.exec(select(JudgeAccountRow).where(JudgeAccountRow.name == name)).first()
         return row is not None and row.active
@@ -215,6 +245,8 @@ def log_change(store: Store, who: str, action: str, detail: str) -> None:
 
 
 def desk_log(store: Store, *, limit: int = 200) -> list[DeskLogEntry]:
+    if not _readable(store):
+        return []
     with _tables(store).session() as s:
         rows = s.exec(select(DeskLogRow).order_by(col(DeskLogRow.id).desc()).limit(limit)).all()
     return [DeskLogEntry(r.at, r.who, r.action, r.detail) for r in rows]

@@ -23,6 +23,7 @@ from forumbot.errors import StoreError, UsageError
 from forumbot.i18n import _
 from forumbot.labels import outbox_status_label
 from forumbot.store.db import Store
+from forumbot.store.dberrors import short_reason
 from forumbot.store.models import OutboxItemRow, OutboxLogRow, OutboxRevisionRow
 
 
@@ -188,7 +189,7 @@ def add_item(
             s.commit()
             return row.id
     except SQLAlchemyError as exc:
-        raise StoreError(_("cannot store the outbox item: {error}").format(error=exc)) from exc
+        raise StoreError(_("cannot store the outbox item: {error}").format(error=short_reason(exc))) from exc
 
 
 def get_item(store: Store, item_id: int) -> OutboxItem:
@@ -265,7 +266,9 @@ def change_status(
             s.commit()
             return _item(row)
     except SQLAlchemyError as exc:
-        raise StoreError(_("cannot change outbox item {id}: {error}").format(id=item_id, error=exc)) from exc
+        raise StoreError(
+            _("cannot change outbox item {id}: {error}").format(id=item_id, error=short_reason(exc))
+        ) from exc
 
 
 def revise(

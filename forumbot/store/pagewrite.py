@@ -39,6 +39,7 @@ from forumbot.i18n import _
 from forumbot.parsers.records import Post, PostState, ThreadPage
 from forumbot.store.base import BoardLike
 from forumbot.store.db import Store
+from forumbot.store.dberrors import short_reason
 from forumbot.store.posts import PageResult, StateChange, post_hash
 from forumbot.store.readpath import bump_versions
 
@@ -336,7 +337,7 @@ def record_page(
     except SQLAlchemyError as exc:
         raise StoreError(
             _("cannot store page {page} of thread {tid}: {error}").format(
-                page=info.page, tid=info.tid, error=exc
+                page=info.page, tid=info.tid, error=short_reason(exc)
             )
         ) from exc
 

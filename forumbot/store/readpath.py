@@ -58,6 +58,7 @@ from forumbot.errors import StoreError
 from forumbot.i18n import _
 from forumbot.parsers.records import EditMarker, Post, PostState, QuoteRef, TimeSource
 from forumbot.store.db import Store, upsert_insert
+from forumbot.store.dberrors import short_reason
 from forumbot.store.models import UTCDateTime
 
 BoardLike = BoardConfig | str
@@ -327,7 +328,7 @@ def read_thread(store: Store, board: BoardLike, tid: int) -> tuple[ThreadPost, .
     except SQLAlchemyError as exc:
         raise StoreError(
             _("cannot read thread {tid} from the store {store}: {error}").format(
-                tid=tid, store=store.safe_url, error=exc
+                tid=tid, store=store.safe_url, error=short_reason(exc)
             )
         ) from exc
 
@@ -394,7 +395,7 @@ def thread_versions(store: Store, board: BoardLike, tids: Iterable[int]) -> dict
     except SQLAlchemyError as exc:
         raise StoreError(
             _("cannot read the threads' versions from the store {store}: {error}").format(
-                store=store.safe_url, error=exc
+                store=store.safe_url, error=short_reason(exc)
             )
         ) from exc
 
@@ -710,7 +711,7 @@ def thread_has_post(store: Store, board: BoardLike, tid: int, pid: int) -> bool:
     except SQLAlchemyError as exc:
         raise StoreError(
             _("cannot read thread {tid} from the store {store}: {error}").format(
-                tid=tid, store=store.safe_url, error=exc
+                tid=tid, store=store.safe_url, error=short_reason(exc)
             )
         ) from exc
     return found is not None
@@ -753,7 +754,7 @@ class ThreadCache:
         except SQLAlchemyError as exc:
             raise StoreError(
                 _("cannot read thread {tid} from the store {store}: {error}").format(
-                    tid=tid, store=self.store.safe_url, error=exc
+                    tid=tid, store=self.store.safe_url, error=short_reason(exc)
                 )
             ) from exc
         self._views[(key, tid, name)] = (version, value)

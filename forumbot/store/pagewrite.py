@@ -353,11 +353,13 @@ def _write(
     info = page.thread
     source = str(page.source)
     whole_view = page.author_filter is None
+    # skip_pids is looked up, never copied: a poll passes every pid of the read so far, and copying
+    # it on each page made a first read quadratic in the thread's length (issue 21).
     posts: list[Post] = []
-    seen: set[int] = set(skip_pids)
+    on_page: set[int] = set()
     for p in page.posts:
-        if p.pid not in seen:
-            seen.add(p.pid)
+        if p.pid not in on_page and p.pid not in skip_pids:
+            on_page.add(p.pid)
             posts.append(p)
 
     # -- the board and the thread

@@ -57,7 +57,7 @@ from forumbot.parsers.records import (  # noqa: E402
     TimeSource,
 )
 from forumbot.store import Store, open_store, pagewrite, readpath  # noqa: E402
-from forumbot.store.posts import thread_posts  # noqa: E402
+from forumbot.store.posts import post_hash, thread_posts  # noqa: E402
 from tests.store.orm_writer import record_thread_page_orm  # noqa: E402
 
 BOARD = "http://bbs.example.com/"
@@ -65,6 +65,10 @@ TID = 3
 T0 = datetime(2026, 6, 10, 5, 0, tzinfo=UTC)
 DEFAULT_PG = "postgresql+psycopg://root@127.0.0.1:5432/test"
 TARGET_WRITE = {"sqlite": 3000.0, "postgresql": 1500.0}
+TARGET_FLOOR = {
+    "sqlite": 3.0,
+    "postgresql": 1.5,
+}  # forumbot's CPU per new post / the bare driver's (issue 21)
 TARGET_TALLY_CPU = 5.0
 TARGET_TALLY_MIB = 250.0
 Writer = Callable[..., Any]
@@ -209,6 +213,98 @@ def write_all(store: Store, writer: Writer, pages: list[ThreadPage], at: datetim
     return time.process_time() - start
 
 
+# --------------------------------------------------------------------------- the bare driver's floor
+
+
+def _floor_rows(
+    pages: list[ThreadPage], at: datetime, when: Callable[[datetime], Any]
+) -> Iterator[tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], list[tuple[int, int]]]]:
+    """Per page: the posts' rows, their first revisions' rows and (post id, revision id) pairs, ids
+    given (a fresh store: both count from 1), every value as the driver takes it."""
+    post_id = rev_id = 0
+    for i, tp in enumerate(pages):
+        seen = when(at + timedelta(milliseconds=i))
+        posts, revs, links = [], [], []
+        for p in tp.posts:
+            post_id += 1
+            rev_id += 1
+            posts.append(
+                (post_id, 1, 1, p.pid, p.tid or TID, p.floor, tp.thread.page, p.author, p.uid,
+                 when(p.posted_at), when(p.posted_until), str(p.time_source), p.first, str(p.state),
+                 1, p.edit.by if p.edit else None, when(p.edit.at) if p.edit else None, seen, seen,
+                 str(tp.source))
+            )  # fmt: skip
+            revs.append(
+                (rev_id, post_id, 1, post_hash(p), p.text, p.html,
+                 json.dumps([{"pid": q.pid, "author": q.author, "text": q.text} for q in p.quotes]),
+                 json.dumps(list(p.quoted_pids)), json.dumps(list(p.mentions)), p.title, str(p.state),
+                 p.edit.by if p.edit else None, when(p.edit.at) if p.edit else None,
+                 p.edit.raw if p.edit else "", str(tp.source), seen, seen, 1)
+            )  # fmt: skip
+            links.append((rev_id, post_id))
+        yield posts, revs, links
+
+
+_FLOOR_POSTS = (
+    "INSERT INTO posts (id, board_id, thread_id, pid, tid, floor, page, author, uid, posted_at, "
+    "posted_until, time_source, first, state, revision_count, edit_by, edit_at, first_seen_at, "
+    "last_seen_at, last_source) VALUES ({})"
+)
+_FLOOR_REVS = (
+    "INSERT INTO post_revisions (id, post_id, number, content_hash, text, html, quotes, quoted_pids, "
+    "mentions, title, state, edit_by, edit_at, edit_raw, source, first_seen_at, last_seen_at, "
+    "seen_count) VALUES ({})"
+)
+
+
+def floor_write(backend: str, spec: dict[str, Any], pages: list[ThreadPage], at: datetime) -> float:
+    """CPU seconds for the bare DB-API driver to store the same new posts and revisions into a fresh
+    store of forumbot's schema, one transaction per page as forumbot does (the board and thread rows
+    made first, not timed): the floor that forumbot's own writer is measured against (issue 21)."""
+    if backend == "sqlite":
+        import sqlite3
+
+        db: Any = sqlite3.connect(spec["url"], isolation_level=None)
+        db.execute("PRAGMA foreign_keys=ON")
+        db.execute("PRAGMA journal_mode=WAL")
+        mark, begin = "?", "BEGIN IMMEDIATE"
+
+        def when(v: datetime) -> Any:
+            return v.astimezone(UTC).replace(tzinfo=None).isoformat(" ", "microseconds")
+
+    else:
+        import psycopg
+
+        url = spec["url"].replace("postgresql+psycopg://", "postgresql://")
+        db = psycopg.connect(url, autocommit=True, **spec.get("connect_args", {}))
+        mark, begin = "%s", "BEGIN"
+
+        def when(v: datetime) -> Any:
+            return v.astimezone(UTC).replace(tzinfo=None)
+
+    posts_sql = _FLOOR_POSTS.format(", ".join([mark] * 20))
+    revs_sql = _FLOOR_REVS.format(", ".join([mark] * 18))
+    link_sql = f"UPDATE posts SET current_revision_id = {mark} WHERE id = {mark}"
+    cur = db.cursor()
+    cur.execute(
+        "INSERT INTO boards (id, url, name, created_at) VALUES (1, 'b', '', " + f"{mark})", (when(at),)
+    )
+    cur.execute(
+        f"INSERT INTO threads (id, board_id, tid, title, first_seen_at) VALUES (1, 1, {TID}, '', {mark})",
+        (when(at),),
+    )
+    start = time.process_time()
+    for posts, revs, links in _floor_rows(pages, at, when):
+        cur.execute(begin)
+        cur.executemany(posts_sql, posts)
+        cur.executemany(revs_sql, revs)
+        cur.executemany(link_sql, links)
+        cur.execute("COMMIT")
+    spent = time.process_time() - start
+    db.close()
+    return spent
+
+
 # --------------------------------------------------------------------------- writes
 
 
@@ -220,8 +316,14 @@ def bench_writes(backends: Backends, n_posts: int, rounds: int) -> list[str]:
         best: dict[tuple[str, str], float] = {}
         stmts: dict[tuple[str, str], float] = {}
         for r in range(rounds):
-            order = ["old", "new"] if r % 2 == 0 else ["new", "old"]
+            order = ["old", "new", "floor"] if r % 2 == 0 else ["floor", "new", "old"]
             for name in order:
+                if name == "floor":
+                    _store, spec = backends.new(backend)
+                    _store.close()
+                    cpu = floor_write(backend, spec, pages, T0 + timedelta(days=1))
+                    best[("floor", "new")] = min(best.get(("floor", "new"), float("inf")), cpu)
+                    continue
                 store, _ = backends.new(backend)
                 try:
                     fresh = write_all(store, writers[name], pages, T0 + timedelta(days=1))
@@ -251,6 +353,14 @@ def bench_writes(backends: Backends, n_posts: int, rounds: int) -> list[str]:
         verdict = "met" if got >= target else "MISSED"
         lines.append(
             f"   target: >= {target:.0f} new posts per CPU-second into {backend}: {got:.0f} ({verdict})"
+        )
+        floor = n_posts / best[("floor", "new")]
+        times = best[("new", "new")] / best[("floor", "new")]
+        limit = TARGET_FLOOR[backend]
+        lines.append(
+            f"   floor: the bare driver writes the same posts and revisions into the same schema at "
+            f"{floor:.0f} posts/CPU-s; forumbot costs {times:.2f}x that "
+            f"(target <= {limit:g}x: {'met' if times <= limit else 'MISSED'})"
         )
     lines.append("   (statements per page: a before_cursor_execute listener; an executemany counts once)")
     return lines

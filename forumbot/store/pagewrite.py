@@ -39,6 +39,7 @@ from forumbot.i18n import _
 from forumbot.parsers.records import Post, PostState, ThreadPage
 from forumbot.store.base import BoardLike
 from forumbot.store.db import Store
+from forumbot.store.models import UTCDateTime
 from forumbot.store.posts import PageResult, StateChange, post_hash
 from forumbot.store.readpath import bump_versions
 
@@ -87,6 +88,11 @@ _RESEE_REVISIONS = (
     )
 )
 
+_SQLITE_RESEE = (
+    "UPDATE post_revisions SET last_seen_at = ?, seen_count = post_revisions.seen_count + 1,"
+    " edit_by = ?, edit_at = ?, edit_raw = ? WHERE id = ?"
+)
+
 
 def _insert_many(
     conn: Connection, table: Table, rows: list[dict[str, Any]], returning: tuple[str, ...] = ()
@@ -97,6 +103,8 @@ def _insert_many(
     array parameter per column. Why: psycopg parses the SQL of every statement with more than 50
     parameters afresh (its cache stops there), which was 40% of the CPU of storing a page.
     """
+    if conn.dialect.name == "sqlite":
+        return _sqlite_insert(conn, table, rows, returning)
     if conn.dialect.name != "postgresql" or len(rows) < 2:
         stmt = insert(table)
         if returning:
@@ -154,6 +162,87 @@ def _unnest_sql(
         sql += f" RETURNING {', '.join(quote(n) for n in returning)}"
     found = _UNNEST[key] = (text(sql), converters)
     return found
+
+
+# --------------------------------------------------------------------------- SQLite: the driver's SQL
+# Why: on SQLite the statements above cost far more in SQLAlchemy than in the database (building each
+# statement, its cache key, a bind hook per value: 6x the bare driver's CPU per post). Here the SQL is
+# written once per shape and run with exec_driver_sql (events and error handling as before), every
+# value converted as the column types would: aware datetimes to SQLAlchemy's naive-UTC text, JSON to
+# its text. The rows stored are the same, byte for byte (tests/store/test_pagewrite.py compares them).
+
+_SQLITE_PARAMS = 999  # SQLite's oldest limit of parameters per statement
+
+
+def _sqlite_time(value: datetime | None) -> str | None:
+    """What UTCDateTime and SQLAlchemy's SQLite DATETIME store: naive UTC, ``YYYY-MM-DD HH:MM:SS.ffffff``."""
+    if value is None:
+        return None
+    return value.astimezone(UTC).replace(tzinfo=None).isoformat(" ", "microseconds")
+
+
+def _sqlite_read_time(value: str | None) -> datetime | None:
+    """The stored text back as an aware UTC datetime (as UTCDateTime reads it)."""
+    if value is None:
+        return None
+    return datetime.fromisoformat(value).replace(tzinfo=UTC)
+
+
+def _sqlite_json(value: Any) -> str | None:
+    return None if value is None else json.dumps(value)
+
+
+_SQLITE_CONVERT: dict[tuple[str, str], Callable[[Any], Any] | None] = {}
+
+
+def _sqlite_converter(table: Table, name: str) -> Callable[[Any], Any] | None:
+    key = (table.name, name)
+    if key not in _SQLITE_CONVERT:
+        ctype = table.c[name].type
+        if isinstance(ctype, UTCDateTime):
+            _SQLITE_CONVERT[key] = _sqlite_time
+        elif isinstance(ctype, JSON):
+            _SQLITE_CONVERT[key] = _sqlite_json
+        else:
+            _SQLITE_CONVERT[key] = None
+    return _SQLITE_CONVERT[key]
+
+
+def _sqlite_values(table: Table, names: Sequence[str], row: dict[str, Any]) -> list[Any]:
+    out = []
+    for name in names:
+        convert = _sqlite_converter(table, name)
+        out.append(row[name] if convert is None else convert(row[name]))
+    return out
+
+
+def _sqlite_insert(
+    conn: Connection, table: Table, rows: list[dict[str, Any]], returning: tuple[str, ...]
+) -> list[Any]:
+    """Multi-row INSERT … RETURNING in the driver's SQL (a few statements for a page of thousands)."""
+    names = tuple(rows[0])
+    per = max(1, _SQLITE_PARAMS // len(names))
+    head = f"INSERT INTO {table.name} ({', '.join(names)}) VALUES "
+    one = f"({', '.join('?' * len(names))})"
+    tail = f" RETURNING {', '.join(returning)}" if returning else ""
+    out: list[Any] = []
+    for start in range(0, len(rows), per):
+        chunk = rows[start : start + per]
+        params: list[Any] = []
+        for row in chunk:
+            params.extend(_sqlite_values(table, names, row))
+        result = conn.exec_driver_sql(head + ", ".join([one] * len(chunk)) + tail, tuple(params))
+        if returning:
+            out.extend(result)
+    return out
+
+
+def _sqlite_update_many(
+    conn: Connection, table: Table, names: Sequence[str], rows: list[dict[str, Any]]
+) -> None:
+    """``UPDATE table SET names… WHERE id = ?`` for every row (one executemany); ``rows`` carry ``id``."""
+    sql = f"UPDATE {table.name} SET {', '.join(f'{n} = ?' for n in names)} WHERE id = ?"
+    conn.exec_driver_sql(sql, [(*_sqlite_values(table, names, row), row["id"]) for row in rows])
 
 
 def _board_key(board: BoardLike) -> str:
@@ -223,8 +312,17 @@ def _revision_values(post: Post, h: str, number: int, source: str, at: datetime)
     }
 
 
+_SQLITE_THREAD_IDS = (
+    "SELECT boards.id, threads.id FROM boards LEFT OUTER JOIN threads"
+    " ON threads.board_id = boards.id AND threads.tid = ? WHERE boards.url = ?"
+)
+
+
 def _thread_ids(conn: Connection, key: str, tid: int) -> tuple[int | None, int | None]:
     """(board id, thread id) in one SELECT; None for what is not stored yet."""
+    if conn.dialect.name == "sqlite":
+        found = conn.exec_driver_sql(_SQLITE_THREAD_IDS, (tid, key)).first()
+        return (None, None) if found is None else (found[0], found[1])
     q = (
         select(BOARDS.c.id, THREADS.c.id)
         .select_from(BOARDS.outerjoin(THREADS, (THREADS.c.board_id == BOARDS.c.id) & (THREADS.c.tid == tid)))
@@ -238,7 +336,13 @@ def _load_rows(conn: Connection, bid: int, pids: Sequence[int]) -> dict[int, _Ro
     """The page's stored posts (by pid) with every revision's hash: the whole re-read check."""
     p, r = POSTS.c, REVISIONS.c
     rows: dict[int, _Row] = {}
+    sqlite = conn.dialect.name == "sqlite"
     for start in range(0, len(pids), CHUNK):
+        chunk = pids[start : start + CHUNK]
+        if sqlite:
+            sql = _SQLITE_LOAD.format(", ".join("?" * len(chunk)))
+            _collect(rows, conn.exec_driver_sql(sql, (bid, *chunk)), _sqlite_read_time)
+            continue
         q = (
             select(
                 p.id,
@@ -253,21 +357,41 @@ def _load_rows(conn: Connection, bid: int, pids: Sequence[int]) -> dict[int, _Ro
                 r.edit_raw,
             )
             .select_from(POSTS.outerjoin(REVISIONS, r.post_id == p.id))
-            .where(p.board_id == bid, p.pid.in_(pids[start : start + CHUNK]))
+            .where(p.board_id == bid, p.pid.in_(chunk))
         )
-        for found in conn.execute(q):
-            pid = found[1]
-            row = rows.get(pid)
-            if row is None:
-                state = dict(zip(_POST_STATE, found[3 : 3 + len(_POST_STATE)], strict=True))
-                row = rows[pid] = _Row(found[0], pid, found[2], state)
-            rev_id, h, number, e_by, e_at, e_raw = found[3 + len(_POST_STATE) :]
-            if rev_id is not None:
-                rev = _Rev(rev_id, number, e_by, e_at, e_raw)
-                row.revisions[h] = rev
-                if rev_id == row.state["current_revision_id"]:
-                    row.current = rev
+        _collect(rows, conn.execute(q), None)
     return rows
+
+
+_POST_TIMES = tuple(n for n in _POST_STATE if isinstance(POSTS.c[n].type, UTCDateTime))
+_SQLITE_LOAD = (
+    "SELECT posts.id, posts.pid, posts.tid, "
+    + ", ".join(f"posts.{n}" for n in _POST_STATE)
+    + ", post_revisions.id, post_revisions.content_hash, post_revisions.number, post_revisions.edit_by,"
+    " post_revisions.edit_at, post_revisions.edit_raw"
+    " FROM posts LEFT OUTER JOIN post_revisions ON post_revisions.post_id = posts.id"
+    " WHERE posts.board_id = ? AND posts.pid IN ({})"
+)
+
+
+def _collect(rows: dict[int, _Row], found_rows: Any, read_time: Callable[[Any], Any] | None) -> None:
+    """The rows of the load SELECT into ``rows``; ``read_time``: the stored time's conversion when the
+    rows come straight from the driver."""
+    for found in found_rows:
+        pid = found[1]
+        row = rows.get(pid)
+        if row is None:
+            state = dict(zip(_POST_STATE, found[3 : 3 + len(_POST_STATE)], strict=True))
+            if read_time is not None:
+                for name in _POST_TIMES:
+                    state[name] = read_time(state[name])
+            row = rows[pid] = _Row(found[0], pid, found[2], state)
+        rev_id, h, number, e_by, e_at, e_raw = found[3 + len(_POST_STATE) :]
+        if rev_id is not None:
+            rev = _Rev(rev_id, number, e_by, e_at if read_time is None else read_time(e_at), e_raw)
+            row.revisions[h] = rev
+            if rev_id == row.state["current_revision_id"]:
+                row.current = rev
 
 
 # What the desk judges of a stored post (forumbot/store/readpath.py): a change bumps the thread's version.
@@ -329,6 +453,7 @@ def record_page(
     of the page's source. Raises ValueError for a naive datetime, StoreError when the database refuses.
     """
     _aware(seen_at, *(t for p in page.posts for t in (p.posted_at, p.posted_until)))
+    _aware(*(p.edit.at for p in page.posts if p.edit is not None), *(f.at for f in fetches))
     info = page.thread
     try:
         with store.engine.begin() as conn:
@@ -383,6 +508,8 @@ def _write(
             .values(board_id=bid, tid=info.tid, first_seen_at=seen_at, **changes)
             .returning(THREADS.c.id)
         ).scalar_one()
+    elif conn.dialect.name == "sqlite":
+        _sqlite_update_many(conn, THREADS, tuple(changes), [{**changes, "id": thread_id}])
     else:
         conn.execute(update(THREADS).where(THREADS.c.id == thread_id).values(**changes))
 
@@ -501,14 +628,25 @@ def _write(
         for row, rev in new_revs:
             assert row.id is not None
             rev.id = rev_ids[row.id]
+    sqlite = conn.dialect.name == "sqlite"
     if order:
-        params = []
         for row in order:
             assert row.current is not None and row.current.id is not None
             row.state["current_revision_id"] = row.current.id
-            params.append({"b_id": row.id, **{f"b_{k}": v for k, v in row.state.items()}})
-        conn.execute(_UPDATE_POSTS, params)
-    if reseen:
+        if sqlite:
+            _sqlite_update_many(conn, POSTS, _POST_STATE, [{**row.state, "id": row.id} for row in order])
+        else:
+            params = [{"b_id": row.id, **{f"b_{k}": v for k, v in row.state.items()}} for row in order]
+            conn.execute(_UPDATE_POSTS, params)
+    if reseen and sqlite:
+        conn.exec_driver_sql(
+            _SQLITE_RESEE,
+            [
+                (_sqlite_time(seen_at), rev.edit_by, _sqlite_time(rev.edit_at), rev.edit_raw, rev_id)
+                for rev_id, rev in reseen.items()
+            ],
+        )
+    elif reseen:
         conn.execute(
             _RESEE_REVISIONS,
             [

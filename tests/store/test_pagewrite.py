@@ -180,10 +180,27 @@ def dump(store: Store) -> dict[str, list[tuple[Any, ...]]]:
         return out
 
 
+def raw_dump(store: Store) -> dict[str, list[tuple[Any, ...]]]:
+    """Every table's rows as the driver reads them, no column type in between: on SQLite the text of
+    each stored time and JSON value, which the writer's own driver SQL must write exactly as the
+    column types did (issue 21)."""
+    tables = SQLModel.metadata.tables
+    with store.engine.connect() as conn:
+        out = {}
+        for name in TABLE_NAMES:
+            if name == "thread_versions":
+                continue
+            cols = [c.name for c in tables[name].columns if (name, c.name) != ("boards", "created_at")]
+            sql = f"SELECT {', '.join(cols)} FROM {name} ORDER BY id"
+            out[name] = [tuple(r) for r in conn.exec_driver_sql(sql)]
+        return out
+
+
 def assert_same_stores(make: Callable[[], Store], steps: list[Step]) -> None:
     old, new = make(), make()
     assert play(new, steps, pagewrite.record_page) == play(old, steps, record_thread_page_orm)
     assert dump(new) == dump(old)
+    assert raw_dump(new) == raw_dump(old)
     assert check_consistency(new) == []
 
 

@@ -178,7 +178,9 @@ def _sqlite_time(value: datetime | None) -> str | None:
     """What UTCDateTime and SQLAlchemy's SQLite DATETIME store: naive UTC, ``YYYY-MM-DD HH:MM:SS.ffffff``."""
     if value is None:
         return None
-    return value.astimezone(UTC).replace(tzinfo=None).isoformat(" ", "microseconds")
+    if value.tzinfo is not UTC:
+        value = value.astimezone(UTC)
+    return value.replace(tzinfo=None).isoformat(" ", "microseconds")
 
 
 def _sqlite_read_time(value: str | None) -> datetime | None:
@@ -192,28 +194,30 @@ def _sqlite_json(value: Any) -> str | None:
     return None if value is None else json.dumps(value)
 
 
-_SQLITE_CONVERT: dict[tuple[str, str], Callable[[Any], Any] | None] = {}
+_Convert = tuple[tuple[str, Callable[[Any], Any] | None], ...]
+_SQLITE_CONVERT: dict[tuple[str, tuple[str, ...]], _Convert] = {}
 
 
-def _sqlite_converter(table: Table, name: str) -> Callable[[Any], Any] | None:
-    key = (table.name, name)
-    if key not in _SQLITE_CONVERT:
-        ctype = table.c[name].type
-        if isinstance(ctype, UTCDateTime):
-            _SQLITE_CONVERT[key] = _sqlite_time
-        elif isinstance(ctype, JSON):
-            _SQLITE_CONVERT[key] = _sqlite_json
-        else:
-            _SQLITE_CONVERT[key] = None
-    return _SQLITE_CONVERT[key]
+def _sqlite_converters(table: Table, names: Sequence[str]) -> _Convert:
+    """Each column's conversion (None: the driver takes the value as it is), once per shape."""
+    key = (table.name, tuple(names))
+    found = _SQLITE_CONVERT.get(key)
+    if found is None:
+        pairs: list[tuple[str, Callable[[Any], Any] | None]] = []
+        for name in names:
+            ctype = table.c[name].type
+            if isinstance(ctype, UTCDateTime):
+                pairs.append((name, _sqlite_time))
+            elif isinstance(ctype, JSON):
+                pairs.append((name, _sqlite_json))
+            else:
+                pairs.append((name, None))
+        found = _SQLITE_CONVERT[key] = tuple(pairs)
+    return found
 
 
-def _sqlite_values(table: Table, names: Sequence[str], row: dict[str, Any]) -> list[Any]:
-    out = []
-    for name in names:
-        convert = _sqlite_converter(table, name)
-        out.append(row[name] if convert is None else convert(row[name]))
-    return out
+def _sqlite_values(converters: _Convert, row: dict[str, Any]) -> list[Any]:
+    return [row[name] if convert is None else convert(row[name]) for name, convert in converters]
 
 
 def _sqlite_insert(
@@ -225,12 +229,13 @@ def _sqlite_insert(
     head = f"INSERT INTO {table.name} ({', '.join(names)}) VALUES "
     one = f"({', '.join('?' * len(names))})"
     tail = f" RETURNING {', '.join(returning)}" if returning else ""
+    converters = _sqlite_converters(table, names)
     out: list[Any] = []
     for start in range(0, len(rows), per):
         chunk = rows[start : start + per]
         params: list[Any] = []
         for row in chunk:
-            params.extend(_sqlite_values(table, names, row))
+            params.extend(_sqlite_values(converters, row))
         result = conn.exec_driver_sql(head + ", ".join([one] * len(chunk)) + tail, tuple(params))
         if returning:
             out.extend(result)
@@ -242,7 +247,8 @@ def _sqlite_update_many(
 ) -> None:
     """``UPDATE table SET names… WHERE id = ?`` for every row (one executemany); ``rows`` carry ``id``."""
     sql = f"UPDATE {table.name} SET {', '.join(f'{n} = ?' for n in names)} WHERE id = ?"
-    conn.exec_driver_sql(sql, [(*_sqlite_values(table, names, row), row["id"]) for row in rows])
+    converters = _sqlite_converters(table, names)
+    conn.exec_driver_sql(sql, [(*_sqlite_values(converters, row), row["id"]) for row in rows])
 
 
 def _board_key(board: BoardLike) -> str:

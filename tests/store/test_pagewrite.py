@@ -190,8 +190,8 @@ def raw_dump(store: Store) -> dict[str, list[tuple[Any, ...]]]:
         for name in TABLE_NAMES:
             if name == "thread_versions":
                 continue
-            cols = [c.name for c in tables[name].columns if (name, c.name) != ("boards", "created_at")]
-            sql = f"SELECT {', '.join(cols)} FROM {name} ORDER BY id"
+            cols = [f'"{c.name}"' for c in tables[name].columns if (name, c.name) != ("boards", "created_at")]
+            sql = f'SELECT {", ".join(cols)} FROM "{name}" ORDER BY id'
             out[name] = [tuple(r) for r in conn.exec_driver_sql(sql)]
         return out
 

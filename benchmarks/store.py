@@ -1,6 +1,7 @@
 """The store's write and read paths, old against new, on SQLite and PostgreSQL (issue 12, points 2 and 4).
 
     .venv/bin/python benchmarks/store.py [--posts 2000] [--rounds 3] [--sizes 2000,20000,100000]
+                                         [--first-read-sizes 3000,100000] [--skip-first-read]
                                          [--skip-writes] [--skip-reads] [--pg URL | --no-pg]
 
 Writes: the same thread (10 posts per page, as a board serves it) is stored page by page into a fresh
@@ -9,6 +10,14 @@ writer (forumbot/store/pagewrite.py, what ``record_thread_page`` calls now), the
 stored again unchanged (a re-read). Rounds alternate old/new so a busy machine disturbs both alike.
 Prints posts per CPU-second of this process (the best round), the ratio, SQL statements per page
 and the targets: >= 3,000 new posts per CPU-second into SQLite, >= 1,500 into PostgreSQL.
+
+Beside them the bare driver's floor (issue 21): the same posts and revisions written by sqlite3 or
+psycopg alone into the same schema, one transaction per page; targets: forumbot <= 3x its CPU per post
+on SQLite, <= 1.5x on PostgreSQL.
+
+A first read (issue 21): a whole thread of 3k and of 100k posts stored page by page as a poll stores
+it; the CPU per post must not grow with the thread (<= 1.15x). 300k posts show it best but take minutes
+of CPU and a few hundred MiB on a shared machine: ``--first-read-sizes 3000,300000``.
 
 Reads: a thread of 2k / 20k / 100k posts (1% edited) is loaded through ``thread_posts`` (old)
 and ``readpath.read_thread`` (new), each in a fresh subprocess so its figures are its own: CPU
@@ -366,6 +375,38 @@ def bench_writes(backends: Backends, n_posts: int, rounds: int) -> list[str]:
     return lines
 
 
+# --------------------------------------------------------------------------- a first read
+
+
+def bench_first_read(backends: Backends, sizes: list[int]) -> list[str]:
+    """CPU per post of storing a whole thread read for the first time, page after page, with the pids
+    of the read so far passed on as ``forumbot.poll`` does: the same at every length, or a first read
+    is quadratic (it was: the writer copied that set on every page, issue 21). SQLite only."""
+    lines = [f"\n== a first read, {', '.join(f'{n:,}' for n in sizes)} posts, pages of 10 (SQLite)"]
+    per_post: dict[int, float] = {}
+    for n in sizes:
+        pages = pages_of(make_posts(n), 10)
+        store, _ = backends.new("sqlite")
+        seen: set[int] = set()
+        start = time.process_time()
+        try:
+            for i, tp in enumerate(pages):
+                at = T0 + timedelta(milliseconds=i)
+                pagewrite.record_page(store, BOARD, tp, seen_at=at, ppp=10, skip_pids=seen)
+                seen.update(p.pid for p in tp.posts)
+            per_post[n] = (time.process_time() - start) / n
+        finally:
+            store.close()
+        lines.append(f"   {n:>9,} posts: {per_post[n] * 1000:.3f} ms CPU per post")
+    small, large = per_post[min(sizes)], per_post[max(sizes)]
+    verdict = "met" if large <= small * 1.15 else "MISSED"
+    lines.append(
+        f"   {max(sizes):,} / {min(sizes):,} posts: {large / small:.2f}x the CPU per post "
+        f"(target <= 1.15x: {verdict})"
+    )
+    return lines
+
+
 # --------------------------------------------------------------------------- reads
 
 
@@ -487,6 +528,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--sizes", default="2000,20000,100000", help="thread lengths for the reads")
     parser.add_argument("--read-rounds", type=int, default=2)
+    parser.add_argument(
+        "--first-read-sizes",
+        default="3000,100000",
+        help="thread lengths for the first read (300000 shows the issue-21 figure; minutes of CPU)",
+    )
+    parser.add_argument("--skip-first-read", action="store_true")
     parser.add_argument("--skip-writes", action="store_true")
     parser.add_argument("--skip-reads", action="store_true")
     parser.add_argument("--pg", default=os.environ.get("FORUMBOT_TEST_DATABASE_URL") or DEFAULT_PG)
@@ -505,6 +552,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if not args.skip_writes:
             lines += bench_writes(backends, args.posts, args.rounds)
+            print("\n".join(lines), flush=True)
+            lines = []
+        if not args.skip_first_read:
+            lines += bench_first_read(backends, [int(n) for n in args.first_read_sizes.split(",")])
             print("\n".join(lines), flush=True)
             lines = []
         if not args.skip_reads:

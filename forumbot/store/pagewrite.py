@@ -88,9 +88,9 @@ _RESEE_REVISIONS = (
     )
 )
 
-_SQLITE_RESEE = (
-    "UPDATE post_revisions SET last_seen_at = ?, seen_count = post_revisions.seen_count + 1,"
-    " edit_by = ?, edit_at = ?, edit_raw = ? WHERE id = ?"
+_RESEE_SQL = (
+    "UPDATE post_revisions SET last_seen_at = {m}, seen_count = post_revisions.seen_count + 1,"
+    " edit_by = {m}, edit_at = {m}, edit_raw = {m} WHERE id = {m}"
 )
 
 
@@ -126,6 +126,7 @@ _UNNEST: dict[tuple[str, tuple[str, ...], tuple[str, ...]], tuple[TextClause, _C
 
 
 def _json_text(value: Any) -> str | None:
+    """JSON's text, as SQLAlchemy's JSON type writes it (``json.dumps``, ASCII escapes)."""
     return None if value is None else json.dumps(value)
 
 
@@ -164,13 +165,17 @@ def _unnest_sql(
     return found
 
 
-# --------------------------------------------------------------------------- SQLite: the driver's SQL
-# Why: on SQLite the statements above cost far more in SQLAlchemy than in the database (building each
-# statement, its cache key, a bind hook per value: 6x the bare driver's CPU per post). Here the SQL is
-# written once per shape and run with exec_driver_sql (events and error handling as before), every
-# value converted as the column types would: aware datetimes to SQLAlchemy's naive-UTC text, JSON to
-# its text. The rows stored are the same, byte for byte (tests/store/test_pagewrite.py compares them).
+# --------------------------------------------------------------------------- the driver's own SQL
+# Why: the statements of a page cost far more in SQLAlchemy than in the database (building each
+# statement, its cache key, a bind hook per value: 6x the bare driver's CPU per post on SQLite). Here
+# the SQL is written once per shape and run with exec_driver_sql (events and error handling as
+# before), every value converted as the column types would: aware datetimes to naive UTC (SQLite:
+# SQLAlchemy's text of it), JSON to its text. The rows stored are the same, byte for byte
+# (tests/store/test_pagewrite.py compares them with the ORM writer's). SQLite and PostgreSQL (whose
+# new rows still go in through unnest, above); any other backend keeps SQLAlchemy's statements.
 
+_DRIVER_SQL = ("sqlite", "postgresql")
+_MARK = {"sqlite": "?", "postgresql": "%s"}
 _SQLITE_PARAMS = 999  # SQLite's oldest limit of parameters per statement
 
 
@@ -190,33 +195,52 @@ def _sqlite_read_time(value: str | None) -> datetime | None:
     return datetime.fromisoformat(value).replace(tzinfo=UTC)
 
 
-def _sqlite_json(value: Any) -> str | None:
-    return None if value is None else json.dumps(value)
+def _naive_time(value: datetime | None) -> datetime | None:
+    """What UTCDateTime hands PostgreSQL's driver: naive UTC."""
+    if value is None:
+        return None
+    if value.tzinfo is not UTC:
+        value = value.astimezone(UTC)
+    return value.replace(tzinfo=None)
+
+
+def _aware_time(value: datetime | None) -> datetime | None:
+    """PostgreSQL's naive UTC back as an aware UTC datetime."""
+    return None if value is None else value.replace(tzinfo=UTC)
+
+
+_WRITE_TIME: dict[str, Callable[[Any], Any]] = {"sqlite": _sqlite_time, "postgresql": _naive_time}
+_READ_TIME: dict[str, Callable[[Any], Any]] = {"sqlite": _sqlite_read_time, "postgresql": _aware_time}
+
+
+def _q(name: str) -> str:
+    """An identifier quoted (SQLite and PostgreSQL alike: some columns are reserved words)."""
+    return f'"{name}"'
 
 
 _Convert = tuple[tuple[str, Callable[[Any], Any] | None], ...]
-_SQLITE_CONVERT: dict[tuple[str, tuple[str, ...]], _Convert] = {}
+_CONVERT: dict[tuple[str, str, tuple[str, ...]], _Convert] = {}
 
 
-def _sqlite_converters(table: Table, names: Sequence[str]) -> _Convert:
+def _converters(dialect: str, table: Table, names: Sequence[str]) -> _Convert:
     """Each column's conversion (None: the driver takes the value as it is), once per shape."""
-    key = (table.name, tuple(names))
-    found = _SQLITE_CONVERT.get(key)
+    key = (dialect, table.name, tuple(names))
+    found = _CONVERT.get(key)
     if found is None:
         pairs: list[tuple[str, Callable[[Any], Any] | None]] = []
         for name in names:
             ctype = table.c[name].type
             if isinstance(ctype, UTCDateTime):
-                pairs.append((name, _sqlite_time))
+                pairs.append((name, _WRITE_TIME[dialect]))
             elif isinstance(ctype, JSON):
-                pairs.append((name, _sqlite_json))
+                pairs.append((name, _json_text))
             else:
                 pairs.append((name, None))
-        found = _SQLITE_CONVERT[key] = tuple(pairs)
+        found = _CONVERT[key] = tuple(pairs)
     return found
 
 
-def _sqlite_values(converters: _Convert, row: dict[str, Any]) -> list[Any]:
+def _values(converters: _Convert, row: dict[str, Any]) -> list[Any]:
     return [row[name] if convert is None else convert(row[name]) for name, convert in converters]
 
 
@@ -226,29 +250,29 @@ def _sqlite_insert(
     """Multi-row INSERT … RETURNING in the driver's SQL (a few statements for a page of thousands)."""
     names = tuple(rows[0])
     per = max(1, _SQLITE_PARAMS // len(names))
-    head = f"INSERT INTO {table.name} ({', '.join(names)}) VALUES "
+    head = f"INSERT INTO {_q(table.name)} ({', '.join(map(_q, names))}) VALUES "
     one = f"({', '.join('?' * len(names))})"
-    tail = f" RETURNING {', '.join(returning)}" if returning else ""
-    converters = _sqlite_converters(table, names)
+    tail = f" RETURNING {', '.join(map(_q, returning))}" if returning else ""
+    converters = _converters("sqlite", table, names)
     out: list[Any] = []
     for start in range(0, len(rows), per):
         chunk = rows[start : start + per]
         params: list[Any] = []
         for row in chunk:
-            params.extend(_sqlite_values(converters, row))
+            params.extend(_values(converters, row))
         result = conn.exec_driver_sql(head + ", ".join([one] * len(chunk)) + tail, tuple(params))
         if returning:
             out.extend(result)
     return out
 
 
-def _sqlite_update_many(
-    conn: Connection, table: Table, names: Sequence[str], rows: list[dict[str, Any]]
-) -> None:
+def _update_many(conn: Connection, table: Table, names: Sequence[str], rows: list[dict[str, Any]]) -> None:
     """``UPDATE table SET names… WHERE id = ?`` for every row (one executemany); ``rows`` carry ``id``."""
-    sql = f"UPDATE {table.name} SET {', '.join(f'{n} = ?' for n in names)} WHERE id = ?"
-    converters = _sqlite_converters(table, names)
-    conn.exec_driver_sql(sql, [(*_sqlite_values(converters, row), row["id"]) for row in rows])
+    dialect = conn.dialect.name
+    mark = _MARK[dialect]
+    sql = f"UPDATE {_q(table.name)} SET {', '.join(f'{_q(n)} = {mark}' for n in names)} WHERE id = {mark}"
+    converters = _converters(dialect, table, names)
+    conn.exec_driver_sql(sql, [(*_values(converters, row), row["id"]) for row in rows])
 
 
 def _board_key(board: BoardLike) -> str:
@@ -318,16 +342,17 @@ def _revision_values(post: Post, h: str, number: int, source: str, at: datetime)
     }
 
 
-_SQLITE_THREAD_IDS = (
+_THREAD_IDS_SQL = (
     "SELECT boards.id, threads.id FROM boards LEFT OUTER JOIN threads"
-    " ON threads.board_id = boards.id AND threads.tid = ? WHERE boards.url = ?"
+    " ON threads.board_id = boards.id AND threads.tid = {m} WHERE boards.url = {m}"
 )
 
 
 def _thread_ids(conn: Connection, key: str, tid: int) -> tuple[int | None, int | None]:
     """(board id, thread id) in one SELECT; None for what is not stored yet."""
-    if conn.dialect.name == "sqlite":
-        found = conn.exec_driver_sql(_SQLITE_THREAD_IDS, (tid, key)).first()
+    if conn.dialect.name in _DRIVER_SQL:
+        sql = _THREAD_IDS_SQL.format(m=_MARK[conn.dialect.name])
+        found = conn.exec_driver_sql(sql, (tid, key)).first()
         return (None, None) if found is None else (found[0], found[1])
     q = (
         select(BOARDS.c.id, THREADS.c.id)
@@ -342,12 +367,13 @@ def _load_rows(conn: Connection, bid: int, pids: Sequence[int]) -> dict[int, _Ro
     """The page's stored posts (by pid) with every revision's hash: the whole re-read check."""
     p, r = POSTS.c, REVISIONS.c
     rows: dict[int, _Row] = {}
-    sqlite = conn.dialect.name == "sqlite"
+    dialect = conn.dialect.name
     for start in range(0, len(pids), CHUNK):
         chunk = pids[start : start + CHUNK]
-        if sqlite:
-            sql = _SQLITE_LOAD.format(", ".join("?" * len(chunk)))
-            _collect(rows, conn.exec_driver_sql(sql, (bid, *chunk)), _sqlite_read_time)
+        if dialect in _DRIVER_SQL:
+            mark = _MARK[dialect]
+            sql = _LOAD_SQL.format(m=mark, pids=", ".join([mark] * len(chunk)))
+            _collect(rows, conn.exec_driver_sql(sql, (bid, *chunk)), _READ_TIME[dialect])
             continue
         q = (
             select(
@@ -370,13 +396,13 @@ def _load_rows(conn: Connection, bid: int, pids: Sequence[int]) -> dict[int, _Ro
 
 
 _POST_TIMES = tuple(n for n in _POST_STATE if isinstance(POSTS.c[n].type, UTCDateTime))
-_SQLITE_LOAD = (
+_LOAD_SQL = (
     "SELECT posts.id, posts.pid, posts.tid, "
-    + ", ".join(f"posts.{n}" for n in _POST_STATE)
+    + ", ".join(f"posts.{_q(n)}" for n in _POST_STATE)
     + ", post_revisions.id, post_revisions.content_hash, post_revisions.number, post_revisions.edit_by,"
     " post_revisions.edit_at, post_revisions.edit_raw"
     " FROM posts LEFT OUTER JOIN post_revisions ON post_revisions.post_id = posts.id"
-    " WHERE posts.board_id = ? AND posts.pid IN ({})"
+    " WHERE posts.board_id = {m} AND posts.pid IN ({pids})"
 )
 
 
@@ -514,8 +540,8 @@ def _write(
             .values(board_id=bid, tid=info.tid, first_seen_at=seen_at, **changes)
             .returning(THREADS.c.id)
         ).scalar_one()
-    elif conn.dialect.name == "sqlite":
-        _sqlite_update_many(conn, THREADS, tuple(changes), [{**changes, "id": thread_id}])
+    elif conn.dialect.name in _DRIVER_SQL:
+        _update_many(conn, THREADS, tuple(changes), [{**changes, "id": thread_id}])
     else:
         conn.execute(update(THREADS).where(THREADS.c.id == thread_id).values(**changes))
 
@@ -634,21 +660,23 @@ def _write(
         for row, rev in new_revs:
             assert row.id is not None
             rev.id = rev_ids[row.id]
-    sqlite = conn.dialect.name == "sqlite"
+    dialect = conn.dialect.name
+    driver_sql = dialect in _DRIVER_SQL
     if order:
         for row in order:
             assert row.current is not None and row.current.id is not None
             row.state["current_revision_id"] = row.current.id
-        if sqlite:
-            _sqlite_update_many(conn, POSTS, _POST_STATE, [{**row.state, "id": row.id} for row in order])
+        if driver_sql:
+            _update_many(conn, POSTS, _POST_STATE, [{**row.state, "id": row.id} for row in order])
         else:
             params = [{"b_id": row.id, **{f"b_{k}": v for k, v in row.state.items()}} for row in order]
             conn.execute(_UPDATE_POSTS, params)
-    if reseen and sqlite:
+    if reseen and driver_sql:
+        when = _WRITE_TIME[dialect]
         conn.exec_driver_sql(
-            _SQLITE_RESEE,
+            _RESEE_SQL.format(m=_MARK[dialect]),
             [
-                (_sqlite_time(seen_at), rev.edit_by, _sqlite_time(rev.edit_at), rev.edit_raw, rev_id)
+                (when(seen_at), rev.edit_by, when(rev.edit_at), rev.edit_raw, rev_id)
                 for rev_id, rev in reseen.items()
             ],
         )

@@ -27,9 +27,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Connection, Table, bindparam, insert, select, text, update
+from sqlalchemy import JSON, Connection, Table, bindparam, insert, select, update
 from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.sql.elements import TextClause
 from sqlmodel import SQLModel
 
 from forumbot.board import BoardConfig
@@ -99,9 +98,10 @@ def _insert_many(
 ) -> list[Any]:
     """INSERT ``rows`` (all with the same keys) in one statement, rows in order; the RETURNING rows.
 
-    SQLite: SQLAlchemy's multi-row INSERT. PostgreSQL: ``INSERT … SELECT FROM unnest(arrays)``, one
-    array parameter per column. Why: psycopg parses the SQL of every statement with more than 50
-    parameters afresh (its cache stops there), which was 40% of the CPU of storing a page.
+    SQLite: a multi-row INSERT in the driver's SQL (below). PostgreSQL: ``INSERT … SELECT FROM
+    unnest(arrays)``, one array parameter per column, also in the driver's SQL. Why: psycopg parses the
+    SQL of every statement with more than 50 parameters afresh (its cache stops there), which was 40%
+    of the CPU of storing a page.
     """
     if conn.dialect.name == "sqlite":
         return _sqlite_insert(conn, table, rows, returning)
@@ -113,16 +113,16 @@ def _insert_many(
         return []
     names = tuple(rows[0])
     sql, converters = _unnest_sql(conn, table, names, returning)
-    params = {
-        f"p{i}": [r[name] for r in rows] if convert is None else [convert(r[name]) for r in rows]
-        for i, (name, convert) in enumerate(zip(names, converters, strict=True))
-    }
-    result = conn.execute(sql, params)
+    params = tuple(
+        [r[name] for r in rows] if convert is None else [convert(r[name]) for r in rows]
+        for name, convert in zip(names, converters, strict=True)
+    )
+    result = conn.exec_driver_sql(sql, params)
     return list(result) if returning else []
 
 
 _Converters = list[Callable[[Any], Any] | None]
-_UNNEST: dict[tuple[str, tuple[str, ...], tuple[str, ...]], tuple[TextClause, _Converters]] = {}
+_UNNEST: dict[tuple[str, tuple[str, ...], tuple[str, ...]], tuple[str, _Converters]] = {}
 
 
 def _json_text(value: Any) -> str | None:
@@ -132,9 +132,10 @@ def _json_text(value: Any) -> str | None:
 
 def _unnest_sql(
     conn: Connection, table: Table, names: tuple[str, ...], returning: tuple[str, ...]
-) -> tuple[TextClause, _Converters]:
-    """The ``INSERT … SELECT FROM unnest`` statement for these columns, and each column's converter
-    (the column type's own bind step, e.g. aware datetimes to naive UTC; JSON to its text)."""
+) -> tuple[str, _Converters]:
+    """The ``INSERT … SELECT FROM unnest`` statement for these columns (the driver's SQL), and each
+    column's converter (the column type's own bind step: aware datetimes to naive UTC; JSON to its
+    text)."""
     key = (table.name, names, returning)
     found = _UNNEST.get(key)
     if found is not None:
@@ -147,13 +148,16 @@ def _unnest_sql(
     for i, name in enumerate(names):
         ctype = table.c[name].type
         if isinstance(ctype, JSON):
-            args.append(f"CAST(:p{i} AS TEXT[])")
+            args.append("CAST(%s AS TEXT[])")
             items.append(f"CAST(u.c{i} AS JSON)")
             converters.append(_json_text)
             continue
-        args.append(f"CAST(:p{i} AS {ctype.compile(dialect=dialect)}[])")
+        args.append(f"CAST(%s AS {ctype.compile(dialect=dialect)}[])")
         items.append(f"u.c{i}")
-        converters.append(ctype.bind_processor(dialect))  # None: the driver takes the value as it is
+        if isinstance(ctype, UTCDateTime):
+            converters.append(_naive_time)  # its bind hook without SQLAlchemy's wrapper around it
+        else:
+            converters.append(ctype.bind_processor(dialect))  # None: the driver takes the value as it is
     sql = (
         f"INSERT INTO {quote(table.name)} ({', '.join(quote(n) for n in names)}) "
         f"SELECT {', '.join(items)} FROM unnest({', '.join(args)}) "
@@ -161,7 +165,7 @@ def _unnest_sql(
     )
     if returning:
         sql += f" RETURNING {', '.join(quote(n) for n in returning)}"
-    found = _UNNEST[key] = (text(sql), converters)
+    found = _UNNEST[key] = (sql, converters)
     return found
 
 

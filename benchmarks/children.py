@@ -66,15 +66,61 @@ class Children:
         ).stdout
         with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
             tar.extractall(dest, filter="data")
-        from babel.messages.mofile import write_mo
-        from babel.messages.pofile import read_po
-
-        for po in sorted((dest / "forumbot" / "locale").glob("*/LC_MESSAGES/*.po")):
-            with po.open("rb") as f:
-                catalog = read_po(f)
-            with po.with_suffix(".mo").open("wb") as f:
-                write_mo(f, catalog)
+        _compile_catalogs(dest)
         return dest
+
+    def checkout(self) -> Path:
+        """This working tree (uncommitted edits included) copied to a temporary folder, its catalogs
+        compiled: the checkout as it runs once built, without writing the build's .mo files into it."""
+        dest = self.tmp / "checkout"
+        if dest.exists():
+            return dest
+        for name in BUILD_INPUTS:
+            source = ROOT / name
+            if source.is_dir():
+                shutil.copytree(source, dest / name, ignore=shutil.ignore_patterns("__pycache__", "*.mo"))
+            else:
+                dest.mkdir(parents=True, exist_ok=True)
+                shutil.copy(source, dest / name)
+        _compile_catalogs(dest)
+        return dest
+
+    def install_wheel(self, tree: Path, name: str) -> Path:
+        """The wheel of ``tree`` (a checkout or an exported revision) built as a release builds it and
+        installed with pip into a folder of its own (no dependencies: the running venv's serve), as a
+        judge's ``pip install forumbot`` lays it out. Needs hatchling importable (no build isolation:
+        no network)."""
+        dest = self.tmp / f"wheel-{name}"
+        if dest.exists():
+            return dest
+        dist = self.tmp / f"dist-{name}"
+        pip = [sys.executable, "-m", "pip", "-q", "--disable-pip-version-check"]
+        build = [*pip, "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-w", str(dist), "."]
+        done = subprocess.run(build, cwd=tree, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(
+                f"building the wheel of {tree} failed (is hatchling installed?): {done.stderr}"
+            )
+        (wheel,) = dist.glob("forumbot-*.whl")
+        install = [*pip, "install", "--no-deps", "--no-index", "--target", str(dest), str(wheel)]
+        subprocess.run(install, capture_output=True, text=True, check=True)
+        return dest
+
+
+# What a wheel is built from (pyproject.toml's wheel target and its build hook).
+BUILD_INPUTS = ("forumbot", "engine", "templates", "data", "pyproject.toml", "hatch_build.py", "README.md")
+
+
+def _compile_catalogs(tree: Path) -> None:
+    """The .mo beside each .po of ``tree``, as the build hook writes them."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    for po in sorted((tree / "forumbot" / "locale").glob("*/LC_MESSAGES/*.po")):
+        with po.open("rb") as f:
+            catalog = read_po(f)
+        with po.with_suffix(".mo").open("wb") as f:
+            write_mo(f, catalog)
 
 
 def cpu_of(argv: Sequence[str], env: Mapping[str, str], cwd: Path | None = None) -> float:

@@ -9,11 +9,12 @@ Two boards serve the same threads (tests/client/pagebuilder.FakeBoard behind ``h
 127.0.0.1): a plain one, and one that answers each page first with a 302 to the same page (as boards
 behind a rewriting proxy do), so every page costs two requests, and each must wait its turn.
 
-Run: ``.venv/bin/python benchmarks/poll.py [--threads K] [--posts N] [--rounds R] [--before REV]
-[--no-callgrind] [--no-bytecode-cache]``. Real HTTP, no real sleeps: the client's waits are counted on a
-simulated clock (min_interval 2 s). Targets: an idle poll of K watched threads costs 1 request (the
-forum list); a poll after M new posts in one thread at most 2 + ceil(M/ppp) pages; and on every board:
-server count == reported == fetch-log entries, waits == requests - 1.
+Run: ``.venv/bin/python benchmarks/poll.py [--threads K] [--posts N] [--rounds R] [--before REV] [--wheel]
+[--no-callgrind] [--no-bytecode-cache]`` (``--wheel``: the wheel of this tree, pip-installed into a folder
+of its own, polls too; hatchling must be importable). Real HTTP, no real sleeps: the client's waits
+are counted on a simulated clock (min_interval 2 s). Targets: an idle poll of K watched threads costs
+1 request (the forum list); a poll after M new posts in one thread at most 2 + ceil(M/ppp) pages; and on
+every board: server count == reported == fetch-log entries, waits == requests - 1.
 
 Then what the judge runs: ``forumbot poll`` itself, in a child process, with a game file and an SQLite
 store, on the plain board over loopback HTTP, when nothing is new. Target (issue 12): ≤ 0.3 s CPU
@@ -53,6 +54,7 @@ from tests.client.pagebuilder import FakeBoard  # noqa: E402
 UA = "Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0 Safari/537.36 forum-judge-benchmark/0.1"
 MIN_INTERVAL = 2.0
 IDLE_TARGET = 0.3  # CPU seconds of an idle `forumbot poll` (issue 12)
+IDLE_RATIO = 1.5  # ... and / import requests, installed or from the checkout (issue 21)
 
 
 class _Clock:
@@ -216,6 +218,11 @@ def idle_cpu(args: argparse.Namespace) -> bool:
         codes: dict[str, Path | None] = {"forumbot poll (idle)": None}
         if args.before:
             codes[f"forumbot poll (idle, {args.before})"] = children.export(args.before)
+        if args.wheel:  # issue 21: what an installed forumbot pays, beside the checkout
+            codes["forumbot poll (idle, wheel)"] = children.install_wheel(children.checkout(), "this")
+            if args.before:
+                before_wheel = children.install_wheel(children.export(args.before), "before")
+                codes[f"forumbot poll (idle, {args.before} wheel)"] = before_wheel
         with lb.running():
             folders = {name: children.tmp / f"game{i}" for i, name in enumerate(codes)}
             for name, folder in folders.items():
@@ -256,6 +263,12 @@ def idle_cpu(args: argparse.Namespace) -> bool:
     idle = statistics.median(times["forumbot poll (idle)"])
     ok = idle <= IDLE_TARGET and set(hits["forumbot poll (idle)"]) == {1}
     print(f"idle forumbot poll: {idle:.3f} s CPU — {'within' if ok else 'OVER'} the {IDLE_TARGET:g} s target")
+    for name in (n for n in times if n.startswith("forumbot poll (idle")):
+        ratio = statistics.median(v / r for v, r in zip(times[name], ref, strict=True))
+        within = ratio <= IDLE_RATIO
+        ok &= within or name != "forumbot poll (idle, wheel)"  # the fixed code's wheel must be within
+        verdict = "within" if within else "OVER"
+        print(f"{name}: {ratio:.2f}x import requests — {verdict} the {IDLE_RATIO:g}x target (issue 21)")
     return ok
 
 
@@ -265,6 +278,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--posts", type=int, default=57, help="posts per thread before the polls")
     ap.add_argument("--rounds", type=int, default=9, help="interleaved rounds of the idle poll's CPU")
     ap.add_argument("--before", metavar="REV", help="also measure this git revision's idle poll (e.g. main)")
+    ap.add_argument("--wheel", action="store_true", help="also the idle poll of the installed wheel")
     ap.add_argument("--no-callgrind", action="store_true", help="skip the instruction counts")
     ap.add_argument("--no-bytecode-cache", action="store_true", help="compile forumbot on every start")
     args = ap.parse_args(argv)

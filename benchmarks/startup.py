@@ -2,11 +2,16 @@
 
 Why: a ``tick`` run from cron every minute pays the start-up each time, and it dominated an idle poll
 (issue 12). Target: ``forumbot --help`` ≤ 3x the CPU of importing requests alone (the HTTP library any
-board client needs); ``forumbot SUB --help`` the same. The idle poll's own target (≤ 0.3 s CPU) is
+board client needs); ``forumbot SUB --help`` the same. With ``--wheel`` (issue 21): the wheel built from
+this tree and pip-installed into a folder of its own runs beside the checkout (a copy of this tree, its
+catalogs compiled), and must start as cheaply: an installed forumbot compiled its Chinese catalog at
+every start once, which a benchmark run from a checkout never saw. Target there: ``--help`` of the wheel
+≤ 0.7x import requests, and within 10% of the checkout's. The idle poll's own target (≤ 0.3 s CPU) is
 measured by benchmarks/poll.py.
 
-Run: ``.venv/bin/python benchmarks/startup.py [--rounds N] [--before REV] [--no-callgrind]
-[--no-bytecode-cache]``. Each round runs every command once, in turn (interleaved), and takes the
+Run: ``.venv/bin/python benchmarks/startup.py [--rounds N] [--before REV] [--wheel] [--no-callgrind]
+[--no-bytecode-cache]`` (``--wheel`` needs hatchling importable; with ``--before`` that revision's wheel
+is measured too). Each round runs every command once, in turn (interleaved), and takes the
 child's user+system CPU; the figures are medians, the ratios medians of each round's ratio.
 ``--before main`` also runs the code of that git revision (exported to a temporary folder) in the
 same rounds, for before/after figures from one run. With valgrind installed, each command also runs
@@ -28,11 +33,16 @@ if str(ROOT_DIR) not in sys.path:
 from benchmarks.children import Children, cpu_of, have_callgrind, instructions_of, python  # noqa: E402
 
 TARGET = 3.0
+WHEEL_TARGET = 0.7  # --help of an installed wheel / import requests (issue 21)
+WHEEL_SAME = 1.1  # ... and / the checkout's
 REFERENCE = 'python -c "import requests"'
 
 
-def commands(before: Path | None) -> dict[str, tuple[list[str], Path | None]]:
-    """Name -> (argv, code tree: None for this one)."""
+def commands(
+    before: Path | None, wheels: dict[str, Path] | None = None
+) -> dict[str, tuple[list[str], Path | None]]:
+    """Name -> (argv, code tree: None for this one). ``wheels``: label -> installed folder; the label
+    "checkout" names the checkout's copy."""
     out: dict[str, tuple[list[str], Path | None]] = {
         "python -c pass": (python("-c", "pass"), None),
         REFERENCE: (python("-c", "import requests"), None),
@@ -44,6 +54,9 @@ def commands(before: Path | None) -> dict[str, tuple[list[str], Path | None]]:
     if before is not None:
         out["forumbot --help (before)"] = (python("-m", "forumbot", "--help"), before)
         out["forumbot poll --help (before)"] = (python("-m", "forumbot", "poll", "--help"), before)
+    for label, folder in (wheels or {}).items():
+        out[f"forumbot --help ({label})"] = (python("-m", "forumbot", "--help"), folder)
+        out[f"forumbot poll --help ({label})"] = (python("-m", "forumbot", "poll", "--help"), folder)
     return out
 
 
@@ -51,13 +64,20 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--before", metavar="REV", help="also measure this git revision (e.g. main)")
+    ap.add_argument("--wheel", action="store_true", help="also the installed wheel beside the checkout")
     ap.add_argument("--no-callgrind", action="store_true", help="skip the instruction counts")
     ap.add_argument("--no-bytecode-cache", action="store_true", help="compile forumbot on every start")
     args = ap.parse_args(argv)
     children = Children(bytecode_cache=not args.no_bytecode_cache)
     try:
         before = children.export(args.before) if args.before else None
-        table = commands(before)
+        wheels: dict[str, Path] = {}
+        if args.wheel:
+            wheels["checkout"] = children.checkout()
+            wheels["wheel"] = children.install_wheel(wheels["checkout"], "this")
+            if before is not None:
+                wheels[f"{args.before} wheel"] = children.install_wheel(before, "before")
+        table = commands(before, wheels)
         cwd = children.tmp  # no ./forumbot.toml there
         for command, code in table.values():  # warm-up: bytecode compiled once, caches filled
             cpu_of(command, children.env(code), cwd)
@@ -95,6 +115,20 @@ def main(argv: list[str] | None = None) -> int:
                     line += f", {counts[before_name] / counts[REFERENCE]:.2f}x instructions"
                 line += ")"
             print(f"{line} — {verdict} the {TARGET:g}x target")
+        for sub in ("forumbot --help", "forumbot poll --help"):
+            if not wheels:
+                break
+            wheel, checkout = times[f"{sub} (wheel)"], times[f"{sub} (checkout)"]
+            ratio = statistics.median(v / r for v, r in zip(wheel, ref, strict=True))
+            same = statistics.median(w / c for w, c in zip(wheel, checkout, strict=True))
+            ok = ratio <= WHEEL_TARGET and same <= WHEEL_SAME
+            failed |= not ok
+            line = f"{sub}, installed wheel: {ratio:.2f}x import requests, {same:.2f}x the checkout's CPU"
+            if f"{sub} (wheel)" in counts:
+                grind = counts[f"{sub} (wheel)"] / counts[f"{sub} (checkout)"]
+                line += f", {grind:.2f}x its instructions"
+            verdict = "within" if ok else "OVER"
+            print(f"{line} — {verdict} the {WHEEL_TARGET:g}x / {WHEEL_SAME:g}x targets")
         return 1 if failed else 0
     finally:
         children.close()

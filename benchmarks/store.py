@@ -1,6 +1,7 @@
 """The store's write and read paths, old against new, on SQLite and PostgreSQL (issue 12, points 2 and 4).
 
     .venv/bin/python benchmarks/store.py [--posts 2000] [--rounds 3] [--sizes 2000,20000,100000]
+                                         [--first-read-sizes 3000,100000] [--skip-first-read]
                                          [--skip-writes] [--skip-reads] [--pg URL | --no-pg]
 
 Writes: the same thread (10 posts per page, as a board serves it) is stored page by page into a fresh
@@ -9,6 +10,14 @@ writer (forumbot/store/pagewrite.py, what ``record_thread_page`` calls now), the
 stored again unchanged (a re-read). Rounds alternate old/new so a busy machine disturbs both alike.
 Prints posts per CPU-second of this process (the best round), the ratio, SQL statements per page
 and the targets: >= 3,000 new posts per CPU-second into SQLite, >= 1,500 into PostgreSQL.
+
+Beside them the bare driver's floor (issue 21): the same posts and revisions written by sqlite3 or
+psycopg alone into the same schema, one transaction per page; targets: forumbot <= 3x its CPU per post
+on SQLite, <= 1.5x on PostgreSQL.
+
+A first read (issue 21): a whole thread of 3k and of 100k posts stored page by page as a poll stores
+it; the CPU per post must not grow with the thread (<= 1.15x). 300k posts show it best but take minutes
+of CPU and a few hundred MiB on a shared machine: ``--first-read-sizes 3000,300000``.
 
 Reads: a thread of 2k / 20k / 100k posts (1% edited) is loaded through ``thread_posts`` (old)
 and ``readpath.read_thread`` (new), each in a fresh subprocess so its figures are its own: CPU
@@ -57,7 +66,7 @@ from forumbot.parsers.records import (  # noqa: E402
     TimeSource,
 )
 from forumbot.store import Store, open_store, pagewrite, readpath  # noqa: E402
-from forumbot.store.posts import thread_posts  # noqa: E402
+from forumbot.store.posts import post_hash, thread_posts  # noqa: E402
 from tests.store.orm_writer import record_thread_page_orm  # noqa: E402
 
 BOARD = "http://bbs.example.com/"
@@ -65,6 +74,10 @@ TID = 3
 T0 = datetime(2026, 6, 10, 5, 0, tzinfo=UTC)
 DEFAULT_PG = "postgresql+psycopg://root@127.0.0.1:5432/test"
 TARGET_WRITE = {"sqlite": 3000.0, "postgresql": 1500.0}
+TARGET_FLOOR = {
+    "sqlite": 3.0,
+    "postgresql": 1.5,
+}  # forumbot's CPU per new post / the bare driver's (issue 21)
 TARGET_TALLY_CPU = 5.0
 TARGET_TALLY_MIB = 250.0
 Writer = Callable[..., Any]
@@ -209,6 +222,98 @@ def write_all(store: Store, writer: Writer, pages: list[ThreadPage], at: datetim
     return time.process_time() - start
 
 
+# --------------------------------------------------------------------------- the bare driver's floor
+
+
+def _floor_rows(
+    pages: list[ThreadPage], at: datetime, when: Callable[[datetime], Any]
+) -> Iterator[tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], list[tuple[int, int]]]]:
+    """Per page: the posts' rows, their first revisions' rows and (post id, revision id) pairs, ids
+    given (a fresh store: both count from 1), every value as the driver takes it."""
+    post_id = rev_id = 0
+    for i, tp in enumerate(pages):
+        seen = when(at + timedelta(milliseconds=i))
+        posts, revs, links = [], [], []
+        for p in tp.posts:
+            post_id += 1
+            rev_id += 1
+            posts.append(
+                (post_id, 1, 1, p.pid, p.tid or TID, p.floor, tp.thread.page, p.author, p.uid,
+                 when(p.posted_at), when(p.posted_until), str(p.time_source), p.first, str(p.state),
+                 1, p.edit.by if p.edit else None, when(p.edit.at) if p.edit else None, seen, seen,
+                 str(tp.source))
+            )  # fmt: skip
+            revs.append(
+                (rev_id, post_id, 1, post_hash(p), p.text, p.html,
+                 json.dumps([{"pid": q.pid, "author": q.author, "text": q.text} for q in p.quotes]),
+                 json.dumps(list(p.quoted_pids)), json.dumps(list(p.mentions)), p.title, str(p.state),
+                 p.edit.by if p.edit else None, when(p.edit.at) if p.edit else None,
+                 p.edit.raw if p.edit else "", str(tp.source), seen, seen, 1)
+            )  # fmt: skip
+            links.append((rev_id, post_id))
+        yield posts, revs, links
+
+
+_FLOOR_POSTS = (
+    "INSERT INTO posts (id, board_id, thread_id, pid, tid, floor, page, author, uid, posted_at, "
+    "posted_until, time_source, first, state, revision_count, edit_by, edit_at, first_seen_at, "
+    "last_seen_at, last_source) VALUES ({})"
+)
+_FLOOR_REVS = (
+    "INSERT INTO post_revisions (id, post_id, number, content_hash, text, html, quotes, quoted_pids, "
+    "mentions, title, state, edit_by, edit_at, edit_raw, source, first_seen_at, last_seen_at, "
+    "seen_count) VALUES ({})"
+)
+
+
+def floor_write(backend: str, spec: dict[str, Any], pages: list[ThreadPage], at: datetime) -> float:
+    """CPU seconds for the bare DB-API driver to store the same new posts and revisions into a fresh
+    store of forumbot's schema, one transaction per page as forumbot does (the board and thread rows
+    made first, not timed): the floor that forumbot's own writer is measured against (issue 21)."""
+    if backend == "sqlite":
+        import sqlite3
+
+        db: Any = sqlite3.connect(spec["url"], isolation_level=None)
+        db.execute("PRAGMA foreign_keys=ON")
+        db.execute("PRAGMA journal_mode=WAL")
+        mark, begin = "?", "BEGIN IMMEDIATE"
+
+        def when(v: datetime) -> Any:
+            return v.astimezone(UTC).replace(tzinfo=None).isoformat(" ", "microseconds")
+
+    else:
+        import psycopg
+
+        url = spec["url"].replace("postgresql+psycopg://", "postgresql://")
+        db = psycopg.connect(url, autocommit=True, **spec.get("connect_args", {}))
+        mark, begin = "%s", "BEGIN"
+
+        def when(v: datetime) -> Any:
+            return v.astimezone(UTC).replace(tzinfo=None)
+
+    posts_sql = _FLOOR_POSTS.format(", ".join([mark] * 20))
+    revs_sql = _FLOOR_REVS.format(", ".join([mark] * 18))
+    link_sql = f"UPDATE posts SET current_revision_id = {mark} WHERE id = {mark}"
+    cur = db.cursor()
+    cur.execute(
+        "INSERT INTO boards (id, url, name, created_at) VALUES (1, 'b', '', " + f"{mark})", (when(at),)
+    )
+    cur.execute(
+        f"INSERT INTO threads (id, board_id, tid, title, first_seen_at) VALUES (1, 1, {TID}, '', {mark})",
+        (when(at),),
+    )
+    start = time.process_time()
+    for posts, revs, links in _floor_rows(pages, at, when):
+        cur.execute(begin)
+        cur.executemany(posts_sql, posts)
+        cur.executemany(revs_sql, revs)
+        cur.executemany(link_sql, links)
+        cur.execute("COMMIT")
+    spent = time.process_time() - start
+    db.close()
+    return spent
+
+
 # --------------------------------------------------------------------------- writes
 
 
@@ -220,8 +325,14 @@ def bench_writes(backends: Backends, n_posts: int, rounds: int) -> list[str]:
         best: dict[tuple[str, str], float] = {}
         stmts: dict[tuple[str, str], float] = {}
         for r in range(rounds):
-            order = ["old", "new"] if r % 2 == 0 else ["new", "old"]
+            order = ["old", "new", "floor"] if r % 2 == 0 else ["floor", "new", "old"]
             for name in order:
+                if name == "floor":
+                    _store, spec = backends.new(backend)
+                    _store.close()
+                    cpu = floor_write(backend, spec, pages, T0 + timedelta(days=1))
+                    best[("floor", "new")] = min(best.get(("floor", "new"), float("inf")), cpu)
+                    continue
                 store, _ = backends.new(backend)
                 try:
                     fresh = write_all(store, writers[name], pages, T0 + timedelta(days=1))
@@ -252,7 +363,47 @@ def bench_writes(backends: Backends, n_posts: int, rounds: int) -> list[str]:
         lines.append(
             f"   target: >= {target:.0f} new posts per CPU-second into {backend}: {got:.0f} ({verdict})"
         )
+        floor = n_posts / best[("floor", "new")]
+        times = best[("new", "new")] / best[("floor", "new")]
+        limit = TARGET_FLOOR[backend]
+        lines.append(
+            f"   floor: the bare driver writes the same posts and revisions into the same schema at "
+            f"{floor:.0f} posts/CPU-s; forumbot costs {times:.2f}x that "
+            f"(target <= {limit:g}x: {'met' if times <= limit else 'MISSED'})"
+        )
     lines.append("   (statements per page: a before_cursor_execute listener; an executemany counts once)")
+    return lines
+
+
+# --------------------------------------------------------------------------- a first read
+
+
+def bench_first_read(backends: Backends, sizes: list[int]) -> list[str]:
+    """CPU per post of storing a whole thread read for the first time, page after page, with the pids
+    of the read so far passed on as ``forumbot.poll`` does: the same at every length, or a first read
+    is quadratic (it was: the writer copied that set on every page, issue 21). SQLite only."""
+    lines = [f"\n== a first read, {', '.join(f'{n:,}' for n in sizes)} posts, pages of 10 (SQLite)"]
+    per_post: dict[int, float] = {}
+    for n in sizes:
+        pages = pages_of(make_posts(n), 10)
+        store, _ = backends.new("sqlite")
+        seen: set[int] = set()
+        start = time.process_time()
+        try:
+            for i, tp in enumerate(pages):
+                at = T0 + timedelta(milliseconds=i)
+                pagewrite.record_page(store, BOARD, tp, seen_at=at, ppp=10, skip_pids=seen)
+                seen.update(p.pid for p in tp.posts)
+            per_post[n] = (time.process_time() - start) / n
+        finally:
+            store.close()
+        lines.append(f"   {n:>9,} posts: {per_post[n] * 1000:.3f} ms CPU per post")
+    small, large = per_post[min(sizes)], per_post[max(sizes)]
+    verdict = "met" if large <= small * 1.15 else "MISSED"
+    lines.append(
+        f"   {max(sizes):,} / {min(sizes):,} posts: {large / small:.2f}x the CPU per post "
+        f"(target <= 1.15x: {verdict})"
+    )
     return lines
 
 
@@ -377,6 +528,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--sizes", default="2000,20000,100000", help="thread lengths for the reads")
     parser.add_argument("--read-rounds", type=int, default=2)
+    parser.add_argument(
+        "--first-read-sizes",
+        default="3000,100000",
+        help="thread lengths for the first read (300000 shows the issue-21 figure; minutes of CPU)",
+    )
+    parser.add_argument("--skip-first-read", action="store_true")
     parser.add_argument("--skip-writes", action="store_true")
     parser.add_argument("--skip-reads", action="store_true")
     parser.add_argument("--pg", default=os.environ.get("FORUMBOT_TEST_DATABASE_URL") or DEFAULT_PG)
@@ -395,6 +552,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if not args.skip_writes:
             lines += bench_writes(backends, args.posts, args.rounds)
+            print("\n".join(lines), flush=True)
+            lines = []
+        if not args.skip_first_read:
+            lines += bench_first_read(backends, [int(n) for n in args.first_read_sizes.split(",")])
             print("\n".join(lines), flush=True)
             lines = []
         if not args.skip_reads:

@@ -9,8 +9,11 @@ still Chinese: :func:`choose_language` picks ``zh_CN`` unless ``--lang en`` or `
 starting with ``en`` asks otherwise.
 
 The catalogs are ``forumbot/locale/<lang>/LC_MESSAGES/forumbot.po``; the ``.mo`` files are compiled
-at build time (hatch_build.py) and shipped in the wheel. A source checkout without them compiles the
-``.po`` in memory on first use (with Babel), so tests and editable installs see the same strings.
+at build time (hatch_build.py) and the wheel ships only them. A source checkout without them, or whose
+``.po`` was edited after its ``.mo`` was built, compiles the ``.po`` in memory on first use (with Babel),
+so tests and editable installs see the same strings. An installed forumbot trusts its ``.mo`` whatever
+the file times: pip unpacks files in any order, and a ``.po`` a few ms newer (an older wheel shipped
+both) made every start import Babel and compile it, a third of ``forumbot --help`` (issue 21).
 """
 
 from __future__ import annotations
@@ -70,14 +73,25 @@ def _compile_po(po_path: Path) -> _gettext.GNUTranslations:
     return _gettext.GNUTranslations(buf)
 
 
+def in_source_checkout(locale_dir: Path | None = None) -> bool:
+    """Whether the catalogs sit in a source checkout (``pyproject.toml`` beside the package), where a
+    judge or developer edits the ``.po`` and expects the edit seen without a build. Anywhere else
+    (site-packages) the ``.mo`` is the build's product and is trusted as it is."""
+    folder = LOCALE_DIR if locale_dir is None else locale_dir
+    return (folder.parent.parent / "pyproject.toml").exists()
+
+
 def translations(lang: str) -> _gettext.NullTranslations:
-    """The catalog of ``lang`` (``zh_CN`` or ``en``), compiled ``.mo`` preferred."""
+    """The catalog of ``lang`` (``zh_CN`` or ``en``), compiled ``.mo`` preferred; in a source checkout
+    only while it is at least as new as its ``.po``."""
     if lang not in LANGUAGES:
         lang = DEFAULT_LANGUAGE
     if lang not in _cache:
         folder = LOCALE_DIR / lang / "LC_MESSAGES"
         mo, po = folder / f"{DOMAIN}.mo", folder / f"{DOMAIN}.po"
-        if mo.exists() and (not po.exists() or mo.stat().st_mtime >= po.stat().st_mtime):
+        if mo.exists() and (
+            not in_source_checkout() or not po.exists() or mo.stat().st_mtime >= po.stat().st_mtime
+        ):
             with mo.open("rb") as f:
                 _cache[lang] = _gettext.GNUTranslations(f)
         elif po.exists():

@@ -57,7 +57,7 @@ from forumbot.board import BoardConfig
 from forumbot.errors import StoreError
 from forumbot.i18n import _
 from forumbot.parsers.records import EditMarker, Post, PostState, QuoteRef, TimeSource
-from forumbot.store.db import Store, upsert_insert
+from forumbot.store.db import Store
 from forumbot.store.dberrors import short_reason
 from forumbot.store.models import UTCDateTime
 
@@ -400,6 +400,12 @@ def thread_versions(store: Store, board: BoardLike, tids: Iterable[int]) -> dict
         ) from exc
 
 
+_BUMP = (
+    "INSERT INTO thread_versions (board_id, tid, version) VALUES ({mark}, {mark}, 1)"
+    " ON CONFLICT (board_id, tid) DO UPDATE SET version = thread_versions.version + 1"
+)
+
+
 def bump_versions(conn: Connection, board_id: int, tids: Iterable[int]) -> None:
     """Count one change of each thread in ``tids``: call it in the transaction that changes their posts.
 
@@ -412,11 +418,10 @@ def bump_versions(conn: Connection, board_id: int, tids: Iterable[int]) -> None:
     rows = [{"board_id": board_id, "tid": tid, "version": 1} for tid in wanted]
     name = conn.dialect.name
     if name in ("sqlite", "postgresql"):
-        dialect_insert = upsert_insert(name)
-        stmt = dialect_insert(_VERSIONS).values(rows)
-        conn.execute(
-            stmt.on_conflict_do_update(index_elements=[v.board_id, v.tid], set_={"version": v.version + 1})
-        )
+        # The driver's SQL, one executemany: a multi-row upsert built per call was compiled per call
+        # (a quarter of the CPU of storing a page on SQLite, issue 21).
+        mark = "?" if name == "sqlite" else "%s"
+        conn.exec_driver_sql(_BUMP.format(mark=mark), [(board_id, tid) for tid in wanted])
         return
     done = {tid for (tid,) in conn.execute(select(v.tid).where(v.board_id == board_id, v.tid.in_(wanted)))}
     if done:

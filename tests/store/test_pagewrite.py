@@ -9,7 +9,7 @@ then hold the same rows, ids included, and every page the same PageResult.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -180,10 +180,27 @@ def dump(store: Store) -> dict[str, list[tuple[Any, ...]]]:
         return out
 
 
+def raw_dump(store: Store) -> dict[str, list[tuple[Any, ...]]]:
+    """Every table's rows as the driver reads them, no column type in between: on SQLite the text of
+    each stored time and JSON value, which the writer's own driver SQL must write exactly as the
+    column types did (issue 21)."""
+    tables = SQLModel.metadata.tables
+    with store.engine.connect() as conn:
+        out = {}
+        for name in TABLE_NAMES:
+            if name == "thread_versions":
+                continue
+            cols = [f'"{c.name}"' for c in tables[name].columns if (name, c.name) != ("boards", "created_at")]
+            sql = f'SELECT {", ".join(cols)} FROM "{name}" ORDER BY id'
+            out[name] = [tuple(r) for r in conn.exec_driver_sql(sql)]
+        return out
+
+
 def assert_same_stores(make: Callable[[], Store], steps: list[Step]) -> None:
     old, new = make(), make()
     assert play(new, steps, pagewrite.record_page) == play(old, steps, record_thread_page_orm)
     assert dump(new) == dump(old)
+    assert raw_dump(new) == raw_dump(old)
     assert check_consistency(new) == []
 
 
@@ -296,3 +313,27 @@ def test_any_page_size_fits_the_parameter_limits(store: Store) -> None:
     again = pagewrite.record_page(store, BOARD, tp, seen_at=T0 + timedelta(1))
     assert again.new_posts == () and again.new_revisions == () and len(again.pids) == len(big)
     assert check_consistency(store) == []
+
+
+class LookupOnly(Collection[int]):
+    """The pids of a read so far, as a poll passes them: only to be looked up. Walking them (copying
+    them into a set on every page) made a first read quadratic in the thread's length (issue 21)."""
+
+    def __init__(self, pids: set[int]) -> None:
+        self._pids = pids
+
+    def __contains__(self, pid: object) -> bool:
+        return pid in self._pids
+
+    def __iter__(self) -> Iterator[int]:
+        raise AssertionError("the writer walked every pid of the read so far")
+
+    def __len__(self) -> int:
+        raise AssertionError("the writer measured every pid of the read so far")
+
+
+def test_the_pids_of_the_read_so_far_are_looked_up_not_copied(store: Store) -> None:
+    skip = LookupOnly({13, 15})
+    tp = ten_posts(11)
+    result = pagewrite.record_page(store, BOARD, tp, seen_at=T0, skip_pids=skip)
+    assert result.pids == tuple(pid for pid in range(11, 21) if pid not in (13, 15))

@@ -473,7 +473,7 @@ def _known_keys(shape: tuple[str, ...]) -> list[str]:
 
 def _unknown_key(loc: Loc, data: Mapping[str, Any]) -> GameFileError:
     """An unknown key: the closest known key of its table, else the table it belongs to."""
-    key = str(loc[-1])
+    key = str(loc[-1]) if loc else "(file)"
     shape = _shape(loc[:-1])
     where = field_name(loc, data)
     if shape == ("board",) and key == "password":
@@ -548,6 +548,10 @@ def _problem(err: Mapping[str, Any], data: Mapping[str, Any]) -> GameFileError:
         message = _("missing {key!r}").format(key=key)
     elif kind in _TYPE_WORDS:
         message = _("{key} must be {kind}, not {value}").format(key=key, kind=_type_words(kind), value=value)
+    elif kind.removeprefix("item_") in _TYPE_WORDS:
+        message = _("each item of {key} must be {kind}, not {value}").format(
+            key=key, kind=_type_words(kind.removeprefix("item_")), value=value
+        )
     elif kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
         limit = ctx.get("ge", ctx.get("gt", ctx.get("le", ctx.get("lt"))))
         template = {
@@ -578,8 +582,11 @@ def check_shapes(data: Mapping[str, Any]) -> list[GameFileError]:
         for err in exc.errors():
             loc = tuple(err["loc"])
             # pydantic names a union's (or an Optional's) branch after the key: cut it off.
-            while loc and isinstance(loc[-1], str) and _is_branch(loc):
+            while err["type"] != "extra_forbidden" and loc and _is_branch(loc):
                 loc = loc[:-1]
+            if err["type"] in _TYPE_WORDS and loc and isinstance(loc[-1], int) and _shape(loc) != ("days",):
+                loc = loc[:-1]  # a list's wrong items: one problem at the list (the first item shown)
+                err = {**err, "type": "item_" + str(err["type"])}
             problem = _problem({**err, "loc": loc}, data)
             if problem.field not in seen:
                 seen.add(problem.field or "")
@@ -594,17 +601,10 @@ def _is_branch(loc: Sequence[str | int]) -> bool:
     if not isinstance(last, str):
         return False
     parent = _shape(tuple(loc[:-1]))
-    if parent and parent[-1] in ("uids", "flags"):
-        return False  # keys of a free mapping
-    known = set(_known_keys(parent)) if parent in TABLES or not parent else set()
-    if not parent:
-        known = set(GameFileSchema.model_fields)
-    if last in known:
-        return False
-    return (
-        last in ("int", "float", "str", "bool", "list", "none", "dict")
-        or last.startswith(("function-", "constrained-", "list[", "dict[", "nullable", "literal["))
-        or last[:1].isupper()
+    if parent not in TABLES or last in _known_keys(parent):
+        return False  # a key of a table, or of a free mapping ([outbox.uids], [flags])
+    return last in ("int", "float", "str", "bool", "list", "dict", "none", "datetime", "date", "time") or (
+        last.startswith(("function-", "constrained-", "nullable[", "literal[", "list[", "dict["))
     )
 
 

@@ -15,6 +15,7 @@ import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
@@ -373,9 +374,7 @@ def load_game(path: str | Path) -> Game:
     return game_from_dict(data, path=p, text=text.removeprefix("\ufeff"))
 
 
-def game_from_dict(
-    data: Mapping[str, Any], *, path: Path | None = None, text: str | None = None
-) -> Game:
+def game_from_dict(data: Mapping[str, Any], *, path: Path | None = None, text: str | None = None) -> Game:
     """A game from the parsed TOML of a game file (``text``: the file as written, for the lines of the
     problems). The shapes are checked first against the schema (forumbot.gamefile: unknown keys, types,
     ranges); when they are right, each table is read and checked in turn (a known rule set, times in
@@ -454,7 +453,7 @@ def _check_flags(flags: Mapping[str, Any], ruleset: str) -> None:
     messages (an unknown name gets the closest known one), each value one the flag takes."""
     from dataclasses import fields as dc_fields
 
-    from engine.flags import DayFlags, NightFlags, split_flags
+    from engine import DayFlags, NightFlags, split_flags
     from forumbot.nightflags import MAIL_FLAG_NAMES, MailFlagError, mail_flags
 
     known = sorted({f.name for f in dc_fields(DayFlags)} | {f.name for f in dc_fields(NightFlags)})
@@ -480,9 +479,7 @@ def _check_flags(flags: Mapping[str, Any], ruleset: str) -> None:
             fix=_("see `forumbot flags` for every flag and its values"),
         ) from exc
     try:
-        split_flags(
-            {k: v for k, v in flags.items() if k not in MAIL_FLAG_NAMES}, get_ruleset(ruleset).flags
-        )
+        split_flags({k: v for k, v in flags.items() if k not in MAIL_FLAG_NAMES}, get_ruleset(ruleset).flags)
     except EngineError as exc:
         raise GameFileError(
             str(exc), field="flags", fix=_("see `forumbot flags` for every flag and its values")
@@ -542,8 +539,10 @@ def _check_threads(
             seen = roles.setdefault(tid, (role, d.day))
             if seen[0] != role:
                 found.add(
-                    _("thread {tid} is both the {role} thread of day {day} and the {other} thread of day "
-                      "{other_day}").format(
+                    _(
+                        "thread {tid} is both the {role} thread of day {day} and the {other} thread of day "
+                        "{other_day}"
+                    ).format(
                         tid=tid, role=_THREAD[role], day=d.day, other=_THREAD[seen[0]], other_day=seen[1]
                     ),
                     f"days[day={d.day}].{role}",
@@ -643,7 +642,7 @@ def _days(
     days: list[DayConfig] = []
     for i, d in enumerate(days_raw):
         prev = days[-1] if days else None
-        day = found.attempt(lambda d=d, i=i, prev=prev: _day(d, i, prev, tt, tz, roster))
+        day = found.attempt(partial(_day, d, i, prev, tt, tz, roster))
         if day is not None:
             days.append(day)
     return tuple(days)
@@ -717,9 +716,7 @@ def _day_times(
     opens = given("opens") or tt.default_opens(n, tz, where)
     closes = given("close") or tt.default_close(opens, tz)
     void_cutoff = given("void_cutoff") or max(opens, closes - timedelta(minutes=tt.void_cutoff_minutes))
-    change_cutoff = given("change_cutoff") or max(
-        opens, closes - timedelta(minutes=tt.change_cutoff_minutes)
-    )
+    change_cutoff = given("change_cutoff") or max(opens, closes - timedelta(minutes=tt.change_cutoff_minutes))
     night = given("night_deadline") or tt.default_night_deadline(closes, tz)
     return opens, closes, void_cutoff, change_cutoff, night
 

@@ -487,9 +487,7 @@ def _unknown_key(loc: Loc, data: Mapping[str, Any]) -> GameFileError:
     if close:
         fix = _("did you mean {key!r}?").format(key=close[0])
     else:
-        homes = [
-            "[" + ".".join(t) + "]" for t, model in TABLES.items() if t and key in model.model_fields
-        ]
+        homes = ["[" + ".".join(t) + "]" for t, model in TABLES.items() if t and key in model.model_fields]
         if homes:
             fix = _("{key!r} belongs in {table}").format(key=key, table=homes[0])
         elif known:
@@ -563,7 +561,9 @@ def _problem(err: Mapping[str, Any], data: Mapping[str, Any]) -> GameFileError:
         message = template.format(key=key, limit=limit, value=value)
     elif kind == "literal_error":
         choices = ", ".join(sorted(re.findall(r"'([^']*)'", str(ctx.get("expected", "")))))
-        message = _("{key} must be one of {choices}, not {value}").format(key=key, choices=choices, value=value)
+        message = _("{key} must be one of {choices}, not {value}").format(
+            key=key, choices=choices, value=value
+        )
     elif kind == "finite_number":
         message = _("{key} must be a finite number, not {value}").format(key=key, value=value)
     else:
@@ -611,7 +611,9 @@ def _is_branch(loc: Sequence[str | int]) -> bool:
 # --------------------------------------------------------------------------- reporting
 
 
-def located(problems: Sequence[GameFileError], data: Mapping[str, Any], text: str | None) -> list[GameFileError]:
+def located(
+    problems: Sequence[GameFileError], data: Mapping[str, Any], text: str | None
+) -> list[GameFileError]:
     """The problems with the line of their key in ``text`` (the file as written), in the file's order;
     a problem whose key is not in the text (a key left out, a derived time) gets its table's line, or
     none."""

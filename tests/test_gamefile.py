@@ -7,6 +7,7 @@ mutated files to the loader: whatever comes in, the only error out is our own Ga
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import tomllib
 from datetime import UTC, datetime
@@ -19,7 +20,7 @@ from hypothesis import strategies as st
 
 from forumbot.config import game_from_dict, load_game
 from forumbot.errors import ConfigError, GameFileError, GameFileErrors
-from forumbot.gamefile import key_lines, line_of
+from forumbot.gamefile import TABLES, key_lines, line_of
 
 pytestmark = pytest.mark.usefixtures("english_messages")
 
@@ -106,7 +107,12 @@ def test_the_good_file_loads(tmp_path: Path) -> None:
         ),
         # silently wrong until now
         ('judges = ["法官大人"]', 'judges = "法官大人"', "game.judges", "must be a list"),
-        ("roster = [", "roster = [1, 2, 3]\nx_roster = [", "players.roster", "each item of roster must be text in quotes, not 1"),
+        (
+            "roster = [",
+            "roster = [1, 2, 3]\nx_roster = [",
+            "players.roster",
+            "each item of roster must be text in quotes, not 1",
+        ),
         ("fid = 3", "fid = 3.5", "board.fid", "whole number, not 3.5"),
         ("min_interval = 2.0", "retries = -1", "board.retries", "at least 0, not -1"),
         ("min_interval = 2.0", "timeout = 0", "board.timeout", "more than 0"),
@@ -301,7 +307,9 @@ def test_an_unset_password_env_stops_a_board_read_before_any_request(
     assert "FORUMBOT_TEST_UNSET_PW" in err and "board.password_env" in err
 
 
-def test_an_unset_password_env_is_not_needed_to_load_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unset_password_env_is_not_needed_to_load_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Reading the store (tally, attendance, the web desk) never asks the board: the file loads."""
     monkeypatch.delenv("FORUMBOT_TEST_UNSET_PW", raising=False)
     p = tmp_path / "forumbot.toml"
@@ -324,7 +332,7 @@ def test_key_lines_follow_tables_arrays_and_multiline_values() -> None:
         'player = "a"\n'  # 12
         "[[days]]\n"  # 13
         "'day' = 2\n"  # 14
-        'night_sources.killers = { fid = 6 }\n'  # 15
+        "night_sources.killers = { fid = 6 }\n"  # 15
     )
     lines = key_lines(text)
     assert lines[("game", "judges")] == 2 and lines[("game", "name")] == 6
@@ -337,9 +345,7 @@ def test_key_lines_follow_tables_arrays_and_multiline_values() -> None:
 
 # --------------------------------------------------------------------------- property tests
 
-KEYS = ["game", "board", "players", "days", "day", "vote", "roster", "url", "ruleset", "judges", "fid",
-        "timetable", "first_night", "opens", "close", "flags", "outbox", "auto_approve", "uids",
-        "night_sources", "killers", "pm", "attendance", "bump_words", "proxy_votes", "player", "at", "x"]
+KEYS = sorted({k for model in TABLES.values() for k in model.model_fields} | {"x", "judge", "vote_tid"})
 SCALARS = st.one_of(
     st.none(),
     st.booleans(),
@@ -354,7 +360,8 @@ SCALARS = st.one_of(
 VALUES = st.recursive(
     SCALARS,
     lambda inner: st.one_of(
-        st.lists(inner, max_size=4), st.dictionaries(st.sampled_from(KEYS) | st.text(max_size=6), inner, max_size=5)
+        st.lists(inner, max_size=4),
+        st.dictionaries(st.sampled_from(KEYS) | st.text(max_size=6), inner, max_size=5),
     ),
     max_leaves=20,
 )
@@ -372,10 +379,9 @@ def _paths(node: Any, here: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
 
 
 def _loads_or_our_error(data: Any) -> None:
-    try:
+    """Loads, or raises our GameFileError: anything else escapes and fails the test."""
+    with contextlib.suppress(GameFileError):
         game_from_dict(data)
-    except GameFileError:
-        pass
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -420,3 +426,16 @@ def test_broken_text_gets_our_error(tmp_path: Path, cut: int, junk: str) -> None
         pass
     except ConfigError as exc:  # only for a missing file, which this never is
         raise AssertionError(exc) from exc
+
+
+def test_the_starter_file_speaks_chinese_and_asks_for_the_roster(tmp_path: Path) -> None:
+    from forumbot.cli import main
+
+    target = tmp_path / "forumbot.toml"
+    assert main(["--lang", "en", "--game", str(target), "init"]) == 0
+    text = target.read_text("utf-8")
+    comments = [line.split("#", 1)[1] for line in text.splitlines() if "#" in line]
+    assert comments and all(any("\u4e00" <= c <= "\u9fff" for c in line) for line in comments[:12])
+    err = only(refused(tmp_path, text))
+    assert err.field == "players.roster" and "the roster is empty" in str(err)
+    assert err.line == line_number(text, "roster =")

@@ -382,11 +382,22 @@ def game_from_dict(data: Mapping[str, Any], *, path: Path | None = None, text: s
     GameFileError, several as a GameFileErrors, each naming the key, its line and the fix."""
     from forumbot import gamefile
 
+    data = _without_none(data)
     problems = gamefile.check_shapes(data)
     game = None if problems else _build(data, path, problems)
     gamefile.raise_problems(gamefile.located(problems, data, text))
     assert game is not None  # no problem, so it was built
     return game
+
+
+def _without_none(node: Any) -> Any:
+    """The parsed file without keys set to None: TOML has no null, so a None comes from a Python caller
+    (tests, the demo) meaning "left out". A None in a list stays: the schema refuses it."""
+    if isinstance(node, Mapping):
+        return {k: _without_none(v) for k, v in node.items() if v is not None}
+    if isinstance(node, list):
+        return [_without_none(v) if isinstance(v, Mapping | list) else v for v in node]
+    return node
 
 
 class _Problems:
@@ -468,6 +479,17 @@ def _check_flags(flags: Mapping[str, Any], ruleset: str) -> None:
                 if close
                 else _("see `forumbot flags` for every flag and its values"),
             )
+    defaults = {f.name: getattr(DayFlags(), f.name) for f in dc_fields(DayFlags)}
+    defaults |= {f.name: getattr(NightFlags(), f.name) for f in dc_fields(NightFlags)}
+    for name, value in flags.items():
+        if not _same_kind(value, defaults.get(name)):
+            raise GameFileError(
+                _("{name} = {value!r} is not a value this flag takes").format(name=name, value=value),
+                field=f"flags.{name}",
+                fix=_(
+                    "the default is {default!r}; see `forumbot flags` for every flag and its values"
+                ).format(default=defaults[name]),
+            )
     try:
         mail_flags(flags)
     except MailFlagError as exc:
@@ -484,6 +506,23 @@ def _check_flags(flags: Mapping[str, Any], ruleset: str) -> None:
         raise GameFileError(
             str(exc), field="flags", fix=_("see `forumbot flags` for every flag and its values")
         ) from exc
+
+
+def _same_kind(value: Any, default: Any) -> bool:
+    """A flag's value of the kind of its default (the engine's flags check names and choices, not
+    types): a switch takes true/false, a count a whole number, a choice text. A flag without a default
+    (None) or with a list default is left to the engine."""
+    if default is None or isinstance(default, tuple):
+        return True
+    if isinstance(default, bool):
+        return isinstance(value, bool)
+    if isinstance(default, int):
+        return isinstance(value, int) and not isinstance(value, bool)
+    if isinstance(default, float):
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if isinstance(default, str):  # a StrEnum too: the engine checks the choice
+        return isinstance(value, str)
+    return True
 
 
 def _check_outbox(

@@ -216,6 +216,10 @@ def test_a_flag_with_a_wrong_value_or_name_is_refused_at_load(tmp_path: Path) ->
     assert err.field == "flags.night_group_conflict" and "sometimes" in str(err)
     err = only(refused(tmp_path, GOOD + '\n[flags]\nnight_group_conflit = "last"\n'))
     assert "did you mean 'night_group_conflict'?" in str(err)
+    err = only(refused(tmp_path, GOOD + '\n[flags]\nr001_revote_deadline_minutes = "60 分钟"\n'))
+    assert err.field == "flags.r001_revote_deadline_minutes" and "the default is 60" in str(err)
+    err = only(refused(tmp_path, GOOD + '\n[flags]\nself_vote_allowed = "yes"\n'))
+    assert err.field == "flags.self_vote_allowed" and "not a value this flag takes" in str(err)
 
 
 def test_uids_name_players_or_judges(tmp_path: Path) -> None:

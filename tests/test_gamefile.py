@@ -311,6 +311,19 @@ def test_an_unset_password_env_stops_a_board_read_before_any_request(
     assert "FORUMBOT_TEST_UNSET_PW" in err and "board.password_env" in err
 
 
+def test_an_unset_password_env_does_not_stop_a_tally_from_the_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`tally` reads the store only: no password asked (5: provisional, nothing was read yet)."""
+    from forumbot.cli import main
+
+    monkeypatch.delenv("FORUMBOT_TEST_UNSET_PW", raising=False)
+    p = tmp_path / "forumbot.toml"
+    p.write_text(edited("fid = 3", 'fid = 3\nusername = "法官大人"\npassword_env = "FORUMBOT_TEST_UNSET_PW"'))
+    assert main(["--lang", "en", "--game", str(p), "tally", "--day", "1"]) == 5
+    assert "FORUMBOT_TEST_UNSET_PW" not in capsys.readouterr().err
+
+
 def test_an_unset_password_env_is_not_needed_to_load_the_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -538,7 +538,14 @@ class BoardClient:
         raise LoginFailed(url, messagestr or messageval)
 
     def _ensure_login(self) -> bool:
-        """Log in before the first fetch when credentials are set; True when it did just now."""
+        """Log in before the first fetch when credentials are set; True when it did just now.
+
+        A board whose ``password_env`` names an unset variable (or has no username) is refused before
+        the first request: the game file says the board is read logged in, and reading it as a guest
+        instead would miss what guests cannot see and still exit 0 (issue 22). Commands that read only
+        the store never make a request, so they never need the password."""
+        if self.config.password_env and not self.has_credentials:
+            raise ConfigError(self._missing_credentials(), field="board.password_env")
         if self.has_credentials and not self.logged_in and not self._login_attempted:
             self.login()
             return True

@@ -10,12 +10,14 @@ the game's time zone ("2026-06-04 13:00"); they are converted to UTC here, once.
 
 from __future__ import annotations
 
+import difflib
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
 from engine import (
@@ -24,11 +26,13 @@ from engine import (
     get_ruleset,
 )
 from forumbot.board import DEFAULT_TZ, DEFAULT_USER_AGENT, BoardConfig, SourceKind
-from forumbot.errors import ConfigError, GameFileError
+from forumbot.errors import ConfigError, GameFileError, GameFileErrors
 from forumbot.i18n import _
 
 DEFAULT_GAME_FILE = "forumbot.toml"
 DEFAULT_STORE = "forumbot.db"
+
+_T = TypeVar("_T")
 
 
 def canonical_ruleset(name: str) -> str:
@@ -367,19 +371,76 @@ def load_game(path: str | Path) -> Game:
             field="(file)",
             fix=_("fix the syntax"),
         ) from exc
-    return game_from_dict(data, path=p)
+    return game_from_dict(data, path=p, text=text.removeprefix("\ufeff"))
 
 
-def game_from_dict(data: Mapping[str, Any], *, path: Path | None = None) -> Game:
-    """A game from the parsed TOML of a game file: each table read and checked in turn (GameFileError
-    names the field and the fix)."""
-    g = data.get("game", {})
-    ruleset = canonical_ruleset(str(_need(g, "ruleset", "game", _('e.g. ruleset = "R001"'))))
-    tzname, tz = _game_zone(g)
-    board = _board_table(_need(data, "board", "(file)", _("add a [board] table with url = ...")), tzname)
-    roster, judges = _roster_and_judges(data, g)
-    tt = Timetable.from_table(ruleset, data.get("timetable", {}))
-    days = _days(data.get("days", []), tt, tz, set(roster))
+def game_from_dict(data: Mapping[str, Any], *, path: Path | None = None, text: str | None = None) -> Game:
+    """A game from the parsed TOML of a game file (``text``: the file as written, for the lines of the
+    problems). The shapes are checked first against the schema (forumbot.gamefile: unknown keys, types,
+    ranges); when they are right, each table is read and checked in turn (a known rule set, times in
+    order, names in the roster, no thread used twice). Every problem found is reported at once: one as a
+    GameFileError, several as a GameFileErrors, each naming the key, its line and the fix."""
+    from forumbot import gamefile
+
+    data = _without_none(data)
+    problems = gamefile.check_shapes(data)
+    game = None if problems else _build(data, path, problems)
+    gamefile.raise_problems(gamefile.located(problems, data, text))
+    assert game is not None  # no problem, so it was built
+    return game
+
+
+def _without_none(node: Any) -> Any:
+    """The parsed file without keys set to None: TOML has no null, so a None comes from a Python caller
+    (tests, the demo) meaning "left out". A None in a list stays: the schema refuses it."""
+    if isinstance(node, Mapping):
+        return {k: _without_none(v) for k, v in node.items() if v is not None}
+    if isinstance(node, list):
+        return [_without_none(v) if isinstance(v, Mapping | list) else v for v in node]
+    return node
+
+
+class _Problems:
+    """Collects the problems of the reading steps, so one wrong table does not hide the next."""
+
+    def __init__(self, problems: list[GameFileError]) -> None:
+        self.problems = problems
+
+    def attempt(self, step: Callable[[], _T]) -> _T | None:
+        try:
+            return step()
+        except GameFileError as exc:
+            self.problems.extend(exc.problems if isinstance(exc, GameFileErrors) else [exc])
+        except ConfigError as exc:
+            self.problems.append(GameFileError(exc.message, field=exc.field, fix=exc.fix))
+        return None
+
+    def add(self, message: str, field: str, fix: str) -> None:
+        self.problems.append(GameFileError(message, field=field, fix=fix))
+
+
+def _build(data: Mapping[str, Any], path: Path | None, problems: list[GameFileError]) -> Game | None:
+    """Read each table of a file whose shapes are right, collecting every problem; the game when none."""
+    found = _Problems(problems)
+    g = data["game"]
+    ruleset = found.attempt(lambda: canonical_ruleset(str(g["ruleset"])))
+    zone = found.attempt(lambda: _game_zone(g))
+    tzname = zone[0] if zone else DEFAULT_TZ
+    board = found.attempt(lambda: _board_table(data["board"], tzname))
+    players = found.attempt(lambda: _roster_and_judges(data, g))
+    roster, judges = players or ((), ())
+    tt = found.attempt(lambda: Timetable.from_table(ruleset, data.get("timetable", {}))) if ruleset else None
+    days: tuple[DayConfig, ...] = ()
+    if tt is not None and zone is not None:
+        days = _days(data.get("days", []), tt, zone[1], set(roster), found)
+    night_sources = found.attempt(lambda: _night_sources(data.get("night_sources")))
+    flags = dict(data.get("flags", {}))
+    if ruleset:
+        found.attempt(lambda: _check_flags(flags, ruleset))
+    _check_outbox(data.get("outbox", {}), roster, judges, found)
+    _check_threads(data.get("days", []), days, night_sources, found)
+    if found.problems or ruleset is None or board is None or players is None or zone is None:
+        return None
     return Game(
         name=str(g.get("name", "版杀")),
         ruleset=ruleset,
@@ -390,12 +451,152 @@ def game_from_dict(data: Mapping[str, Any], *, path: Path | None = None) -> Game
         judges=judges,
         timezone=tzname,
         path=path,
-        flags=dict(data.get("flags", {})),
+        flags=flags,
         attendance=dict(data.get("attendance", {})),
-        night1_deadline=_night1_deadline(tt, days, tz),
-        outbox=dict(data.get("outbox", {})),  # checked by forumbot.outbox.OutboxSettings
-        night_sources=_night_sources(data.get("night_sources")),
+        night1_deadline=_night1_deadline(tt, days, zone[1]) if tt is not None else None,
+        outbox=dict(data.get("outbox", {})),  # read by forumbot.outbox.OutboxSettings
+        night_sources=night_sources,
     )
+
+
+def _check_flags(flags: Mapping[str, Any], ruleset: str) -> None:
+    """``[flags]`` as the desk reads them (forumbot.desk.core): each a flag of the engine or of the night
+    messages (an unknown name gets the closest known one), each value one the flag takes."""
+    from dataclasses import fields as dc_fields
+
+    from engine import DayFlags, NightFlags, split_flags
+    from forumbot.nightflags import MAIL_FLAG_NAMES, MailFlagError, mail_flags
+
+    known = sorted({f.name for f in dc_fields(DayFlags)} | {f.name for f in dc_fields(NightFlags)})
+    known += sorted(MAIL_FLAG_NAMES)
+    for name in flags:
+        if name not in known:
+            close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+            raise GameFileError(
+                _("unknown flag {name!r}").format(name=name),
+                field=f"flags.{name}",
+                fix=_("did you mean {key!r}?").format(key=close[0])
+                if close
+                else _("see `forumbot flags` for every flag and its values"),
+            )
+    defaults = {f.name: getattr(DayFlags(), f.name) for f in dc_fields(DayFlags)}
+    defaults |= {f.name: getattr(NightFlags(), f.name) for f in dc_fields(NightFlags)}
+    for name, value in flags.items():
+        if not _same_kind(value, defaults.get(name)):
+            raise GameFileError(
+                _("{name} = {value!r} is not a value this flag takes").format(name=name, value=value),
+                field=f"flags.{name}",
+                fix=_(
+                    "the default is {default!r}; see `forumbot flags` for every flag and its values"
+                ).format(default=defaults[name]),
+            )
+    try:
+        mail_flags(flags)
+    except MailFlagError as exc:
+        raise GameFileError(
+            _("{name} = {value!r} is not one of {choices}").format(
+                name=exc.name, value=exc.value, choices=", ".join(map(repr, exc.choices))
+            ),
+            field=f"flags.{exc.name}",
+            fix=_("see `forumbot flags` for every flag and its values"),
+        ) from exc
+    try:
+        split_flags({k: v for k, v in flags.items() if k not in MAIL_FLAG_NAMES}, get_ruleset(ruleset).flags)
+    except EngineError as exc:
+        raise GameFileError(
+            str(exc), field="flags", fix=_("see `forumbot flags` for every flag and its values")
+        ) from exc
+
+
+def _same_kind(value: Any, default: Any) -> bool:
+    """A flag's value of the kind of its default (the engine's flags check names and choices, not
+    types): a switch takes true/false, a count a whole number, a choice text. A flag without a default
+    (None) or with a list default is left to the engine."""
+    if default is None or isinstance(default, tuple):
+        return True
+    if isinstance(default, bool):
+        return isinstance(value, bool)
+    if isinstance(default, int):
+        return isinstance(value, int) and not isinstance(value, bool)
+    if isinstance(default, float):
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if isinstance(default, str):  # a StrEnum too: the engine checks the choice
+        return isinstance(value, str)
+    return True
+
+
+def _check_outbox(
+    outbox: Mapping[str, Any], roster: tuple[str, ...], judges: tuple[str, ...], found: _Problems
+) -> None:
+    """``[outbox]``: ``auto_approve`` names kinds of items, ``uids`` names players and judges."""
+    from forumbot.labels import OUTBOX_KIND_LABELS  # light: forumbot.outbox's kinds (tests/test_startup.py)
+
+    kinds = list(OUTBOX_KIND_LABELS)
+    for kind in outbox.get("auto_approve", ()):
+        if kind not in kinds:
+            close = difflib.get_close_matches(kind, kinds, n=1, cutoff=0.6)
+            found.add(
+                _("unknown outbox kind {kind!r}").format(kind=kind),
+                "outbox.auto_approve",
+                _("did you mean {key!r}?").format(key=close[0])
+                if close
+                else _("use any of {kinds}").format(kinds=", ".join(sorted(kinds))),
+            )
+    for name in outbox.get("uids", {}):
+        if roster and name not in roster and name not in judges:
+            found.add(
+                _("{name!r} is neither a player nor a judge").format(name=name),
+                f"outbox.uids.{name}",
+                _("names match the roster"),
+            )
+
+
+_THREAD = {"vote": "[投票]", "discussion": "[讨论]", "process": "[进程]"}  # as the boards name them
+
+
+def _check_threads(
+    days_raw: Any, days: tuple[DayConfig, ...], night: NightSources | None, found: _Problems
+) -> None:
+    """No thread in two roles: a day's vote, discussion and process threads are three threads, a thread
+    is the vote thread of one day and the discussion of another only by mistake, and a night group's
+    private thread is none of the days' public ones. (The same discussion or vote thread for several
+    days is allowed: each day reads its own window of it.) Each name also given twice (``vote`` and
+    ``vote_tid``) is refused: which one would win?"""
+    for i, d in enumerate(days_raw):
+        for short in ("vote", "discussion", "process"):
+            if short in d and f"{short}_tid" in d:
+                found.add(
+                    _("{a} and {b} both given").format(a=short, b=f"{short}_tid"),
+                    f"days[{i}].{short}_tid",
+                    _("keep one of them"),
+                )
+    roles: dict[int, tuple[str, int]] = {}
+    for d in days:
+        for role, tid in (("vote", d.vote_tid), ("discussion", d.discussion_tid), ("process", d.process_tid)):
+            if tid is None:
+                continue
+            seen = roles.setdefault(tid, (role, d.day))
+            if seen[0] != role:
+                found.add(
+                    _(
+                        "thread {tid} is both the {role} thread of day {day} and the {other} thread of day "
+                        "{other_day}"
+                    ).format(
+                        tid=tid, role=_THREAD[role], day=d.day, other=_THREAD[seen[0]], other_day=seen[1]
+                    ),
+                    f"days[day={d.day}].{role}",
+                    _("each thread has one role: give the tid of the right thread"),
+                )
+    for group in night.groups if night is not None else ():
+        if group.tid is not None and group.tid in roles:
+            role, day = roles[group.tid]
+            found.add(
+                _("the private thread {tid} of {group} is the {role} thread of day {day}").format(
+                    tid=group.tid, group=group.group, role=_THREAD[role], day=day
+                ),
+                f"night_sources.{group.group}.tid",
+                _("a group's night thread is in its private forum, not one of the day's threads"),
+            )
 
 
 def _game_zone(g: Mapping[str, Any]) -> tuple[str, ZoneInfo]:
@@ -442,13 +643,7 @@ def _board_table(b: Mapping[str, Any], tzname: str) -> BoardConfig:
         )
     except ConfigError as exc:
         raise GameFileError(exc.message, field=exc.field, fix=exc.fix) from exc
-    if "password" in b:
-        raise GameFileError(
-            _("a password in the game file would be shared with everyone who gets the file"),
-            field="board.password",
-            fix=_('put it in an environment variable and name it: password_env = "FORUMBOT_PASSWORD"'),
-        )
-    return board
+    return board  # a password key is refused by the schema: the file is shared
 
 
 def _roster_and_judges(
@@ -478,15 +673,17 @@ def _roster_and_judges(
     return roster, judges
 
 
-def _days(days_raw: Any, tt: Timetable, tz: ZoneInfo, roster: set[str]) -> tuple[DayConfig, ...]:
-    """The [[days]]: numbered 1, 2, 3..., each opening after the one before closes."""
-    if not isinstance(days_raw, list):
-        raise GameFileError(
-            _("days must be an array of tables"), field="days", fix=_("write [[days]] entries")
-        )
+def _days(
+    days_raw: Any, tt: Timetable, tz: ZoneInfo, roster: set[str], found: _Problems
+) -> tuple[DayConfig, ...]:
+    """The [[days]]: numbered 1, 2, 3..., each opening after the one before closes. A wrong day is
+    reported and left out; the next is checked against the last right one."""
     days: list[DayConfig] = []
     for i, d in enumerate(days_raw):
-        days.append(_day(d, i, days[-1] if days else None, tt, tz, roster))
+        prev = days[-1] if days else None
+        day = found.attempt(partial(_day, d, i, prev, tt, tz, roster))
+        if day is not None:
+            days.append(day)
     return tuple(days)
 
 
@@ -543,15 +740,22 @@ def _day_times(
     d: Mapping[str, Any], n: int, where: str, tt: Timetable, tz: ZoneInfo
 ) -> tuple[datetime, datetime, datetime, datetime, datetime]:
     """Opening, close, void cutoff, change cutoff and the next night's deadline of day ``n``: each as
-    the file gives it, else derived from the timetable (the cutoffs count back from the close)."""
+    the file gives it, else derived from the timetable.
+
+    A derived cutoff counts back from the close but never before the opening: a day shorter than the
+    cutoff's minutes (a 40-minute R001 day against R004's 60-minute change cutoff, which R001 does not
+    even use, or a 20-minute day against R001's 30-minute void cutoff) is all "last hour": the rule's
+    own words ("关门前一小时不允许改票", "12:30 之后废票无效") then allow no change or void at all, which
+    is what the cutoff at the opening says. A cutoff the file gives is still checked against the window.
+    """
 
     def given(key: str) -> datetime | None:
         return parse_local_time(d[key], tz, f"{where}.{key}") if key in d else None
 
     opens = given("opens") or tt.default_opens(n, tz, where)
     closes = given("close") or tt.default_close(opens, tz)
-    void_cutoff = given("void_cutoff") or closes - timedelta(minutes=tt.void_cutoff_minutes)
-    change_cutoff = given("change_cutoff") or closes - timedelta(minutes=tt.change_cutoff_minutes)
+    void_cutoff = given("void_cutoff") or max(opens, closes - timedelta(minutes=tt.void_cutoff_minutes))
+    change_cutoff = given("change_cutoff") or max(opens, closes - timedelta(minutes=tt.change_cutoff_minutes))
     night = given("night_deadline") or tt.default_night_deadline(closes, tz)
     return opens, closes, void_cutoff, change_cutoff, night
 

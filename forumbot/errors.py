@@ -5,6 +5,7 @@ Our side (a judge can fix it here)::
     ForumbotError
     ├── ConfigError            a wrong or missing setting; names the field and the fix
     │   └── GameFileError      a game file that does not describe a playable game
+    │       └── GameFileErrors several of them, reported at once
     ├── UsageError             a command used wrongly (an unknown pid, a day not configured)
     └── StoreError             the store cannot be opened, read or written (names the store; never
         │                      shows SQL or its parameters: those go to the ``forumbot.store`` log)
@@ -60,7 +61,22 @@ class ConfigError(ForumbotError):
 
 
 class GameFileError(ConfigError):
-    """The game file (TOML) does not describe a playable game."""
+    """The game file (TOML) does not describe a playable game. ``line``: the line of the key in the
+    file (1-based), when the problem came from a file and the key was found in it."""
+
+    line: int | None = None
+
+
+class GameFileErrors(GameFileError):
+    """Several problems in one game file, all reported at once (``problems``, in the file's order) so a
+    judge fixes them in one pass. ``field``/``line`` are the first problem's."""
+
+    def __init__(self, problems: list[GameFileError]) -> None:
+        self.problems = tuple(problems)
+        head = _("{count} problems in the game file:").format(count=len(problems))
+        super().__init__("\n  ".join([head, *(str(p) for p in problems)]))
+        self.field = problems[0].field
+        self.line = problems[0].line
 
 
 class UsageError(ForumbotError):

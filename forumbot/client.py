@@ -38,7 +38,7 @@ import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from http.cookiejar import Cookie
 from pathlib import Path
 from typing import Any, Protocol, TypeVar, cast
@@ -129,6 +129,10 @@ class FetchedPage:
 # Logins that failed in this process, by (board, username, password digest). Never tried again:
 # the board counts failures per IP. A corrected password is a different key.
 _FAILED_LOGINS: dict[tuple[str, str, str], BoardError] = {}
+# Captchas the board asked in this process, and when. No failure (Discuz! counts none, nothing is
+# recorded in the store), but not asked again at every fetch: only after CAPTCHA_PAUSE.
+_CAPTCHAS_SEEN: dict[tuple[str, str, str], tuple[CaptchaRequired, datetime]] = {}
+CAPTCHA_PAUSE = timedelta(minutes=5)
 
 
 class LoginGuard(Protocol):
@@ -196,6 +200,7 @@ def encode_form(fields: Mapping[str, str], charset: str, url: str) -> dict[str, 
 def forget_login_failures() -> None:
     """Allow logins again after a failure (for a long-running process once a human fixed things)."""
     _FAILED_LOGINS.clear()
+    _CAPTCHAS_SEEN.clear()
 
 
 def header_safe(value: str) -> str:
@@ -476,8 +481,8 @@ class BoardClient:
         ``login_guard``, for every process: calling again raises the same error without asking the
         board until the lock-out window has passed. ``retry=True`` is the judge's explicit retry
         (``forumbot login --retry``): one more attempt, whatever was recorded.
-        CaptchaRequired when the board wants a captcha: not asked again in this process, but NOT
-        recorded as a failed login (Discuz! counts none; the password was right or never sent).
+        CaptchaRequired when the board wants a captcha: NOT recorded as a failed login (Discuz! counts
+        none; the password was right or never sent), asked again by this process after CAPTCHA_PAUSE.
         NetworkError when the login never reached the board (nothing counted, nothing recorded).
         LoginRequired when no credentials are configured (naming the environment variable).
         ``api_version``: the API's login version (2: X3.5's v4 login answers a PHP fatal 503).
@@ -493,13 +498,21 @@ class BoardClient:
             raise type(prev)(
                 prev.url,
                 prev.board_message,
-                _("the board asked for a captcha earlier in this run; not asked again")
-                if isinstance(prev, CaptchaRequired)
-                else _("an earlier login failed; not retried (after fixing it: forumbot login --retry)"),
+                _("an earlier login failed; not retried (after fixing it: forumbot login --retry)"),
+            )
+        seen = _CAPTCHAS_SEEN.get(key)
+        if seen is not None and not retry and self._now() < seen[1] + CAPTCHA_PAUSE:
+            raise CaptchaRequired(
+                seen[0].url,
+                seen[0].board_message,
+                _("the board asked for a captcha at {when}; asked again after {minutes} minutes").format(
+                    when=seen[1].strftime("%H:%M:%S UTC"), minutes=int(CAPTCHA_PAUSE.total_seconds() // 60)
+                ),
             )
         if self.login_guard is not None:
             self.login_guard.check(root, username, at=self._now(), retry=retry)
         _FAILED_LOGINS.pop(key, None)
+        _CAPTCHAS_SEEN.pop(key, None)
         self._login_attempted = True
         try:
             if (via or self.config.login_via) == "api":
@@ -510,7 +523,9 @@ class BoardClient:
             else:
                 self._login_web()
         except CaptchaRequired as exc:
-            _FAILED_LOGINS[key] = exc  # this process does not ask again; the store records no failure
+            # Not a failure (the store records none): asked again after a pause, so a long `forumbot run`
+            # goes on by itself once the judge has typed the captcha in a browser.
+            _CAPTCHAS_SEEN[key] = (exc, self._now())
             raise
         except LoginFailed as exc:
             _FAILED_LOGINS[key] = exc

@@ -20,7 +20,7 @@ import responses
 from hypothesis import given
 from hypothesis import strategies as st
 
-from forumbot.client import BoardClient, forget_login_failures, network_cause
+from forumbot.client import CAPTCHA_PAUSE, BoardClient, forget_login_failures, network_cause
 from forumbot.errors import BoardSystemError, BoardUnavailable, CaptchaRequired, LoginFailed, NetworkError
 from forumbot.i18n import current_language, set_language
 from forumbot.outbox import ItemKind, Outbox, Reply
@@ -176,6 +176,32 @@ def test_the_forms_captcha_answer_is_no_failed_login(
     with pytest.raises(CaptchaRequired):
         process().login()  # asked again next run (the captcha may be gone): still nothing recorded
     assert len(posted(rsps)) == 2 and login_failures(store, ROOT) == []
+
+
+def test_a_long_run_asks_again_after_a_pause_once_the_judge_typed_the_captcha(
+    rsps: responses.RequestsMock, store: Store, clock: FakeClock
+) -> None:
+    """`forumbot run` is one process: it must go on by itself once the captcha is gone, without
+    asking the board at every fetch meanwhile."""
+    rsps.get(API_CHECK, json={"discuzversion": "X3.5", "charset": "utf-8", "version": "4"})
+    rsps.post(API_LOGIN, **api_json(api_answer("login_seccheck2")))
+    cfg = make_board(username="法官大人", password="right", min_interval=0.0, login_via="api")
+    guard = StoreLoginGuard(store, cfg)
+
+    def client() -> BoardClient:  # the same process: no forget_login_failures()
+        return BoardClient(cfg, sleep=clock.sleep, clock=clock.monotonic, now=clock.now, login_guard=guard)
+
+    with pytest.raises(CaptchaRequired):
+        client().login()
+    clock.advance(CAPTCHA_PAUSE.total_seconds() - 60)
+    with pytest.raises(CaptchaRequired):
+        client().login()
+    assert len(posted(rsps)) == 1  # not asked again within the pause
+    rsps.replace(responses.POST, API_LOGIN, **api_json(api_answer("login_succeed"), AUTH))
+    clock.advance(60)
+    again = client()
+    again.login()
+    assert again.logged_in and len(posted(rsps)) == 2 and login_failures(store, ROOT) == []
 
 
 def test_a_captcha_on_the_login_form_sends_nothing_and_records_nothing(

@@ -29,6 +29,7 @@ The board's side (what the board answered; each carries the URL and the board's 
         ├── CCDefence          频繁刷新 / reload page / arithmetic question
         ├── AntiTheftPage      obfuscated JS instead of the page
         ├── BoardSystemError   Discuz! System Error, HTTP 5xx after the retries
+        │   └── BoardUnavailable   HTTP 503/429 after the retries: overloaded, rate-limited, maintenance
         ├── RedirectLoop       more redirects than any page needs, or back to a URL already seen
         └── ApiClosed          mobile_is_closed / module_not_exists (fall back to PC pages)
 
@@ -130,7 +131,11 @@ class BoardError(ForumbotError):
 
 
 class NetworkError(BoardError):
+    """No answer. ``maybe_sent`` is False when the request provably never left (connection refused,
+    no such host, connect timeout): a login that never reached the board is no failed login."""
+
     what = N_("no answer from the board")
+    maybe_sent = True
 
 
 class UnparseablePage(BoardError):
@@ -175,7 +180,13 @@ class LoginFailed(BoardError):
 
 
 class CaptchaRequired(BoardError):
-    what = N_("the board asks for a captcha: log in once in a browser, then retry")
+    """The board wants a captcha typed for this login. Not a wrong password: Discuz! asks it after checking
+    the password (login_seccheck2) or on the form itself, and counts no failure, so none is recorded."""
+
+    what = N_(
+        "the board asks for a captcha (not a wrong password: no failed login recorded): log in once "
+        "in a browser from this machine and type the captcha, then run the command again"
+    )
 
 
 class CCDefence(BoardError):
@@ -188,6 +199,12 @@ class AntiTheftPage(BoardError):
 
 class BoardSystemError(BoardError):
     what = N_("the board had a system error")
+
+
+class BoardUnavailable(BoardSystemError):
+    """HTTP 503 or 429 after the retries: the board is overloaded, rate-limiting us or in maintenance."""
+
+    what = N_("the board is overloaded or closed for maintenance: try again later")
 
 
 class ApiClosed(BoardError):

@@ -59,6 +59,7 @@ from forumbot.posting import (
 from forumbot.posting import as_board_shows as shown_by_board
 from forumbot.store import outbox as repo
 from forumbot.store.db import Store
+from forumbot.store.logins import guard_client
 from forumbot.store.models import BoardRow, OutboxItemRow, PostRow
 from forumbot.store.outbox import OutboxItem
 from forumbot.urls import Url
@@ -302,7 +303,7 @@ class Outbox:
         self.store = store
         self.game = game
         self.settings = OutboxSettings.from_game(game)
-        self._client = client
+        self._client = guard_client(client, store, game.board) if client is not None else None
         self._writer: BoardWriter | None = None
         self.sleep = sleep
         self.now = now
@@ -594,7 +595,11 @@ class Outbox:
     @property
     def client(self) -> BoardClient:
         if self._client is None:
-            self._client = BoardClient(self.game.board)
+            # The store's login guard: a failed login is not tried again by the next send (nor by poll,
+            # tick or the web desk) until the lock-out window has passed (forumbot/store/logins.py).
+            self._client = guard_client(
+                BoardClient(self.game.board, now=self.now), self.store, self.game.board
+            )
         return self._client
 
     @property

@@ -36,8 +36,8 @@ from urllib.parse import parse_qs, urlencode, urljoin, urlsplit
 import requests
 
 from forumbot import urls
-from forumbot.client import BoardClient
-from forumbot.errors import BoardError, ForumbotError, LoginFailed, LoginRequired
+from forumbot.client import BoardClient, network_cause, never_connected
+from forumbot.errors import BoardError, CaptchaRequired, ForumbotError, LoginFailed, LoginRequired
 from forumbot.i18n import _
 from forumbot.parsers.encoding import detect_charset, parse_html
 from forumbot.urls import Url
@@ -183,6 +183,8 @@ _API_KEYS: dict[str, tuple[Outcome, str]] = {
     "message_can_not_send_onlyfriend": (Outcome.PM_BLOCKED, "抱歉，该用户只接收好友发送的短消息"),
     "is_blacklist": (Outcome.PM_BLOCKED, "抱歉，受对方的隐私设置影响，您目前没有权限进行本操作"),
     "login_invalid": (Outcome.LOGIN_FAILED, "登录失败"),
+    "login_strike": (Outcome.LOGIN_FAILED, "密码错误次数过多，请 15 分钟后重新登录"),
+    "login_seccheck2": (Outcome.CAPTCHA, "请输入验证码后继续登录"),  # after a RIGHT password
 }
 
 _SUCCEED = re.compile(
@@ -652,38 +654,39 @@ class BoardWriter:
     # ------------------------------------------------------------------ login
 
     def ensure_login(self) -> None:
-        """Log in when the session is not: API v2 (v4's login answers 503 on X3.5) or the web form."""
+        """Log in when the session is not, through the client's one login (:meth:`BoardClient.login`).
+
+        Why not a login of its own: the client's login consults the store's record of failed logins
+        (its ``login_guard``) and learns the board's charset before encoding the username; a writer
+        that logged in by itself made one more failed login per ``outbox send`` (four sends with a wrong
+        password locked the IP) and sent a GBK board's username as UTF-8. ``via = "api"`` logs in through
+        the API (version 2: X3.5's v4 login answers 503), falling back to the form when the API is closed.
+        Raises LoginFailed, CaptchaRequired, NetworkError as the client does.
+        """
         if self.client.logged_in:
             return
-        if self.settings.via == "api" or self.client.config.login_via == "api":
-            result = self.login_api()
-            if result.sent:
-                return
-            if result.outcome is Outcome.LOGIN_FAILED:
-                raise LoginFailed(self.root, result.board_message, result.detail)
-        self.client.login()
+        self.client.login(via="api" if self.settings.via == "api" else None)
 
     def login_api(self, version: int = 2) -> PostResult:
-        """API login (module=login) with version 1 or 2. Version 4 answers a PHP fatal 503 on X3.5
-        although it logs in (exchange 31): the auth cookie, not the answer, says whether it worked."""
-        cfg = self.client.config
+        """The API login (module=login, ``version`` 1, 2 or 4) through the client's guarded login, as a
+        PostResult. Version 4 answers a PHP fatal 503 on X3.5 although it logs in (exchange 31): the
+        auth cookie, not the answer, says whether it worked."""
         url = urls.build(self.root, Url.API_LOGIN_VERSION, version=version)
-        fields = [
-            ("username", cfg.username or ""),
-            ("password", cfg.password or ""),
-            ("questionid", "0"),
-            ("answer", ""),
-            ("cookietime", "2592000"),
-        ]
-        charset = self.charset or "utf-8"
         try:
-            resp = self.client.post_form(url, encode_fields(fields, charset))
-        except requests.RequestException as exc:
-            return PostResult(Outcome.UNKNOWN, Action.API_LOGIN, detail=f"{type(exc).__name__}")
-        result = classify_answer(Action.API_LOGIN, resp.status_code, resp.headers, resp.content)
-        if self.client.logged_in and not result.sent:
-            return replace(result, outcome=Outcome.SENT, detail="the auth cookie is set (v4 answers 503)")
-        return result
+            self.client.login(via="api", api_version=version)
+        except CaptchaRequired as exc:
+            return PostResult(
+                Outcome.CAPTCHA, Action.API_LOGIN, url=url, board_message=exc.board_message, detail=exc.detail
+            )
+        except LoginFailed as exc:
+            return PostResult(
+                Outcome.LOGIN_FAILED,
+                Action.API_LOGIN,
+                url=url,
+                board_message=exc.board_message,
+                detail=exc.detail,
+            )
+        return PostResult(Outcome.SENT, Action.API_LOGIN, url=url, detail="the auth cookie is set")
 
     # ------------------------------------------------------------------ forms
 
@@ -734,14 +737,21 @@ class BoardWriter:
             before_post()
         try:
             resp = self.client.post_form(url, body, referer=referer)
-        except requests.ConnectTimeout as exc:
-            return PostResult(Outcome.NOT_SENT, action, detail=f"no connection: {type(exc).__name__}")
-        except requests.ConnectionError as exc:
-            if "NewConnectionError" in repr(exc) or "Connection refused" in str(exc):
-                return PostResult(Outcome.NOT_SENT, action, detail=f"no connection: {exc}")
-            return PostResult(Outcome.UNKNOWN, action, detail=f"connection lost after sending: {exc}")
         except requests.RequestException as exc:
-            return PostResult(Outcome.UNKNOWN, action, detail=f"{type(exc).__name__}: {exc}")
+            # The short cause only: requests' text is urllib3's repr nested three deep.
+            if never_connected(exc):
+                return PostResult(
+                    Outcome.NOT_SENT,
+                    action,
+                    detail=_("no connection to {url}: {cause}").format(url=url, cause=network_cause(exc)),
+                )
+            return PostResult(
+                Outcome.UNKNOWN,
+                action,
+                detail=_("sent to {url}, the answer was lost: {cause}").format(
+                    url=url, cause=network_cause(exc)
+                ),
+            )
         return classify_answer(action, resp.status_code, resp.headers, resp.content, base_url=self.root)
 
     def reply(

@@ -87,6 +87,7 @@ from forumbot.runner import ledger
 from forumbot.runner.plan import GRACE, DayTimes, Facts, Moment, MomentKind, plan
 from forumbot.runner.tick import Delay, NotYet, StepResult, WaitForJudge
 from forumbot.store import posts, records
+from forumbot.store.logins import guard_client
 from forumbot.store.models import NightSubmissionRow
 from forumbot.store.reads import day_read_complete
 from forumbot.urls import Url
@@ -128,7 +129,9 @@ class BoardSteps:
         self.by = by
         self.desk = Desk(game, store, by=by)
         self.game_id = self.desk.gid
-        self.client = client or BoardClient(game.board, now=clock)
+        # Every login of the runner (a poll, the night's PM read, the outbox) consults the store's
+        # record of failed logins: a wrong password is tried once per lock-out window, not per tick.
+        self.client = guard_client(client or BoardClient(game.board, now=clock), store, game.board)
         self.outbox = outbox or Outbox(store, game, client=self.client, now=clock, by=by)
         self.grammar = str(self.desk.ruleset.grammar)  # the submission grammar names the groups
 

@@ -33,6 +33,7 @@ from typing import Any, Protocol
 
 import schedule
 
+from forumbot.errors import ForumbotError
 from forumbot.i18n import _
 from forumbot.runner import ledger
 from forumbot.runner.ledger import MomentStatus
@@ -176,7 +177,7 @@ class Runner:
         try:
             report.read = self.steps.read()
         except Exception as exc:  # the board is down: moments needing it will say so themselves
-            report.read_error = f"{type(exc).__name__}: {exc}"
+            report.read_error = _said(exc)
         while True:
             moments = self.sync()
             done = self.done_keys()
@@ -195,7 +196,7 @@ class Runner:
         try:
             report.sent = self.steps.send()
         except Exception as exc:
-            report.send_error = f"{type(exc).__name__}: {exc}"
+            report.send_error = _said(exc)
         for line in report.lines():
             self.say(line)
 
@@ -270,3 +271,9 @@ def run_forever(
         sleep(1)
     if complete[0]:
         runner.say(_("the plan is done: forumbot run stops"))
+
+
+def _said(exc: Exception) -> str:
+    """An error as the judge reads it: our own errors are already one sentence (a board that is down:
+    its URL and the cause); anything else keeps its type name, which is what a bug report needs."""
+    return str(exc) if isinstance(exc, ForumbotError) else f"{type(exc).__name__}: {exc}"

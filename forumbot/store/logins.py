@@ -12,16 +12,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from sqlmodel import col, select
 
-from forumbot.errors import BoardError, CaptchaRequired, LoginFailed
+from forumbot.errors import BoardError, LoginFailed
 from forumbot.i18n import _
 from forumbot.store.base import BoardLike
 from forumbot.store.db import Store
 from forumbot.store.models import LoginFailureRow
 from forumbot.store.reads import DEFAULT_TZ, board_id, board_key, unit
+
+if TYPE_CHECKING:
+    from forumbot.client import BoardClient
 
 LOCKOUT = timedelta(minutes=15)  # Discuz!: 5 failures in 15 minutes lock the IP; we stop after one
 
@@ -99,8 +103,15 @@ def login_failures(store: Store, board: BoardLike, username: str | None = None) 
 def blocking_failure(
     store: Store, board: BoardLike, username: str, *, at: datetime, window: timedelta = LOCKOUT
 ) -> LoginFailure | None:
-    """The latest uncleared failure of the account less than ``window`` before ``at`` (None: may try)."""
-    open_ = [f for f in login_failures(store, board, username) if f.cleared_at is None]
+    """The latest uncleared failure of the account less than ``window`` before ``at`` (None: may try).
+
+    A captcha recorded by an older forumbot is no failure (Discuz! counted none): it blocks nothing.
+    """
+    open_ = [
+        f
+        for f in login_failures(store, board, username)
+        if f.cleared_at is None and f.kind != "CaptchaRequired"
+    ]
     if not open_:
         return None
     last = open_[-1]
@@ -145,8 +156,7 @@ class StoreLoginGuard:
             "after 5 failures). After fixing the password run `forumbot login --retry` "
             "(or `forumbot poll --retry-login`)"
         ).format(when=when, until=until)
-        cls: type[BoardError] = CaptchaRequired if prev.kind == "CaptchaRequired" else LoginFailed
-        raise cls(prev.url or board, prev.board_message, detail)
+        raise LoginFailed(prev.url or board, prev.board_message, detail)
 
     def failed(self, board: str, username: str, error: BoardError, *, at: datetime) -> None:
         key = self.board if self.board is not None else board
@@ -156,3 +166,18 @@ class StoreLoginGuard:
         clear_login_failures(
             self.store, self.board if self.board is not None else board, username, at=at, by="login succeeded"
         )
+
+
+def guard_client(client: BoardClient, store: Store, board: BoardLike | None = None) -> BoardClient:
+    """Give ``client`` the store's login guard unless it has one; returns the client.
+
+    Why one helper: every process that may log in (poll, tick, run, outbox send, the web desk's
+    actions) must consult and feed the same record of failed logins, or a wrong password costs one
+    failure per run and four runs lock the judge's IP out. A guard already set (poll's own, a test's)
+    is kept. ``board`` defaults to the client's board.
+    """
+    if client.login_guard is None:
+        client.login_guard = StoreLoginGuard(
+            store, board if board is not None else client.config, tz=client.config.tz
+        )
+    return client

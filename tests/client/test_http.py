@@ -96,7 +96,7 @@ def test_connection_errors_are_retried_then_reported(
         client.get(PC1)
     assert len(rsps.calls) == 3
     assert clock.sleeps == [2.0, 4.0]
-    assert "connection refused" in str(info.value)
+    assert "连接被拒绝" in str(info.value) and "已尝试 3 次" in str(info.value)  # no urllib3 text
     assert all(f.status is None and not f.ok for f in client.fetches)
 
 

@@ -18,7 +18,7 @@ from tests.client.pagebuilder import ROOT, FakeBoard, login_page, message_page
 
 LOGIN_FORM = ROOT + "member.php?mod=logging&action=login"
 LOGIN_POST = ROOT + "member.php?mod=logging&action=login&loginsubmit=yes"
-API_LOGIN = ROOT + "api/mobile/index.php?version=4&module=login&loginsubmit=yes&loginfield=username"
+API_LOGIN = ROOT + "api/mobile/index.php?version=2&module=login&loginsubmit=yes&loginfield=username"
 PC1 = ROOT + "forum.php?mod=viewthread&tid=7&page=1"
 AUTH = [
     ("Set-Cookie", "test_2132_auth=s3cr3t; path=/; HttpOnly"),

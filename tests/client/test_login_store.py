@@ -203,7 +203,7 @@ def test_a_name_the_gbk_board_cannot_hold_is_refused_before_posting(
 def test_the_api_login_asks_the_board_charset_first(
     rsps: responses.RequestsMock, make_client: Callable[..., BoardClient]
 ) -> None:
-    api_login = ROOT + "api/mobile/index.php?version=4&module=login&loginsubmit=yes&loginfield=username"
+    api_login = ROOT + "api/mobile/index.php?version=2&module=login&loginsubmit=yes&loginfield=username"
     rsps.get(ROOT + "api/mobile/index.php?check", json={"discuzversion": "X3.5", "charset": "GBK"})
     ok = {"Version": "4", "Message": {"messageval": "login_succeed", "messagestr": "ok"}}
     rsps.post(api_login, body=json.dumps(ok), headers=[("Content-Type", "application/json"), *AUTH])

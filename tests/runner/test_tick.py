@@ -230,6 +230,21 @@ def test_a_board_down_at_the_tick_is_reported_not_raised(store) -> None:  # type
     assert "board down" in rep.read_error
 
 
+def test_a_board_that_does_not_answer_is_reported_in_the_judges_words(store) -> None:  # type: ignore[no-untyped-def]
+    """Our own errors are one sentence already (the URL and the cause): no English class name before it."""
+    from forumbot.errors import NetworkError
+
+    steps = FakeSteps(r001_plan(1))
+    down = NetworkError("http://bbs.example.com/forum.php", "", "连接被拒绝，论坛可能已关闭，已尝试 3 次")
+
+    def read() -> str:
+        raise down
+
+    steps.read = read  # type: ignore[method-assign]
+    rep = make(store, steps, steps.moments[0].at - timedelta(hours=1)).tick()
+    assert rep.read_error == str(down) and "NetworkError" not in rep.read_error
+
+
 def test_a_moment_the_steps_find_ready_is_done_before_its_time_once(store) -> None:  # type: ignore[no-untyped-def]
     """Early resolution (AMB-NM8): the night is done at the poll that finds it ready, recorded done,
     and not done again at its time."""

@@ -26,24 +26,6 @@ def verdict_rows(judged: DayJudgement, game: Game) -> list[dict[str, Any]]:
     return list(iter_verdict_rows(judged, game))
 
 
-def _final_verdicts(judged: DayJudgement) -> list[Any]:
-    """The day's verdicts, one per post: a revote's verdict replaces «late» from the first vote."""
-    from engine import VoteStatus
-
-    every = list(judged.result.verdicts)
-    where = {v.pid: i for i, v in enumerate(every) if v.pid is not None}
-    for rv in judged.result.revotes:
-        for v in rv.verdicts:
-            if v.status is VoteStatus.BEFORE_OPEN:
-                continue  # an earlier post: its own stage's verdict stays
-            if v.pid is not None and v.pid in where:
-                every[where[v.pid]] = v
-            else:
-                where[v.pid] = len(every)  # type: ignore[index]
-                every.append(v)
-    return every
-
-
 def iter_verdict_rows(judged: DayJudgement, game: Game) -> Iterator[dict[str, Any]]:
     """:func:`verdict_rows` one at a time (a thread of 100,000 posts is written without its list)."""
     from engine import VoteStatus
@@ -51,7 +33,7 @@ def iter_verdict_rows(judged: DayJudgement, game: Game) -> Iterator[dict[str, An
     tz = game.tz
     judges = frozenset(game.judges)
     status_values = {s: s.value for s in VoteStatus}  # an enum's .value is a property: looked up once
-    for v in _final_verdicts(judged):
+    for v in judged.verdicts:
         yield (
             {
                 "pid": v.pid,
@@ -92,7 +74,7 @@ def iter_verdict_lines(judged: DayJudgement, game: Game) -> Iterator[str]:
     def number(value: int | None) -> str:
         return "null" if value is None else int.__repr__(value)
 
-    for v in _final_verdicts(judged):
+    for v in judged.verdicts:
         review = v.needs_review and v.author not in judges  # no ⚑ on the judges' posts
         override = (
             "null"

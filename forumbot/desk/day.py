@@ -38,6 +38,7 @@ from engine import (
     PostAttendanceStatus,
     ProxyVote,
     Resolution,
+    Verdict,
     VotePost,
     apply_day,
     count_valid_posts,
@@ -50,6 +51,7 @@ from engine import (
 from forumbot.config import DayConfig
 from forumbot.desk.applications import ApplicationSteps
 from forumbot.desk.carry import DayCarry, canon, fingerprint
+from forumbot.desk.rounds import DayRound, day_rounds, final_verdicts
 from forumbot.errors import GameFileError, ReadIncomplete, UsageError
 from forumbot.i18n import _
 from forumbot.labels import phase_label
@@ -91,6 +93,15 @@ class DayJudgement:
     def provisional(self) -> bool:
         """Not a final verdict: a running count, or a day whose threads were not read completely."""
         return self.result.provisional or bool(self.read_reasons)
+
+    @property
+    def verdicts(self) -> list[Verdict]:
+        """One verdict per post, each in the round it belongs to (desk/rounds.py): what every face shows."""
+        return final_verdicts(self.result)
+
+    def rounds(self, judges: frozenset[str] = frozenset()) -> tuple[DayRound, ...]:
+        """The day by round: each round's posts, tally, chart moves and ⚑ items (desk/rounds.py)."""
+        return day_rounds(self.result, judges)
 
     @property
     def provisional_reasons(self) -> tuple[str, ...]:

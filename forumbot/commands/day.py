@@ -91,16 +91,25 @@ def iter_verdict_lines(judged: DayJudgement, game: Game) -> Iterator[str]:
         )
 
 
-def tally_json(judged: DayJudgement, game: Game, draft: str, *, verdicts: bool = True) -> dict[str, Any]:
+def tally_json(
+    judged: DayJudgement,
+    game: Game,
+    draft: str,
+    *,
+    verdicts: bool = True,
+    outcome_text: str | None = None,
+) -> dict[str, Any]:
     """The day's count for tools (``tally --json``): the tally, the outcome, every verdict, the draft.
-    ``verdicts=False``: the verdicts' list left empty (:func:`write_tally_json` streams it)."""
+    ``verdicts=False``: the verdicts' list left empty (:func:`write_tally_json` streams it).
+    ``outcome_text``: the desk's result line (``desk.outcome_text``: what the draft and ``close`` say,
+    e.g. the guardian out in the executed's place, AMB-50); without it, the vote's own line."""
     from forumbot import drafts
 
     r = judged.result
     outcome: dict[str, Any] = {
         "kind": r.outcome.kind.value,
         "out": list(r.outcome.out),
-        "text": r.outcome.text,
+        "text": r.outcome.text if outcome_text is None else outcome_text,
         "reason": r.outcome.reason,
     }
     if judged.running:  # a running count names who leads, never who is executed
@@ -132,11 +141,12 @@ def tally_json(judged: DayJudgement, game: Game, draft: str, *, verdicts: bool =
     }
 
 
-def write_tally_json(judged: DayJudgement, game: Game, draft: str, out: TextIO) -> None:
+def write_tally_json(
+    judged: DayJudgement, game: Game, draft: str, out: TextIO, *, outcome_text: str | None = None
+) -> None:
     """:func:`tally_json` written to ``out`` as it is made (:func:`write_json_rows`)."""
-    write_json_rows(
-        tally_json(judged, game, draft, verdicts=False), "verdicts", iter_verdict_lines(judged, game), out
-    )
+    head = tally_json(judged, game, draft, verdicts=False, outcome_text=outcome_text)
+    write_json_rows(head, "verdicts", iter_verdict_lines(judged, game), out)
 
 
 def _one_line_encoder() -> Callable[[Any], str]:
@@ -249,7 +259,7 @@ def cmd_tally(args: argparse.Namespace) -> int:
         judged = desk.tally(args.day, as_of=as_of)
         draft = vote_count_draft(desk, judged)
         if args.json:
-            write_tally_json(judged, game, draft, sys.stdout)
+            write_tally_json(judged, game, draft, sys.stdout, outcome_text=desk.outcome_text(judged))
         else:
             print_tally(judged, game, draft)
     return EXIT_PROVISIONAL if judged.read_reasons else 0
@@ -259,6 +269,7 @@ def cmd_attendance(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     from forumbot.desk import elevator_draft
+    from forumbot.desk.drafts import draft_as_of
 
     game, store, desk = open_desk(args)
     with store:
@@ -309,7 +320,7 @@ def cmd_attendance(args: argparse.Namespace) -> int:
                 out.print(f"不计（{labels[key]}）：{'、'.join(names)}")
         if args.elevator:
             out.print("\n" + _("[b]Elevator draft (BBCode):[/b]") + "\n")
-            print(elevator_draft(desk, day, att, floors, datetime.now(UTC)))
+            print(elevator_draft(desk, args.day, draft_as_of(day, datetime.now(UTC))))
     return 0
 
 

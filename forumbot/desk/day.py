@@ -31,6 +31,7 @@ from engine import (
     DayResult,
     DayTimes,
     DiscussionPost,
+    EventKind,
     GameState,
     OutcomeKind,
     Override,
@@ -40,6 +41,7 @@ from engine import (
     Resolution,
     Verdict,
     VotePost,
+    VoteStatus,
     apply_day,
     count_valid_posts,
     double_kill_pair,
@@ -48,9 +50,11 @@ from engine import (
     resolve_revote,
     round_window,
 )
+from forumbot import drafts
 from forumbot.config import DayConfig
 from forumbot.desk.applications import ApplicationSteps
 from forumbot.desk.carry import DayCarry, canon, fingerprint
+from forumbot.desk.private import PrivateNote, private_notes
 from forumbot.desk.rounds import DayRound, day_rounds, final_verdicts
 from forumbot.errors import GameFileError, ReadIncomplete, UsageError
 from forumbot.i18n import _
@@ -533,13 +537,6 @@ class DaySteps(ApplicationSteps):
                 )
         return tuple(reasons)
 
-    def state_before_night(self, n: int) -> GameState | None:
-        """The state night ``n`` started from (night 1: the setup)."""
-        if n == 1:
-            setups = [v.label for v in self.live_history() if v.label.startswith("setup")]
-            return self.state_labelled(setups[-1]) if setups else None
-        return self.state_labelled(f"day {n - 1}")
-
     def _eliminated_before(self, n: int, fps: dict[int, str] | None = None) -> frozenset[str]:
         """Without a stored setup: who the earlier days' results removed (executions and drownings)."""
         gone: set[str] = set()
@@ -650,6 +647,8 @@ class DaySteps(ApplicationSteps):
             )
         if not why.strip():
             raise UsageError(_("an override needs --why (it is shown in every later tally)"))
+        if as_kind != "ignore":
+            self._refuse_unplayable_override(n, pid, as_kind)
         with self.store.session() as s:
             rec = records.add_override(s, self.gid, n, pid, as_kind, target, why, self.by)
             if waive_edit:
@@ -657,6 +656,26 @@ class DaySteps(ApplicationSteps):
             s.commit()
         self._days.clear()
         return rec
+
+    def _refuse_unplayable_override(self, n: int, pid: int, as_kind: str) -> None:
+        """An override the rules would not apply is refused before it is recorded (never «recorded, it
+        applies» and then not applied): a post by a judge, by someone not in the game or by a player
+        already out is no vote whatever it says, so only ``ignore`` is taken for it. A player's vote
+        posted from another account is entered as his proxy vote instead."""
+        try:
+            verdict = self.tally(n).result.verdict(pid)
+        except KeyError:
+            return
+        if verdict.status not in (VoteStatus.NOT_A_PLAYER, VoteStatus.DEAD):
+            return
+        raise UsageError(
+            _(
+                "pid {pid} is by {author}, who cannot vote on day {day} ({reason}): an override as {kind} "
+                "would never count, so it was not recorded. Only --as ignore is taken for it; a player's "
+                "vote posted from another account is entered with forumbot proxy --day {day} PLAYER TARGET "
+                "--at TIME"
+            ).format(pid=pid, author=verdict.author, day=n, reason=verdict.reason, kind=as_kind)
+        )
 
     def proxy_vote(self, n: int, player: str, target: str, at: datetime) -> None:
         """A proxy vote (代投) entered by the judge for day ``n`` (``target`` may be 弃权)."""
@@ -678,6 +697,32 @@ class DaySteps(ApplicationSteps):
         if st is None or st.phase is not Phase.DAY or st.round != judged.day.day:
             return None
         return self._apply(st, judged)
+
+    def outcome_text(self, judged: DayJudgement) -> str:
+        """The day's result line every face shows (``tally --json``'s outcome.text, the web's day page):
+        the public line the close posts, from :meth:`preview_close` when the state is known, so a
+        top vote-getter protected by the guardian reads «…守护神 出局» as the draft and ``close`` say
+        (AMB-50); a running count names who leads, never who is executed."""
+        r = judged.result
+        if judged.running:
+            return drafts.running_text(r)
+        if r.outcome.kind is not OutcomeKind.REVOTE:
+            preview = self.preview_close(judged)
+            if preview is not None:
+                kinds = (EventKind.EXECUTION, EventKind.GUARDED_EXECUTION, EventKind.NO_EXECUTION)
+                lines = [e.text for e in preview.events if e.public and e.kind in kinds]
+                if lines:
+                    return "\n".join(lines)
+        return r.outcome.text or r.outcome.kind.value
+
+    def day_private_messages(self, judged: DayJudgement, res: Resolution) -> tuple[PrivateNote, ...]:
+        """What the day's close tells players in private (``res``: its :meth:`preview_close`), one per
+        recipient the engine names, the executed included (R001: the executed officer's last words;
+        R004: «你已出局…», the 威权 to pass)."""
+        if judged.state is None:
+            return ()
+        header = f"【{self.game.name}】第{judged.day.day}日（仅你可见）"
+        return private_notes(res.events, judged.state, res.state, header)
 
     def _apply(self, st: GameState, judged: DayJudgement) -> Resolution:
         """The day's result applied to the state: the vote's elimination, drownings, the judges' own

@@ -34,6 +34,7 @@ from engine import (
     Protect,
     Refusal,
     Resolution,
+    Submission,
     action_from_dict,
     action_to_dict,
     new_night,
@@ -95,6 +96,18 @@ def read_submissions(path: Path) -> list[dict[str, Any]]:
     if not entries:
         raise UsageError(_("{path}: no [[submissions]] entries").format(path=path))
     return entries
+
+
+@dataclass(frozen=True)
+class StoredSubmission:
+    """One stored submission as the desk judges it for every face: ``refusal`` None when the rules take
+    it as submitted; else their refusal (``refusal.refusal``: forbidden, or void at resolution)."""
+
+    data: dict[str, Any]
+    action: NightAction
+    at: datetime
+    late: bool
+    refusal: IllegalActionError | None = None
 
 
 @dataclass(frozen=True)
@@ -241,17 +254,42 @@ class NightSteps(ApplicationSteps):
         st = self.require_state()
         return st, self.stored_night(n, st)
 
+    def stored_submissions(self, n: int, st: GameState) -> tuple[StoredSubmission, ...]:
+        """Night ``n``'s stored submissions in order, each judged against the state ``st`` the night
+        began with and the submissions before it: late or not, and the rules' refusal if any (forbidden,
+        or void at resolution: ``refusal.refusal``)."""
+        with self.store.session() as s:
+            subs = records.night_submissions(s, self.gid, n)
+        try:
+            deadline: datetime | None = self.night_deadline(n)
+        except ConfigError:
+            deadline = None
+        night = new_night(st)
+        out = []
+        for data, at in subs:
+            action = action_from_dict(data)
+            late = deadline is not None and at > deadline
+            exc = refusal_of(st, action, night=night)
+            if exc is None or exc.refusal is Refusal.VOID_AT_RESOLUTION:
+                night = night.with_submission(Submission(action, late))
+            out.append(StoredSubmission(dict(data), action, at, late, exc))
+        return tuple(out)
+
     def stored_night(self, n: int, st: GameState) -> Night:
         """Night ``n`` as the engine holds it, from its stored submissions and the state ``st`` it began
         with: the one builder of a night (the desk, the runner, the web). A submission the rules void at
-        resolution (AMB-08, AMB-10) is kept as submitted; the resolution voids it and says why."""
+        resolution (AMB-08, AMB-10) is kept as submitted; the resolution voids it and says why. Raises
+        IllegalActionError for a stored submission the rules now forbid (the state was changed under it)."""
         night = new_night(st)
-        with self.store.session() as s:
-            subs = records.night_submissions(s, self.gid, n)
-        deadline = self.night_deadline(n)
-        for data, at in subs:
-            night = record_submission(st, night, action_from_dict(data), late=at > deadline)
+        for sub in self.stored_submissions(n, st):
+            night = record_submission(st, night, sub.action, late=sub.late)
         return night
+
+    def night_seed(self, n: int) -> int:
+        """The seed of night ``n``'s random draws (AMB-12's random pledge) when the judge gives none:
+        fixed per game and night, so the runner, the web's preview and ``night resolve`` draw alike and
+        a resolution computed again after a crash is the same."""
+        return self.gid * 1000 + n
 
     def night_start_state(self, n: int) -> GameState | None:
         """The state night ``n`` began with: the current one while it is night ``n``, else the stored
@@ -270,6 +308,7 @@ class NightSteps(ApplicationSteps):
         if st is None or st.phase is not Phase.NIGHT or st.round != n:
             where = phase_label(st.phase.value, st.round) if st is not None else "-"
             raise UsageError(_("the game is at {where}, not night {night}").format(where=where, night=n))
+        seed = self.night_seed(n) if seed is None else seed
         res = resolve_night(st, self.stored_night(n, st), seed=seed)
         return replace(res, events=(*res.events, *self._late_change_notices(st, n)))
 

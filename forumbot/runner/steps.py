@@ -573,7 +573,7 @@ class BoardSteps:
             )
         added = 0 if by_judge or resolved else self._store_accepted(n, mail, deadline)
         night = self.desk.stored_night(n, st)  # the desk's one builder: AMB-08/AMB-10 voids kept
-        seed = self.game_id * 1000 + n  # fixed: the resolution computed again after a crash is the same
+        seed = self.desk.night_seed(n)  # fixed: the resolution computed again after a crash is the same
         res = self.desk.night_preview(n, seed=seed, state=st)
         items = self._night_items(n, res, st)
         if not resolved:
@@ -826,7 +826,7 @@ class BoardSteps:
             },
         )
 
-    def _pm_item(self, key: str, kind: ItemKind, player: str, body: str, n: int) -> int:
+    def _pm_item(self, key: str, kind: ItemKind, player: str, body: str, n: int, *, day: bool = False) -> int:
         uid = self.outbox.uid_map().get(player)
         if uid is None:
             raise WaitForJudge(
@@ -835,7 +835,15 @@ class BoardSteps:
                     "message: add it under [outbox.uids] in the game file"
                 ).format(player=player, night=n)
             )
-        return self._add(key, kind, PrivateMessage(uid), functools.partial(str, body), night=n, player=player)
+        return self._add(
+            key,
+            kind,
+            PrivateMessage(uid),
+            functools.partial(str, body),
+            day=n if day else None,
+            night=None if day else n,
+            player=player,
+        )
 
     def _night_items(self, n: int, res: Resolution, before: GameState) -> list[int]:
         """The case post and every private result, each added once."""
@@ -1004,17 +1012,18 @@ class BoardSteps:
                 )
             )
         if judged.attendance is not None and day.discussion_tid is not None:
-            floors = {p.pid: p.floor for p in self.desk.discussion_posts(day)}
-            att = judged.attendance
             ids.append(
                 self._add(
                     f"day{n}/elevator",
                     ItemKind.ELEVATOR,
                     Reply(day.discussion_tid),
-                    lambda: elevator_draft(self.desk, day, att, floors, day.closes),
+                    lambda: elevator_draft(self.desk, n, day.closes),  # as of the close, as the web shows
                     day=n,
                 )
             )
+        for note in self.desk.day_private_messages(judged, preview):
+            key = f"day{n}/private/{note.player}"
+            ids.append(self._pm_item(key, ItemKind.PRIVATE_NOTICE, note.player, note.body, n, day=True))
         if preview.state.outcome is not None:
             ids.append(self._game_over(preview.events, vote_tid))
         return ids

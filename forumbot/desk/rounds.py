@@ -38,13 +38,15 @@ class DayRound:
 
 
 def final_verdicts(result: DayResult) -> list[Verdict]:
-    """The day's verdicts, one per post, each in the round it belongs to: a revote's verdict replaces
-    «late» from the first vote; a post only a revote's window saw is added (time order kept)."""
+    """The day's verdicts, one per post, each in the round it belongs to: a post made once a revote was
+    called is that revote's (its verdict replaces «late» from the first vote); an earlier post keeps its
+    own round's verdict, whatever the revote says of it (a judge's post is «法官帖» in every round); a
+    post only a revote's window saw is added (time order kept)."""
     every = list(result.verdicts)
     where = {v.pid: i for i, v in enumerate(every) if v.pid is not None}
     for rv in result.revotes:
         for v in rv.verdicts:
-            if v.status is VoteStatus.BEFORE_OPEN:
+            if v.status is VoteStatus.BEFORE_OPEN or v.at < rv.plan.opens_at:
                 continue  # an earlier post: its own round's verdict stays
             if v.pid is not None and v.pid in where:
                 every[where[v.pid]] = v
@@ -65,6 +67,23 @@ def _moves(verdicts: tuple[Verdict, ...] | list[Verdict]) -> tuple[Move, ...]:
     return tuple(out)
 
 
+def _carried(tally: tuple[TallyLine, ...], moves: tuple[Move, ...], at: datetime) -> tuple[Move, ...]:
+    """A cumulative revote's count (AMB-27) starts from the votes carried in: each shown as a move at
+    the call, so the chart's last point is the count the tally shows."""
+    own: dict[str, int] = {}
+    holding: dict[str, str | None] = {}
+    for _at, voter, target in sorted(moves, key=lambda m: m[0]):
+        holding[voter] = target
+    for target in holding.values():
+        if target is not None:
+            own[target] = own.get(target, 0) + 1
+    out: list[Move] = []
+    for line in tally:
+        for i in range(line.count - own.get(line.target, 0)):
+            out.append((at, f"\0carried:{line.target}:{i}", line.target))
+    return tuple(out)
+
+
 def day_rounds(result: DayResult, judges: frozenset[str] = frozenset()) -> tuple[DayRound, ...]:
     """Every round of the day in order, each with its own posts' verdicts (see :func:`final_verdicts`).
     ``judges``: their posts are never ⚑ (a judge's post is no vote to review)."""
@@ -75,6 +94,7 @@ def day_rounds(result: DayResult, judges: frozenset[str] = frozenset()) -> tuple
     rounds = [DayRound(0, times.opens_at, times.closes_at, first, result.tally, _moves(first), flagged)]
     for rv in result.revotes:
         mine = tuple(v for v in final if v.stage == rv.plan.number)
+        moves = _moves(mine)
         rounds.append(
             DayRound(
                 rv.plan.number,
@@ -82,7 +102,7 @@ def day_rounds(result: DayResult, judges: frozenset[str] = frozenset()) -> tuple
                 rv.plan.deadline,
                 mine,
                 rv.tally,
-                _moves(mine),
+                (*_carried(rv.tally, moves, rv.plan.opens_at), *moves),
                 tuple(v for v in mine if v.needs_review and v.author not in judges),
             )
         )

@@ -70,7 +70,7 @@ def _items(p: Played) -> dict[str, OutboxItem]:
 def _check_day(p: Played, faces: Faces, game_file: Path, moment: str, n: int) -> None:
     p.steps.desk.refresh()
     code, text = _cli(game_file, "tally", "--day", str(n), "--json")
-    assert code == 0, text
+    assert code in (0, 5), text  # 5: a called revote's window is not read yet (provisional)
     js = json.loads(text)
     dv = data.day_view(p.game, p.store, n)
     web = {v.pid: (v.status, v.stage) for v in dv.verdicts if v.pid is not None}

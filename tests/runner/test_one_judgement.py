@@ -20,6 +20,7 @@ import json
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,7 @@ from forumbot.resources import data_dir
 from forumbot.runner.fastplay import FastClock, play
 from forumbot.runner.tick import TickReport
 from forumbot.web import data, svg
-from tests.runner.yexiao import SCENARIO, START, UNTIL, Played, board, open_runner
+from tests.runner.yexiao import EXPECTED, SCENARIO, START, UNTIL, Played, board, open_runner
 
 
 @dataclass
@@ -40,6 +41,7 @@ class Faces:
 
     checked: list[str] = field(default_factory=list)
     disagreements: list[str] = field(default_factory=list)
+    day_pages: dict[str, data.DayView] = field(default_factory=dict)  # the web's day page at each moment
 
     def same(self, moment: str, what: str, left: Any, right: Any) -> None:
         if left != right:
@@ -73,6 +75,7 @@ def _check_day(p: Played, faces: Faces, game_file: Path, moment: str, n: int) ->
     assert code in (0, 5), text  # 5: a called revote's window is not read yet (provisional)
     js = json.loads(text)
     dv = data.day_view(p.game, p.store, n)
+    faces.day_pages[moment] = dv
     web = {v.pid: (v.status, v.stage) for v in dv.verdicts if v.pid is not None}
     cli = {r["pid"]: (r["status"], r["stage"]) for r in js["verdicts"] if r["pid"] is not None}
     faces.same(moment, "verdict per post per round (web, tally --json)", web, cli)
@@ -203,3 +206,35 @@ def test_every_moment_the_runner_acts_was_held_to_one_judgement(faces: Faces) ->
 
 def test_the_web_the_cli_and_the_runner_never_disagree(faces: Faces) -> None:
     assert faces.disagreements == []
+
+
+def test_the_revote_page_judges_each_ballot_in_the_revote_and_charts_the_revote(faces: Faces) -> None:
+    """Day 1's page after the revote: each revote ballot has the revote's verdict (not «超时 投票截止
+    （13:00）后发帖» from the first vote), the tally and the chart are the revote's (AMB-27: cumulative),
+    and the revote's ⚑ items are shown."""
+    revote = EXPECTED["days"][0]["revote"]
+    page = faces.day_pages["day1/revote1"]
+    lines = {v.pid: v for v in page.verdicts}
+    for post in revote["posts"]:
+        if post["pid"] not in lines:  # posted after the revote's deadline, when the runner had judged it
+            assert post["verdict"] == "late"
+            continue
+        line = lines[post["pid"]]
+        assert (line.stage, line.status) == (1, post["verdict"]), post
+        assert "13:00" not in line.reason, line.reason
+    assert {t.target: t.count for t in page.tally} == revote["count"]
+    assert set(svg.vote_series(page.moves)) == set(revote["candidates"])  # the chart's legend
+    assert page.window[1] - page.window[0] == timedelta(minutes=revote["deadline_minutes"])
+    flagged = {v.pid for v in page.verdicts if v.needs_review}
+    assert flagged and flagged <= {p["pid"] for p in revote["posts"]}  # the revote's own ⚑, no judge's post
+
+
+def test_the_elevator_lists_the_living_only_and_is_stamped_with_the_close(faces: Faces) -> None:
+    """Day 2's 电梯 on the web is the runner's: no dead player listed as (0/0), the dead who posted set
+    apart, «更新至» the close (not the wall clock)."""
+    page = faces.day_pages["day2/close"]
+    dead = set(EXPECTED["nights"][0]["alive_before"]) - set(EXPECTED["days"][1]["alive"])
+    assert dead == {"春卷", "麻花", "锅贴", "汤圆"}  # night 1, day 1 (executed, drowned), night 2
+    assert not any(f"[b]{name}[/b]" in page.elevator_draft for name in dead)
+    assert "（更新至 6月5日 13:00）" in page.elevator_draft
+    assert {line.name for line in page.attendance}.isdisjoint(dead)

@@ -27,6 +27,7 @@ from typing import Any
 import pytest
 
 from forumbot.cli import main
+from forumbot.errors import UsageError
 from forumbot.outbox import OutboxItem
 from forumbot.resources import data_dir
 from forumbot.runner.fastplay import FastClock, play
@@ -109,6 +110,11 @@ def _check_day(p: Played, faces: Faces, game_file: Path, moment: str, n: int) ->
     faces.same(
         moment, "电梯 (outbox, web drafts)", items[f"day{n}/elevator"].body, drafts[f"day-{n}-elevator"]
     )
+    # «放入发件箱» on the web never puts a second 电梯 next to the runner's
+    before = len(p.steps.outbox.items())
+    with contextlib.suppress(UsageError):
+        data.outbox_add_draft(p.game, p.store, f"day-{n}-elevator", "法官大人")
+    faces.same(moment, "outbox items after the web queued the 电梯", len(p.steps.outbox.items()), before)
 
 
 def _check_cutoff(p: Played, faces: Faces, game_file: Path, moment: str, n: int, at: str) -> None:

@@ -29,11 +29,12 @@ def verdict_rows(judged: DayJudgement, game: Game) -> list[dict[str, Any]]:
 def iter_verdict_rows(judged: DayJudgement, game: Game) -> Iterator[dict[str, Any]]:
     """:func:`verdict_rows` one at a time (a thread of 100,000 posts is written without its list)."""
     from engine import VoteStatus
+    from forumbot.desk.rounds import final_verdicts
 
     tz = game.tz
     judges = frozenset(game.judges)
     status_values = {s: s.value for s in VoteStatus}  # an enum's .value is a property: looked up once
-    for v in judged.verdicts:
+    for v in final_verdicts(judged.result):
         yield (
             {
                 "pid": v.pid,
@@ -63,6 +64,7 @@ def iter_verdict_lines(judged: DayJudgement, game: Game) -> Iterator[str]:
     from json.encoder import encode_basestring as text  # ensure_ascii=False's escaping
 
     from engine import VoteStatus
+    from forumbot.desk.rounds import final_verdicts
 
     tz = game.tz
     judges = frozenset(game.judges)
@@ -74,7 +76,7 @@ def iter_verdict_lines(judged: DayJudgement, game: Game) -> Iterator[str]:
     def number(value: int | None) -> str:
         return "null" if value is None else int.__repr__(value)
 
-    for v in judged.verdicts:
+    for v in final_verdicts(judged.result):
         review = v.needs_review and v.author not in judges  # no ⚑ on the judges' posts
         override = (
             "null"

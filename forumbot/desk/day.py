@@ -647,7 +647,7 @@ class DaySteps(ApplicationSteps):
             )
         if not why.strip():
             raise UsageError(_("an override needs --why (it is shown in every later tally)"))
-        if as_kind != "ignore":
+        if as_kind in ("vote", "change", "abstain"):
             self._refuse_unplayable_override(n, pid, as_kind)
         with self.store.session() as s:
             rec = records.add_override(s, self.gid, n, pid, as_kind, target, why, self.by)
@@ -660,8 +660,9 @@ class DaySteps(ApplicationSteps):
     def _refuse_unplayable_override(self, n: int, pid: int, as_kind: str) -> None:
         """An override the rules would not apply is refused before it is recorded (never «recorded, it
         applies» and then not applied): a post by a judge, by someone not in the game or by a player
-        already out is no vote whatever it says, so only ``ignore`` is taken for it. A player's vote
-        posted from another account is entered as his proxy vote instead."""
+        already out is no vote whatever it says, so it cannot be made a vote, a change or an abstention
+        (``void`` and ``ignore`` are taken: they agree with it). A player's vote posted from another
+        account is entered as his proxy vote instead."""
         try:
             verdict = self.tally(n).result.verdict(pid)
         except KeyError:
@@ -671,7 +672,7 @@ class DaySteps(ApplicationSteps):
         raise UsageError(
             _(
                 "pid {pid} is by {author}, who cannot vote on day {day} ({reason}): an override as {kind} "
-                "would never count, so it was not recorded. Only --as ignore is taken for it; a player's "
+                "would never count, so it was not recorded (--as void or ignore are taken); a player's "
                 "vote posted from another account is entered with forumbot proxy --day {day} PLAYER TARGET "
                 "--at TIME"
             ).format(pid=pid, author=verdict.author, day=n, reason=verdict.reason, kind=as_kind)

@@ -36,7 +36,6 @@ from forumbot.config import Game, game_from_dict
 from forumbot.desk import (
     NIGHT_OVERRIDE_KINDS,
     OVERRIDE_KINDS,
-    DayJudgement,
     Desk,
     NightOverrideDone,
     case_post_draft,
@@ -45,6 +44,7 @@ from forumbot.desk import (
 from forumbot.desk.drafts import draft_as_of
 from forumbot.desk.drafts import elevator_view as desk_elevator_view
 from forumbot.desk.night import StoredSubmission
+from forumbot.desk.rounds import DayRound
 from forumbot.errors import ConfigError, ForumbotError, UsageError
 from forumbot.i18n import N_, _, current_language
 from forumbot.labels import OUTBOX_KIND_LABELS, OUTBOX_STATUS_LABELS, STATUS_LABELS, VALID_STATUSES
@@ -416,11 +416,10 @@ def read_warning(
     return ""
 
 
-def _moves(judged: DayJudgement) -> tuple[VoteMove, ...]:
+def _moves(rounds: tuple[DayRound, ...]) -> tuple[VoteMove, ...]:
     """The chart's series: each vote post's effect on the running count of the day's last round (the
     first vote, or the revote the tally above counts), from the desk's day by round."""
-    last = judged.rounds()[-1]
-    return tuple(VoteMove(at, voter, target) for at, voter, target in last.moves)
+    return tuple(VoteMove(at, voter, target) for at, voter, target in rounds[-1].moves)
 
 
 def day_view(game: Game, store: Store, n: int) -> DayView:
@@ -513,7 +512,7 @@ def day_view(game: Game, store: Store, n: int) -> DayView:
         min_posts=min_posts,
         vote_count_draft=vote_count_draft(judge, judged),
         elevator_draft=elevator,
-        moves=_moves(judged),
+        moves=_moves(rounds),
         read_warning=read_warning(
             threads.get_thread(store, game.board, tid) if tid else None,
             tid,

@@ -17,7 +17,10 @@ seed=…)`` → :class:`Setup` (state, notices, groups); ``parse_presets(toml_te
 
 **The night** — ``new_night(state)``; ``check_action(state, action, night=…)`` raises
 IllegalActionError naming the rule; ``is_legal``; ``submit(state, night, action, late=…)`` → Night;
-``withdraw``; ``legal_targets``; ``resolve_night(state, night, seed=…)`` → :class:`Resolution`;
+``withdraw``; ``legal_targets``; ``refusal_of(state, action, night=…)`` → the IllegalActionError or None,
+whose ``.refusal`` (:class:`Refusal`) says forbidden (refused before the deadline) or void at resolution
+(AMB-08, AMB-10); ``record_submission`` (``submit`` keeping a submission voided at resolution);
+``resolve_night(state, night, seed=…)`` → :class:`Resolution`;
 ``resolve_extra_check`` (R001 §五). Action classes (Kill, Check, Protect, Snipe, …) and the one table
 of action kinds ``ACTION_KINDS`` (ActionKind → :class:`ActionKindSpec`: class, single-target, Chinese).
 
@@ -143,6 +146,7 @@ from engine.errors import (
     GameOverError,
     IllegalActionError,
     PresetError,
+    Refusal,
     SetupError,
     StateError,
     UnknownRuleSetError,
@@ -183,6 +187,8 @@ from engine.night import (
     is_legal,
     legal_targets,
     new_night,
+    record_submission,
+    refusal_of,
     resolve_extra_check,
     resolve_night,
     submit,
@@ -302,6 +308,7 @@ __all__ = [
     "PresetTable",
     "Protect",
     "ProxyVote",
+    "Refusal",
     "Resolution",
     "RevotePlan",
     "RevoteRound",
@@ -375,6 +382,8 @@ __all__ = [
     "random_day",
     "random_night",
     "record_proxy_vote",
+    "record_submission",
+    "refusal_of",
     "register",
     "resolve_drowning",
     "resolve_execution",

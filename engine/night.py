@@ -5,6 +5,8 @@ Checking is separate from applying (like python-chess's ``is_legal`` / ``push``)
 * :func:`check_action` raises :class:`~engine.errors.IllegalActionError` naming the rule an action breaks;
 * :func:`submit` checks and returns the :class:`~engine.actions.Night` with the submission added
   (a later submission in the same slot replaces an earlier one; a late one never replaces an on-time one);
+* :func:`record_submission` is :func:`submit` for a night as recorded: a submission the rules void at
+  resolution (:class:`~engine.errors.Refusal`) is kept, and the resolution voids it;
 * :func:`resolve_night` trusts the night it is given and returns a
   :class:`~engine.events.Resolution` (new state, ordered events, who went out);
 * :func:`legal_targets` lists the names an action may name now (for menus, tests and simulations).
@@ -19,7 +21,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.actions import ACTION_KINDS, Kill, Night, NightAction, Protect, Submission
-from engine.errors import GameOverError, IllegalActionError
+from engine.errors import GameOverError, IllegalActionError, Refusal
 from engine.events import Resolution
 from engine.roles import ActionKind
 from engine.ruleset import rules_of
@@ -70,6 +72,29 @@ def submit(state: GameState, night: Night, action: NightAction, *, late: bool = 
     ``late``: posted after the deadline (kept, then forfeited at resolution).
     """
     check_action(state, action, night=night)
+    return night.with_submission(Submission(action, late))
+
+
+def refusal_of(
+    state: GameState, action: NightAction, *, night: Night | None = None
+) -> IllegalActionError | None:
+    """None when ``action`` may be submitted now; else the rules' refusal, whose ``.refusal`` says whether
+    the rules forbid it (refused before the deadline) or void it at resolution (recorded, then void)."""
+    try:
+        check_action(state, action, night=night)
+    except IllegalActionError as exc:
+        return exc
+    return None
+
+
+def record_submission(state: GameState, night: Night, action: NightAction, *, late: bool = False) -> Night:
+    """Add ``action`` to ``night`` as the rules record it: like :func:`submit`, except that a submission
+    the rules void at resolution (``Refusal.VOID_AT_RESOLUTION``: AMB-08, AMB-10) is kept as submitted,
+    so :func:`resolve_night` voids it, uses it up per the flags and says why. Raises IllegalActionError
+    for a submission the rules forbid."""
+    exc = refusal_of(state, action, night=night)
+    if exc is not None and exc.refusal is not Refusal.VOID_AT_RESOLUTION:
+        raise exc
     return night.with_submission(Submission(action, late))
 
 

@@ -19,7 +19,8 @@ How a message is judged, in order (the first failing step gives the code):
 4. when: before ``opens_at`` → ``early``; at or after the deadline → ``late`` (flag
    ``night_deadline_inclusive``); a page time that straddles the deadline → ``ambiguous``;
 5. the rules: :func:`engine.night.check` on the action (with the group's earlier parts for a composite
-   kill: victim, 生死状, 附体, 线文) → ``illegal`` with the engine's rule;
+   kill: victim, 生死状, 附体, 线文) → ``illegal`` with the engine's rule, unless the rules void it at
+   resolution (``engine.Refusal``: AMB-08, AMB-10): then accepted, its reason saying it will be void;
 6. the slot: a later accepted submission in the same slot makes the earlier one ``superseded``; two
    members of one group disagreeing is settled by flag ``night_group_conflict``.
 
@@ -55,6 +56,7 @@ from engine import (
     NightAction,
     Phase,
     Protect,
+    Refusal,
     RoleId,
     Snipe,
     Spy,
@@ -651,9 +653,19 @@ def _judge_part(
         try:
             check_action(state, action, night=work.night(without=slot))
         except IllegalActionError as exc:
-            return part(
-                NightCode.ILLEGAL, f"不合规则（{exc.rule or '规则'}）：{exc}", action=action, rule=exc.rule
-            )
+            if exc.refusal is not Refusal.VOID_AT_RESOLUTION:
+                return part(
+                    NightCode.ILLEGAL,
+                    f"不合规则（{exc.rule or '规则'}）：{exc}",
+                    action=action,
+                    rule=exc.rule,
+                )
+            # The rules record it and void it at resolution (AMB-08, AMB-10): taken, and said why.
+            taken = _take_slot(work, m, slot, kinds, group, action, value, fields_set, sts)
+            if taken.code is not NightCode.ACCEPTED:
+                return taken
+            why = f"；按规则记录，结算时判无效（{exc.rule}）：{exc}"
+            return replace(taken, reason=taken.reason + why, rule=exc.rule)
         except EngineError as exc:
             return part(NightCode.ILLEGAL, f"不合规则：{exc}", action=action)
     elif slot == ("authority",):

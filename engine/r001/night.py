@@ -20,7 +20,7 @@ import random
 from collections.abc import Callable
 
 from engine.actions import Check, Kill, Night, NightAction, Protect
-from engine.errors import IllegalActionError
+from engine.errors import IllegalActionError, Refusal
 from engine.events import JUDGE, PUBLIC, EventKind, Resolution, event, to_group, to_player
 from engine.gameover import game_over_events
 from engine.outcome import Outcome
@@ -147,21 +147,28 @@ def _check_possession(state: GameState, kill: Kill, n: int) -> None:
     tp = state.player(target)
     if target == ghost.name:
         raise IllegalActionError(
-            f"the ghost {ghost.name!r} cannot possess himself (night {n})", rule="AMB-10"
+            f"the ghost {ghost.name!r} cannot possess himself (night {n})",
+            rule="AMB-10",
+            refusal=Refusal.VOID_AT_RESOLUTION,
         )
     if not tp.alive:
         raise IllegalActionError(
-            f"the ghost cannot possess {target!r}: already dead (night {n})", rule="AMB-10"
+            f"the ghost cannot possess {target!r}: already dead (night {n})",
+            rule="AMB-10",
+            refusal=Refusal.VOID_AT_RESOLUTION,
         )
     if is_bandit(tp):
         raise IllegalActionError(
-            f"the ghost cannot possess {target!r}: already a bandit (night {n})", rule="AMB-10"
+            f"the ghost cannot possess {target!r}: already a bandit (night {n})",
+            rule="AMB-10",
+            refusal=Refusal.VOID_AT_RESOLUTION,
         )
     if target == kill.victim:
         raise IllegalActionError(
             f"the kill and the possession name the same player {target!r}; kills resolve first, so the "
             f"possession would be void and used up — choose another target (night {n})",
             rule="AMB-08",
+            refusal=Refusal.VOID_AT_RESOLUTION,
         )
 
 

@@ -26,32 +26,15 @@ def verdict_rows(judged: DayJudgement, game: Game) -> list[dict[str, Any]]:
     return list(iter_verdict_rows(judged, game))
 
 
-def _final_verdicts(judged: DayJudgement) -> list[Any]:
-    """The day's verdicts, one per post: a revote's verdict replaces «late» from the first vote."""
-    from engine import VoteStatus
-
-    every = list(judged.result.verdicts)
-    where = {v.pid: i for i, v in enumerate(every) if v.pid is not None}
-    for rv in judged.result.revotes:
-        for v in rv.verdicts:
-            if v.status is VoteStatus.BEFORE_OPEN:
-                continue  # an earlier post: its own stage's verdict stays
-            if v.pid is not None and v.pid in where:
-                every[where[v.pid]] = v
-            else:
-                where[v.pid] = len(every)  # type: ignore[index]
-                every.append(v)
-    return every
-
-
 def iter_verdict_rows(judged: DayJudgement, game: Game) -> Iterator[dict[str, Any]]:
     """:func:`verdict_rows` one at a time (a thread of 100,000 posts is written without its list)."""
     from engine import VoteStatus
+    from forumbot.desk.rounds import final_verdicts
 
     tz = game.tz
     judges = frozenset(game.judges)
     status_values = {s: s.value for s in VoteStatus}  # an enum's .value is a property: looked up once
-    for v in _final_verdicts(judged):
+    for v in final_verdicts(judged.result):
         yield (
             {
                 "pid": v.pid,
@@ -81,6 +64,7 @@ def iter_verdict_lines(judged: DayJudgement, game: Game) -> Iterator[str]:
     from json.encoder import encode_basestring as text  # ensure_ascii=False's escaping
 
     from engine import VoteStatus
+    from forumbot.desk.rounds import final_verdicts
 
     tz = game.tz
     judges = frozenset(game.judges)
@@ -92,7 +76,7 @@ def iter_verdict_lines(judged: DayJudgement, game: Game) -> Iterator[str]:
     def number(value: int | None) -> str:
         return "null" if value is None else int.__repr__(value)
 
-    for v in _final_verdicts(judged):
+    for v in final_verdicts(judged.result):
         review = v.needs_review and v.author not in judges  # no ⚑ on the judges' posts
         override = (
             "null"
@@ -109,16 +93,25 @@ def iter_verdict_lines(judged: DayJudgement, game: Game) -> Iterator[str]:
         )
 
 
-def tally_json(judged: DayJudgement, game: Game, draft: str, *, verdicts: bool = True) -> dict[str, Any]:
+def tally_json(
+    judged: DayJudgement,
+    game: Game,
+    draft: str,
+    *,
+    verdicts: bool = True,
+    outcome_text: str | None = None,
+) -> dict[str, Any]:
     """The day's count for tools (``tally --json``): the tally, the outcome, every verdict, the draft.
-    ``verdicts=False``: the verdicts' list left empty (:func:`write_tally_json` streams it)."""
+    ``verdicts=False``: the verdicts' list left empty (:func:`write_tally_json` streams it).
+    ``outcome_text``: the desk's result line (``desk.outcome_text``: what the draft and ``close`` say,
+    e.g. the guardian out in the executed's place, AMB-50); without it, the vote's own line."""
     from forumbot import drafts
 
     r = judged.result
     outcome: dict[str, Any] = {
         "kind": r.outcome.kind.value,
         "out": list(r.outcome.out),
-        "text": r.outcome.text,
+        "text": r.outcome.text if outcome_text is None else outcome_text,
         "reason": r.outcome.reason,
     }
     if judged.running:  # a running count names who leads, never who is executed
@@ -150,11 +143,12 @@ def tally_json(judged: DayJudgement, game: Game, draft: str, *, verdicts: bool =
     }
 
 
-def write_tally_json(judged: DayJudgement, game: Game, draft: str, out: TextIO) -> None:
+def write_tally_json(
+    judged: DayJudgement, game: Game, draft: str, out: TextIO, *, outcome_text: str | None = None
+) -> None:
     """:func:`tally_json` written to ``out`` as it is made (:func:`write_json_rows`)."""
-    write_json_rows(
-        tally_json(judged, game, draft, verdicts=False), "verdicts", iter_verdict_lines(judged, game), out
-    )
+    head = tally_json(judged, game, draft, verdicts=False, outcome_text=outcome_text)
+    write_json_rows(head, "verdicts", iter_verdict_lines(judged, game), out)
 
 
 def _one_line_encoder() -> Callable[[Any], str]:
@@ -267,7 +261,7 @@ def cmd_tally(args: argparse.Namespace) -> int:
         judged = desk.tally(args.day, as_of=as_of)
         draft = vote_count_draft(desk, judged)
         if args.json:
-            write_tally_json(judged, game, draft, sys.stdout)
+            write_tally_json(judged, game, draft, sys.stdout, outcome_text=desk.outcome_text(judged))
         else:
             print_tally(judged, game, draft)
     return EXIT_PROVISIONAL if judged.read_reasons else 0
@@ -277,6 +271,7 @@ def cmd_attendance(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     from forumbot.desk import elevator_draft
+    from forumbot.desk.drafts import draft_as_of
 
     game, store, desk = open_desk(args)
     with store:
@@ -327,7 +322,7 @@ def cmd_attendance(args: argparse.Namespace) -> int:
                 out.print(f"不计（{labels[key]}）：{lit('、'.join(names))}")
         if args.elevator:
             out.print("\n" + _("[b]Elevator draft (BBCode):[/b]") + "\n")
-            print(elevator_draft(desk, day, att, floors, datetime.now(UTC)))
+            print(elevator_draft(desk, args.day, draft_as_of(day, datetime.now(UTC))))
     return 0
 
 

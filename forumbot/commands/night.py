@@ -15,7 +15,8 @@ from forumbot.errors import UsageError
 from forumbot.i18n import N_, _
 
 if TYPE_CHECKING:
-    from forumbot.desk import NightOverrideDone
+    from engine import GameState, Resolution
+    from forumbot.desk import Desk, NightOverrideDone
     from forumbot.desk.nightmessages import NightMessageLine
 
 MESSAGES_EXAMPLES = N_(
@@ -79,27 +80,38 @@ def cmd_night_submit(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_night_resolve(args: argparse.Namespace) -> int:
+def night_json(desk: Desk, n: int, res: Resolution, before: GameState) -> dict[str, Any]:
+    """Night ``n``'s resolution for tools (``night resolve --json``), all from the desk: the out-list,
+    the events, the case post and every private message (recipient and body, the night's dead
+    included) exactly as the runner sends them."""
     from engine import event_to_dict
+    from forumbot.desk import case_post_draft
+
+    return {
+        "night": n,
+        "out": list(res.out),
+        "events": [event_to_dict(e) for e in res.events],
+        "case_post": case_post_draft(desk, n, res.events),
+        "private": [
+            {"player": m.player, "check_result": m.check_result, "body": m.body}
+            for m in desk.night_private_messages(n, res, before)
+        ],
+        "outcome": str(res.outcome) if res.outcome else None,
+    }
+
+
+def cmd_night_resolve(args: argparse.Namespace) -> int:
     from forumbot.desk import case_post_draft
 
     _game, store, desk = open_desk(args)
     with store:
+        before = desk.require_state()
         res = desk.night_resolve(args.night, seed=args.seed)
         draft = case_post_draft(desk, args.night, res.events)
         if args.json:
             print(
                 json.dumps(
-                    {
-                        "night": args.night,
-                        "out": list(res.out),
-                        "events": [event_to_dict(e) for e in res.events],
-                        "case_post": draft,
-                        "outcome": str(res.outcome) if res.outcome else None,
-                    },
-                    ensure_ascii=False,
-                    indent=1,
-                    default=str,
+                    night_json(desk, args.night, res, before), ensure_ascii=False, indent=1, default=str
                 )
             )
             return 0

@@ -54,7 +54,16 @@ Undo and state (desk/undo.py, desk/core.py, desk/state.py)
     correctness: what it keeps is checked against the store at each use, see below).
 Drafts (desk/drafts.py)
     ``case_post_draft(desk, n, events)``, ``vote_count_draft(desk, judged)``,
-    ``elevator_draft(desk, day, attendance, floors, now)``: BBCode to review and post.
+    ``elevator_draft(desk, n, as_of)`` (``draft_as_of(day, now)``: the close once passed): BBCode to
+    review and post, the same bytes on every face, previewed or sent.
+One judgement, every face (issue 18)
+    ``judged.verdicts`` one verdict per post in the round it belongs to, ``judged.rounds(judges)`` the
+    day by round (desk/rounds.py: verdicts, tally, chart moves, ⚑); ``desk.outcome_text(judged)`` the
+    result line the close posts; ``desk.stored_night(n, st)`` the one night builder (AMB-08/AMB-10
+    kept, voided at resolution), ``desk.night_preview(n, seed=, state=)`` its resolution unstored;
+    ``desk.night_private_messages(n, res, before)``, ``desk.extra_check_private_messages``,
+    ``desk.day_private_messages(judged, res)`` every recipient the engine names, the dead included
+    (desk/private.py).
 
 Reading and judging once (issue 12): the desk reads each thread through forumbot/store/readpath.py
 (one streamed query per view, no ORM objects, any length on SQLite and PostgreSQL) and keeps the views

@@ -138,6 +138,13 @@ class DeskCore:
             found = records.load_state_by_id(s, wanted[-1])
         return state_from_dict(found) if found is not None else None
 
+    def state_before_night(self, n: int) -> GameState | None:
+        """The state night ``n`` started from (night 1: the setup)."""
+        if n == 1:
+            setups = [v.label for v in self.live_history() if v.label.startswith("setup")]
+            return self.state_labelled(setups[-1]) if setups else None
+        return self.state_labelled(f"day {n - 1}")
+
     def resolved_at(self, label: str) -> datetime | None:
         """When the latest live version made by step ``label`` was stored."""
         found = [v.at for v in self.live_history() if v.label == label]

@@ -31,6 +31,7 @@ from engine import (
     DayResult,
     DayTimes,
     DiscussionPost,
+    EventKind,
     GameState,
     OutcomeKind,
     Override,
@@ -38,7 +39,9 @@ from engine import (
     PostAttendanceStatus,
     ProxyVote,
     Resolution,
+    Verdict,
     VotePost,
+    VoteStatus,
     apply_day,
     count_valid_posts,
     double_kill_pair,
@@ -47,9 +50,12 @@ from engine import (
     resolve_revote,
     round_window,
 )
+from forumbot import drafts
 from forumbot.config import DayConfig
 from forumbot.desk.applications import ApplicationSteps
 from forumbot.desk.carry import DayCarry, canon, fingerprint
+from forumbot.desk.private import PrivateNote, private_notes
+from forumbot.desk.rounds import DayRound, day_rounds, final_verdicts
 from forumbot.errors import GameFileError, ReadIncomplete, UsageError
 from forumbot.i18n import _
 from forumbot.labels import phase_label
@@ -91,6 +97,15 @@ class DayJudgement:
     def provisional(self) -> bool:
         """Not a final verdict: a running count, or a day whose threads were not read completely."""
         return self.result.provisional or bool(self.read_reasons)
+
+    @property
+    def verdicts(self) -> list[Verdict]:
+        """One verdict per post, each in the round it belongs to (desk/rounds.py): what every face shows."""
+        return final_verdicts(self.result)
+
+    def rounds(self, judges: frozenset[str] = frozenset()) -> tuple[DayRound, ...]:
+        """The day by round: each round's posts, tally, chart moves and ⚑ items (desk/rounds.py)."""
+        return day_rounds(self.result, judges)
 
     @property
     def provisional_reasons(self) -> tuple[str, ...]:
@@ -523,13 +538,6 @@ class DaySteps(ApplicationSteps):
                 )
         return tuple(reasons)
 
-    def state_before_night(self, n: int) -> GameState | None:
-        """The state night ``n`` started from (night 1: the setup)."""
-        if n == 1:
-            setups = [v.label for v in self.live_history() if v.label.startswith("setup")]
-            return self.state_labelled(setups[-1]) if setups else None
-        return self.state_labelled(f"day {n - 1}")
-
     def _eliminated_before(self, n: int, fps: dict[int, str] | None = None) -> frozenset[str]:
         """Without a stored setup: who the earlier days' results removed (executions and drownings)."""
         gone: set[str] = set()
@@ -640,6 +648,8 @@ class DaySteps(ApplicationSteps):
             )
         if not why.strip():
             raise UsageError(_("an override needs --why (it is shown in every later tally)"))
+        if as_kind in ("vote", "change", "abstain"):
+            self._refuse_unplayable_override(n, pid, as_kind)
         with self.store.session() as s:
             rec = records.add_override(s, self.gid, n, pid, as_kind, target, why, self.by)
             if waive_edit:
@@ -647,6 +657,27 @@ class DaySteps(ApplicationSteps):
             s.commit()
         self._days.clear()
         return rec
+
+    def _refuse_unplayable_override(self, n: int, pid: int, as_kind: str) -> None:
+        """An override the rules would not apply is refused before it is recorded (never «recorded, it
+        applies» and then not applied): a post by a judge, by someone not in the game or by a player
+        already out is no vote whatever it says, so it cannot be made a vote, a change or an abstention
+        (``void`` and ``ignore`` are taken: they agree with it). A player's vote posted from another
+        account is entered as his proxy vote instead."""
+        try:
+            verdict = self.tally(n).result.verdict(pid)
+        except KeyError:
+            return
+        if verdict.status not in (VoteStatus.NOT_A_PLAYER, VoteStatus.DEAD):
+            return
+        raise UsageError(
+            _(
+                "pid {pid} is by {author}, who cannot vote on day {day} ({reason}): an override as {kind} "
+                "would never count, so it was not recorded (--as void or ignore are taken); a player's "
+                "vote posted from another account is entered with forumbot proxy --day {day} PLAYER TARGET "
+                "--at TIME"
+            ).format(pid=pid, author=verdict.author, day=n, reason=verdict.reason, kind=as_kind)
+        )
 
     def proxy_vote(self, n: int, player: str, target: str, at: datetime) -> None:
         """A proxy vote (代投) entered by the judge for day ``n`` (``target`` may be 弃权)."""
@@ -668,6 +699,32 @@ class DaySteps(ApplicationSteps):
         if st is None or st.phase is not Phase.DAY or st.round != judged.day.day:
             return None
         return self._apply(st, judged)
+
+    def outcome_text(self, judged: DayJudgement) -> str:
+        """The day's result line every face shows (``tally --json``'s outcome.text, the web's day page):
+        the public line the close posts, from :meth:`preview_close` when the state is known, so a
+        top vote-getter protected by the guardian reads «…守护神 出局» as the draft and ``close`` say
+        (AMB-50); a running count names who leads, never who is executed."""
+        r = judged.result
+        if judged.running:
+            return drafts.running_text(r)
+        if r.outcome.kind is not OutcomeKind.REVOTE:
+            preview = self.preview_close(judged)
+            if preview is not None:
+                kinds = (EventKind.EXECUTION, EventKind.GUARDED_EXECUTION, EventKind.NO_EXECUTION)
+                lines = [e.text for e in preview.events if e.public and e.kind in kinds]
+                if lines:
+                    return "\n".join(lines)
+        return r.outcome.text or r.outcome.kind.value
+
+    def day_private_messages(self, judged: DayJudgement, res: Resolution) -> tuple[PrivateNote, ...]:
+        """What the day's close tells players in private (``res``: its :meth:`preview_close`), one per
+        recipient the engine names, the executed included (R001: the executed officer's last words;
+        R004: «你已出局…», the 威权 to pass)."""
+        if judged.state is None:
+            return ()
+        header = f"【{self.game.name}】第{judged.day.day}日（仅你可见）"
+        return private_notes(res.events, judged.state, res.state, header)
 
     def _apply(self, st: GameState, judged: DayJudgement) -> Resolution:
         """The day's result applied to the state: the vote's elimination, drownings, the judges' own

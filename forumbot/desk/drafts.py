@@ -11,7 +11,6 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from engine import (
-    AttendanceResult,
     AudienceKind,
     Event,
     EventKind,
@@ -20,6 +19,7 @@ from forumbot import drafts
 from forumbot.config import DayConfig
 from forumbot.desk.day import DayJudgement
 from forumbot.errors import UsageError
+from forumbot.i18n import _
 
 if TYPE_CHECKING:
     from forumbot.desk import Desk
@@ -47,7 +47,9 @@ def case_post_draft(desk: Desk, n: int, events: tuple[Event, ...]) -> str:
 def vote_count_draft(desk: Desk, judged: DayJudgement) -> str:
     """The vote count with every voter linked to his floor and, once final, what the close does."""
     game = desk.game
-    preview = desk.preview_close(judged) if not judged.provisional else None
+    # The close's public lines whenever the state is known, read complete or not: the same line as
+    # desk.outcome_text (every face); an incomplete read is warned beside the draft by each face.
+    preview = desk.preview_close(judged) if not judged.running else None
     lines: tuple[str, ...] = ()
     notices: tuple[str, ...] = ()
     if preview is not None:
@@ -72,22 +74,40 @@ def vote_count_draft(desk: Desk, judged: DayJudgement) -> str:
     )
 
 
-def elevator_draft(
-    desk: Desk, day: DayConfig, attendance: AttendanceResult, floors: dict[int, int | None], now: datetime
-) -> str:
-    """The elevator (电梯): each player's valid discussion posts, linked, as of ``now``."""
+def draft_as_of(day: DayConfig, now: datetime) -> datetime:
+    """The instant a day's draft is made as of: its close once the close has passed (the runner's
+    instant: what the web previews is what the runner sent), else now (a running preview)."""
+    return min(now, day.closes)
+
+
+def elevator_view(desk: Desk, n: int, as_of: datetime) -> drafts.ElevatorView:
+    """Day ``n``'s elevator (电梯) as a view: each living player's valid discussion posts, linked; the
+    dead, the judges and spectators apart («不计入电梯»); stamped ``as_of``. Raises UsageError when the
+    day has no discussion thread."""
     game = desk.game
-    living = desk.living(day.day)
-    view = drafts.elevator_view(
+    day = desk.day(n)
+    attendance = desk.attendance(day)
+    if attendance is None:
+        raise UsageError(
+            _("day {n} has no discussion thread in the game file (discussion = TID)").format(n=n)
+        )
+    floors = {p.pid: p.floor for p in desk.discussion_posts(day)}
+    living = desk.living(n)
+    return drafts.elevator_view(
         game_name=game.name,
-        day=day.day,
+        day=n,
         board_url=game.board.url,
         tid=day.discussion_tid or 0,
         roster=tuple(p for p in game.roster if p in living),  # the living only (issue 8)
         attendance=attendance,
         floors=floors,
-        as_of=drafts.local_text(now, game.tz),
+        as_of=drafts.local_text(as_of, game.tz),
         rule="顶、+1、纯表情、纯引用等不计",
         apart=desk.attendance_apart(day, attendance),
     )
-    return drafts.render_elevator(view)
+
+
+def elevator_draft(desk: Desk, n: int, as_of: datetime) -> str:
+    """Day ``n``'s elevator (电梯) as of ``as_of``: the same bytes wherever it is shown, previewed or
+    sent (the runner passes the close; the web and the CLI :func:`draft_as_of`)."""
+    return drafts.render_elevator(elevator_view(desk, n, as_of))

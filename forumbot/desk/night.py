@@ -32,18 +32,20 @@ from engine import (
     NightAction,
     Phase,
     Protect,
+    Refusal,
     Resolution,
     Submission,
     action_from_dict,
     action_to_dict,
-    check_action,
     new_night,
+    record_submission,
+    refusal_of,
     resolve_extra_check,
     resolve_night,
-    submit,
 )
 from forumbot.config import parse_local_time
 from forumbot.desk.applications import ApplicationSteps
+from forumbot.desk.private import PrivateNote, private_notes
 from forumbot.errors import ConfigError, UsageError
 from forumbot.i18n import _
 from forumbot.labels import phase_label
@@ -171,10 +173,16 @@ def read_submissions(path: Path) -> list[dict[str, Any]]:
     return list(entries)
 
 
-# Rules under which the engine's resolution judges a submission void (recorded, then void and, per the
-# flags, consumed) rather than impossible to submit: AMB-08 a possession of the kill's own victim,
-# AMB-10 a possession of a dead player, a bandit or the ghost himself.
-VOID_AT_RESOLUTION = frozenset({"AMB-08", "AMB-10"})
+@dataclass(frozen=True)
+class StoredSubmission:
+    """One stored submission as the desk judges it for every face: ``refusal`` None when the rules take
+    it as submitted; else their refusal (``refusal.refusal``: forbidden, or void at resolution)."""
+
+    data: dict[str, Any]
+    action: NightAction
+    at: datetime
+    late: bool
+    refusal: IllegalActionError | None = None
 
 
 @dataclass(frozen=True)
@@ -216,14 +224,14 @@ class NightSteps(ApplicationSteps):
 
     def _void_rule(self, st: GameState, action: NightAction) -> tuple[str | None, str]:
         """(None, "") when the action may be submitted; (rule, why) when the rules void it at
-        resolution. Raises IllegalActionError when it cannot be submitted at all."""
-        try:
-            check_action(st, action)
-        except IllegalActionError as exc:
-            if exc.rule in VOID_AT_RESOLUTION:
-                return exc.rule, str(exc)
-            raise
-        return None, ""
+        resolution (the engine says which: ``Refusal``). Raises IllegalActionError when it cannot be
+        submitted at all."""
+        exc = refusal_of(st, action)
+        if exc is None:
+            return None, ""
+        if exc.refusal is Refusal.VOID_AT_RESOLUTION:
+            return exc.rule, str(exc)
+        raise exc
 
     def night_submit(self, n: int, action: NightAction, submitted_at: datetime) -> bool:
         """Check the action against the state now and store it. Returns whether it came late."""
@@ -319,18 +327,65 @@ class NightSteps(ApplicationSteps):
     def night(self, n: int) -> tuple[GameState, Night]:
         """The current state and night ``n``'s stored submissions, as the engine holds them."""
         st = self.require_state()
-        night = new_night(st)
+        return st, self.stored_night(n, st)
+
+    def stored_submissions(self, n: int, st: GameState) -> tuple[StoredSubmission, ...]:
+        """Night ``n``'s stored submissions in order, each judged against the state ``st`` the night
+        began with and the submissions before it: late or not, and the rules' refusal if any (forbidden,
+        or void at resolution: ``refusal.refusal``)."""
         with self.store.session() as s:
             subs = records.night_submissions(s, self.gid, n)
-        deadline = self.night_deadline(n)
+        try:
+            deadline: datetime | None = self.night_deadline(n)
+        except ConfigError:
+            deadline = None
+        night = new_night(st)
+        out = []
         for data, at in subs:
             action = action_from_dict(data)
-            if self._void_rule(st, action)[0] is not None:
-                # recorded as submitted; the resolution judges it void (and consumed, per the flags)
-                night = night.with_submission(Submission(action, at > deadline))
-            else:
-                night = submit(st, night, action, late=at > deadline)
-        return st, night
+            late = deadline is not None and at > deadline
+            exc = refusal_of(st, action, night=night)
+            if exc is None or exc.refusal is Refusal.VOID_AT_RESOLUTION:
+                night = night.with_submission(Submission(action, late))
+            out.append(StoredSubmission(dict(data), action, at, late, exc))
+        return tuple(out)
+
+    def stored_night(self, n: int, st: GameState) -> Night:
+        """Night ``n`` as the engine holds it, from its stored submissions and the state ``st`` it began
+        with: the one builder of a night (the desk, the runner, the web). A submission the rules void at
+        resolution (AMB-08, AMB-10) is kept as submitted; the resolution voids it and says why. Raises
+        IllegalActionError for a stored submission the rules now forbid (the state was changed under it)."""
+        night = new_night(st)
+        for sub in self.stored_submissions(n, st):
+            night = record_submission(st, night, sub.action, late=sub.late)
+        return night
+
+    def night_seed(self, n: int) -> int:
+        """The seed of night ``n``'s random draws (AMB-12's random pledge) when the judge gives none:
+        fixed per game and night, so the runner, the web's preview and ``night resolve`` draw alike and
+        a resolution computed again after a crash is the same."""
+        return self.gid * 1000 + n
+
+    def night_start_state(self, n: int) -> GameState | None:
+        """The state night ``n`` began with: the current one while it is night ``n``, else the stored
+        state before the version ``night n`` (None when neither is known)."""
+        if self.state_labelled(f"night {n}") is not None:
+            return self.state_before_night(n)
+        st = self.state()
+        return st if st is not None and st.phase is Phase.NIGHT and st.round == n else None
+
+    def night_preview(self, n: int, *, seed: int | None = None, state: GameState | None = None) -> Resolution:
+        """Night ``n`` resolved from the state it began with (``state``, else :meth:`night_start_state`)
+        and its stored submissions, nothing stored: what :meth:`night_resolve` stores, the late changes'
+        notices included. The runner drafts from it before it stores the version, and again after a
+        crash; the web shows it."""
+        st = state if state is not None else self.night_start_state(n)
+        if st is None or st.phase is not Phase.NIGHT or st.round != n:
+            where = phase_label(st.phase.value, st.round) if st is not None else "-"
+            raise UsageError(_("the game is at {where}, not night {night}").format(where=where, night=n))
+        seed = self.night_seed(n) if seed is None else seed
+        res = resolve_night(st, self.stored_night(n, st), seed=seed)
+        return replace(res, events=(*res.events, *self._late_change_notices(st, n)))
 
     def refused_late_changes(self, n: int) -> list[tuple[NightAction, NightAction]]:
         """(late change, on-time submission kept) for each slot whose late change the rules ignore."""
@@ -347,6 +402,27 @@ class NightSteps(ApplicationSteps):
             elif at <= deadline:
                 kept[slot] = action
         return out
+
+    def night_private_messages(self, n: int, res: Resolution, before: GameState) -> tuple[PrivateNote, ...]:
+        """Night ``n``'s private results (``res`` resolved from ``before``), one per recipient the engine
+        names, the night's dead included: what the runner sends and every face shows."""
+        return private_notes(res.events, before, res.state, f"【{self.game.name}】第{n}夜（仅你可见）")
+
+    def extra_check_private_messages(
+        self, n: int, res: Resolution, before: GameState
+    ) -> tuple[PrivateNote, ...]:
+        """The private answer to night ``n``'s extra check (R001 §五 毒药4)."""
+        return private_notes(
+            res.events, before, res.state, f"【{self.game.name}】第{n}夜追加验人（仅你可见）"
+        )
+
+    def extra_check_preview(self, n: int, target: str, *, late: bool) -> tuple[GameState, Resolution]:
+        """(the state night ``n`` was resolved into, the extra check on ``target`` answered from it):
+        nothing stored. Raises UsageError when night ``n`` is not resolved."""
+        st = self.state_labelled(f"night {n}")
+        if st is None:
+            raise UsageError(_("night {night} is not resolved yet").format(night=n))
+        return st, resolve_extra_check(st, target, late=late)
 
     def night_extra_check(
         self,
@@ -373,15 +449,7 @@ class NightSteps(ApplicationSteps):
 
     def night_resolve(self, n: int, *, seed: int | None = None) -> Resolution:
         """Resolve night ``n`` in the rule set's order and store the state as version ``night N``."""
-        st, night = self.night(n)
-        if st.phase is not Phase.NIGHT or st.round != n:
-            raise UsageError(
-                _("the game is at {where}, not night {night}").format(
-                    where=phase_label(st.phase.value, st.round), night=n
-                )
-            )
-        res = resolve_night(st, night, seed=seed)
-        res = replace(res, events=(*res.events, *self._late_change_notices(st, n)))
+        res = self.night_preview(n, seed=seed, state=self.require_state())
         self.save_state(f"night {n}", res.state)
         self._days.clear()
         return res

@@ -44,29 +44,23 @@ from sqlmodel import select
 from engine import (
     GROUP_ZH,
     ActionKind,
-    AudienceKind,
     Check,
     Event,
     EventKind,
     GameState,
     GroupId,
-    Night,
     OutcomeKind,
     Phase,
     Resolution,
-    action_from_dict,
     action_to_dict,
-    new_night,
     publishable_last_words,
-    resolve_extra_check,
-    resolve_night,
-    submit,
 )
 from forumbot import urls
 from forumbot.boardtext import literal
 from forumbot.client import BoardClient
 from forumbot.config import Game
 from forumbot.desk import Desk, LastWordsReport, case_post_draft, elevator_draft, vote_count_draft
+from forumbot.desk.private import PrivateNote
 from forumbot.drafts import local_text
 from forumbot.errors import BoardError, ThreadNotFound, UsageError
 from forumbot.i18n import N_, _
@@ -108,6 +102,11 @@ _GROUPS: Mapping[str, Mapping[str, GroupId]] = {
 def night_mail_flags(game_flags: Mapping[str, Any]) -> NightMailFlags:
     """The night-message flags the game file sets (``[flags]``, same names as NightMailFlags)."""
     return mail_flags(game_flags)
+
+
+def _kind(note: PrivateNote) -> ItemKind:
+    """The outbox kind of a private message: a police check result is filed as one."""
+    return ItemKind.CHECK_RESULT if note.check_result else ItemKind.NIGHT_RESULT
 
 
 class BoardSteps:
@@ -577,10 +576,10 @@ class BoardSteps:
                 ).format(night=n, messages=_("; ").join(blocking))
             )
         added = 0 if by_judge or resolved else self._store_accepted(n, mail, deadline)
-        night = self._stored_night(st, n, deadline)
-        seed = self.game_id * 1000 + n  # fixed: the resolution computed again after a crash is the same
-        res = resolve_night(st, night, seed=seed)
-        items = self._night_items(n, res)
+        night = self.desk.stored_night(n, st)  # the desk's one builder: AMB-08/AMB-10 voids kept
+        seed = self.desk.night_seed(n)  # fixed: the resolution computed again after a crash is the same
+        res = self.desk.night_preview(n, seed=seed, state=st)
+        items = self._night_items(n, res, st)
         if not resolved:
             self.desk.night_resolve(n, seed=seed)
         result: dict[str, Any] = {
@@ -812,11 +811,13 @@ class BoardSteps:
             )
         target = extra.action.target
         at = max((v.at for v in mail.verdicts for a in v.actions if a == extra.action), default=m.deadline)
-        res = resolve_extra_check(st, target, late=extra.late)
-        items = []
-        for player, (kind, texts) in sorted(self._private(res.events, res.state).items()):
-            body = f"【{self.game.name}】第{n}夜追加验人（仅你可见）\n" + "\n".join(texts)
-            items.append(self._pm_item(f"night{n}/extra_check/private/{player}", kind, player, body, n))
+        before, res = self.desk.extra_check_preview(n, target, late=extra.late)
+        items = [
+            self._pm_item(
+                f"night{n}/extra_check/private/{note.player}", _kind(note), note.player, note.body, n
+            )
+            for note in self.desk.extra_check_private_messages(n, res, before)
+        ]
         if made is None:
             self.desk.night_extra_check(n, target, at, result_at=start, late=extra.late)
         what = _("late, refused") if extra.late else _("answered to the police")
@@ -831,7 +832,7 @@ class BoardSteps:
             },
         )
 
-    def _pm_item(self, key: str, kind: ItemKind, player: str, body: str, n: int) -> int:
+    def _pm_item(self, key: str, kind: ItemKind, player: str, body: str, n: int, *, day: bool = False) -> int:
         uid = self.outbox.uid_map().get(player)
         if uid is None:
             raise WaitForJudge(
@@ -840,19 +841,17 @@ class BoardSteps:
                     "message: add it under [outbox.uids] in the game file"
                 ).format(player=player, night=n)
             )
-        return self._add(key, kind, PrivateMessage(uid), functools.partial(str, body), night=n, player=player)
+        return self._add(
+            key,
+            kind,
+            PrivateMessage(uid),
+            functools.partial(str, body),
+            day=n if day else None,
+            night=None if day else n,
+            player=player,
+        )
 
-    def _stored_night(self, st: GameState, n: int, deadline: datetime) -> Night:
-        """Night ``n``'s stored submissions as the engine holds them, from the state ``st`` it began with
-        (what ``desk.night`` does from the current state)."""
-        night = new_night(st)
-        with self.store.session() as s:
-            subs = records.night_submissions(s, self.game_id, n)
-        for data, at in subs:
-            night = submit(st, night, action_from_dict(data), late=at > deadline)
-        return night
-
-    def _night_items(self, n: int, res: Resolution) -> list[int]:
+    def _night_items(self, n: int, res: Resolution, before: GameState) -> list[int]:
         """The case post and every private result, each added once."""
         tid = self._case_tid(n)
         ids = [
@@ -864,9 +863,9 @@ class BoardSteps:
                 night=n,
             )
         ]
-        for player, (kind, texts) in sorted(self._private(res.events, res.state).items()):
-            body = f"【{self.game.name}】第{n}夜（仅你可见）\n" + "\n".join(texts)
-            ids.append(self._pm_item(f"night{n}/private/{player}", kind, player, body, n))
+        for note in self.desk.night_private_messages(n, res, before):
+            key = f"night{n}/private/{note.player}"
+            ids.append(self._pm_item(key, _kind(note), note.player, note.body, n))
         # A night that ends the game: its case post already names the winner and every identity.
         return ids
 
@@ -881,26 +880,6 @@ class BoardSteps:
                 ).format(day=n)
             )
         return tid
-
-    def _private(self, events: tuple[Event, ...], state: GameState) -> dict[str, tuple[ItemKind, list[str]]]:
-        """What each living player learns in private: his own events and his group's."""
-        out: dict[str, tuple[ItemKind, list[str]]] = {}
-        alive = set(state.living())
-
-        def give(name: str, e: Event) -> None:
-            kind, texts = out.get(name, (ItemKind.NIGHT_RESULT, []))
-            if e.kind is EventKind.CHECK_RESULT:
-                kind = ItemKind.CHECK_RESULT
-            out[name] = (kind, [*texts, e.text])
-
-        for e in events:
-            if e.audience.kind is AudienceKind.PLAYER and e.audience.name:
-                give(e.audience.name, e)
-            elif e.audience.kind is AudienceKind.GROUP and e.audience.name:
-                for name in state.group_members(GroupId(e.audience.name)):
-                    if name in alive:
-                        give(name, e)
-        return {k: v for k, v in out.items() if k in alive}
 
     def _game_over(self, events: tuple[Event, ...], tid: int) -> int:
         text = "\n".join(e.text for e in events if e.public and e.kind is EventKind.GAME_OVER)
@@ -1039,17 +1018,18 @@ class BoardSteps:
                 )
             )
         if judged.attendance is not None and day.discussion_tid is not None:
-            floors = {p.pid: p.floor for p in self.desk.discussion_posts(day)}
-            att = judged.attendance
             ids.append(
                 self._add(
                     f"day{n}/elevator",
                     ItemKind.ELEVATOR,
                     Reply(day.discussion_tid),
-                    lambda: elevator_draft(self.desk, day, att, floors, day.closes),
+                    lambda: elevator_draft(self.desk, n, day.closes),  # as of the close, as the web shows
                     day=n,
                 )
             )
+        for note in self.desk.day_private_messages(judged, preview):
+            key = f"day{n}/private/{note.player}"
+            ids.append(self._pm_item(key, ItemKind.PRIVATE_NOTICE, note.player, note.body, n, day=True))
         if preview.state.outcome is not None:
             ids.append(self._game_over(preview.events, vote_tid))
         return ids

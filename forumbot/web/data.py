@@ -26,26 +26,25 @@ from engine import (
     AudienceKind,
     Cause,
     EngineError,
-    Event,
     GameState,
-    GroupId,
     Phase,
+    Refusal,
     action_from_dict,
-    new_night,
-    resolve_night,
-    submit,
 )
 from forumbot import drafts
 from forumbot.config import Game, game_from_dict
 from forumbot.desk import (
     NIGHT_OVERRIDE_KINDS,
     OVERRIDE_KINDS,
-    DayJudgement,
     Desk,
     NightOverrideDone,
     case_post_draft,
     vote_count_draft,
 )
+from forumbot.desk.drafts import draft_as_of
+from forumbot.desk.drafts import elevator_view as desk_elevator_view
+from forumbot.desk.night import StoredSubmission
+from forumbot.desk.rounds import DayRound
 from forumbot.errors import ConfigError, ForumbotError, UsageError
 from forumbot.i18n import N_, _, current_language
 from forumbot.labels import OUTBOX_KIND_LABELS, OUTBOX_STATUS_LABELS, STATUS_LABELS, VALID_STATUSES
@@ -417,18 +416,10 @@ def read_warning(
     return ""
 
 
-def _moves(judged: DayJudgement) -> tuple[VoteMove, ...]:
-    """Each vote post's effect on the running count, at its time (first round only)."""
-    out = []
-    for v in judged.result.verdicts:
-        if v.stage:
-            continue
-        s = v.status.value
-        if s in ("counted", "changed", "superseded"):
-            out.append(VoteMove(v.at, v.author, None if v.abstain else v.target))
-        elif s in ("void_self", "abstain"):
-            out.append(VoteMove(v.at, v.author, None))
-    return tuple(out)
+def _moves(rounds: tuple[DayRound, ...]) -> tuple[VoteMove, ...]:
+    """The chart's series: each vote post's effect on the running count of the day's last round (the
+    first vote, or the revote the tally above counts), from the desk's day by round."""
+    return tuple(VoteMove(at, voter, target) for at, voter, target in rounds[-1].moves)
 
 
 def day_view(game: Game, store: Store, n: int) -> DayView:
@@ -439,8 +430,10 @@ def day_view(game: Game, store: Store, n: int) -> DayView:
     r = judged.result
     tid = day.vote_tid or 0
     revs = {p.pid: len(p.revisions) for p in posts.thread_posts(store, game.board, tid)} if tid else {}
+    rounds = judged.rounds(frozenset(game.judges))
+    flagged = {id(v) for rnd in rounds for v in rnd.flagged}
     lines = []
-    for v in r.verdicts:
+    for v in judged.verdicts:  # one per post, in the round it belongs to (the desk's day by round)
         s = v.status.value
         lines.append(
             VerdictLine(
@@ -452,7 +445,7 @@ def day_view(game: Game, store: Store, n: int) -> DayView:
                 label=_(STATUS_LABELS.get(s, s)),
                 target="弃权" if v.abstain else (v.target or ""),
                 reason=v.reason,
-                needs_review=v.needs_review,
+                needs_review=id(v) in flagged,
                 suggestion=v.suggestion,
                 invalid=s not in VALID_STATUSES,
                 override_why=v.override.why if v.override else None,
@@ -478,18 +471,8 @@ def day_view(game: Game, store: Store, n: int) -> DayView:
     min_posts = 0
     att = judged.attendance
     if att is not None and day.discussion_tid is not None:
-        floors = {p.pid: p.floor for p in judge.discussion_posts(day)}
-        view = drafts.elevator_view(
-            game_name=game.name,
-            day=n,
-            board_url=game.board.url,
-            tid=day.discussion_tid,
-            roster=game.roster,
-            attendance=att,
-            floors=floors,
-            as_of=_local(game, datetime.now(UTC)),
-            rule="顶、+1、纯表情、纯引用等不计",
-        )
+        # the desk's 电梯, as of the close once it has passed: the bytes the runner sends
+        view = desk_elevator_view(judge, n, draft_as_of(day, datetime.now(UTC)))
         elevator = drafts.render_elevator(view)
         min_posts = att.min_posts
         for row in view.rows:
@@ -507,6 +490,10 @@ def day_view(game: Game, store: Store, n: int) -> DayView:
         marks.insert(0, (day.void_cutoff, _("void cutoff")))
     elif _cutoff(judge) == "change":
         marks.insert(0, (day.change_cutoff, _("change cutoff")))
+    window = (day.opens, day.closes)
+    if rounds[-1].stage:  # the chart follows the round the tally counts: the revote's window
+        window = (rounds[-1].opens, rounds[-1].deadline)
+        marks = [(rounds[-1].deadline, _("revote #{n} deadline").format(n=rounds[-1].stage))]
     labels = _live_labels(judge)
     return DayView(
         number=n,
@@ -517,7 +504,7 @@ def day_view(game: Game, store: Store, n: int) -> DayView:
         void_cutoff=_local(game, day.void_cutoff) if _cutoff(judge) == "void" else "",
         verdicts=tuple(lines),
         tally=tally,
-        outcome=r.outcome.text or r.outcome.kind.value,
+        outcome=judge.outcome_text(judged),
         no_vote=tuple(r.no_vote),
         drowned=tuple(f"{d.player}（{d.rule.label}）" for d in r.drowned),
         problems=tuple(r.problems),
@@ -525,7 +512,7 @@ def day_view(game: Game, store: Store, n: int) -> DayView:
         min_posts=min_posts,
         vote_count_draft=vote_count_draft(judge, judged),
         elevator_draft=elevator,
-        moves=_moves(judged),
+        moves=_moves(rounds),
         read_warning=read_warning(
             threads.get_thread(store, game.board, tid) if tid else None,
             tid,
@@ -533,7 +520,7 @@ def day_view(game: Game, store: Store, n: int) -> DayView:
             datetime.now(UTC),
             game,
         ),
-        window=(day.opens, day.closes),
+        window=window,
         marks=tuple(marks),
         roster=game.roster,
         closed=f"day {n}" in labels,
@@ -800,8 +787,9 @@ def night_override_undo(
 
 
 def night_view(game: Game, store: Store, n: int) -> NightView:
-    """Night ``n``: the submissions as checked against the state the night began from, and the
-    resolution from that state (a preview before it is resolved, the same result after)."""
+    """Night ``n``: the submissions as the desk judges them against the state the night began from, and
+    the desk's resolution from that state (a preview before it is resolved, the same result after): the
+    same out-list, private messages and case post as the runner's."""
     judge = _desk(game, store)
     before = judge.state_before_night(n)
     resolved = judge.state_labelled(f"night {n}") is not None
@@ -809,54 +797,60 @@ def night_view(game: Game, store: Store, n: int) -> NightView:
         deadline = judge.night_deadline(n)
     except ConfigError:
         deadline = None
-    with store.session() as s:
-        subs = records.night_submissions(s, judge.gid, n)
     lines: list[SubmissionLine] = []
     note = ""
     if before is None or before.phase is not Phase.NIGHT or before.round != n:
         note = _("no stored state to resolve night {n} from").format(n=n)
         before = None
-    night = new_night(before) if before is not None else None
-    for data, at in subs:
-        late = deadline is not None and at > deadline
+    if before is not None:
+        subs = judge.stored_submissions(n, before)
+    else:
+        with store.session() as s:
+            subs = tuple(
+                StoredSubmission(dict(d), action_from_dict(d), at, deadline is not None and at > deadline)
+                for d, at in records.night_submissions(s, judge.gid, n)
+            )
+    for sub in subs:
+        data = sub.data
         detail = "；".join(
             f"{_(FIELD_LABELS.get(k, k))}：{v}"
             for k, v in data.items()
             if k not in ("kind", "by") and v not in (None, [], "")
         )
-        ok, reason = True, _("accepted") if not late else _("late: forfeited at resolution")
-        if before is not None and night is not None:
-            try:
-                night = submit(before, night, action_from_dict(data), late=late)
-            except EngineError as exc:
-                ok, reason = False, str(exc)
+        ok, reason = True, _("accepted") if not sub.late else _("late: forfeited at resolution")
+        if sub.refusal is not None:
+            if sub.refusal.refusal is Refusal.VOID_AT_RESOLUTION:
+                reason = _("recorded; void at resolution: {why}").format(why=sub.refusal)
+            else:
+                ok, reason = False, str(sub.refusal)
         lines.append(
             SubmissionLine(
-                _local(game, at),
+                _local(game, sub.at),
                 _action_name(str(data.get("kind", ""))),
                 str(data.get("by", "")),
                 detail,
-                late,
+                sub.late,
                 ok,
                 reason,
             )
         )
     out: tuple[str, ...] = ()
     public: list[str] = []
-    private: dict[str, list[str]] = {}
+    private: list[tuple[str, tuple[str, ...]]] = []
     draft = ""
-    if before is not None and night is not None:
+    if before is not None:
         try:
-            res = resolve_night(before, night)
-        except EngineError as exc:
+            res = judge.night_preview(n, state=before)
+        except (EngineError, ForumbotError) as exc:
             note = str(exc)
         else:
             out = res.out
-            for e in res.events:
-                if e.audience.kind is AudienceKind.PUBLIC:
-                    public.append(e.text)
-                else:
-                    private.setdefault(_recipient(e), []).append(e.text)
+            public = [e.text for e in res.events if e.audience.kind is AudienceKind.PUBLIC]
+            judges = [e.text for e in res.events if e.audience.kind is AudienceKind.JUDGE]
+            if judges:
+                private.append((_("judges"), tuple(judges)))
+            # every recipient the engine names, the night's dead included: what the runner sends
+            private += [(m.player, m.texts) for m in judge.night_private_messages(n, res, before)]
             draft = case_post_draft(judge, n, res.events)
     messages, waiting, messages_note = night_messages(game, store, n)
     return NightView(
@@ -866,25 +860,13 @@ def night_view(game: Game, store: Store, n: int) -> NightView:
         tuple(lines),
         out,
         tuple(public),
-        tuple((k, tuple(v)) for k, v in private.items()),
+        tuple(private),
         draft,
         note,
         messages,
         waiting,
         messages_note,
     )
-
-
-def _recipient(e: Event) -> str:
-    a = e.audience
-    if a.kind is AudienceKind.JUDGE:
-        return _("judges")
-    if a.kind is AudienceKind.GROUP and a.name and _zh():
-        try:
-            return GROUP_ZH[GroupId(a.name)]
-        except ValueError:
-            return a.name
-    return a.name or a.kind.value
 
 
 # --------------------------------------------------------------------------- drafts (the outbox)
@@ -1086,8 +1068,21 @@ def outbox_add_draft(game: Game, store: Store, key: str, who: str) -> int:
         raise UsageError(_("this draft is in the outbox already as #{id}").format(id=queued))
     kind, tid, n = draft_destination(game, key)
     is_night = kind == "case_post"
-    item_id = _outbox(game, store, who).add(
-        kind, Reply(tid), draft.bbcode, day=None if is_night else n, night=n if is_night else None, by=who
+    # The runner's own key for this post: one item per post whichever face queued it first, so the
+    # outbox never holds the same post twice (nor the runner's and a second, different 电梯).
+    moment = f"night{n}/case_post" if is_night else f"day{n}/{kind}"
+    ob = _outbox(game, store, who)
+    found = ob.by_key(moment)
+    if found is not None and ob.get(found).status != "cancelled":
+        raise UsageError(_("this post is in the outbox already as #{id}").format(id=found))
+    item_id = ob.add(
+        kind,
+        Reply(tid),
+        draft.bbcode,
+        day=None if is_night else n,
+        night=n if is_night else None,
+        by=who,
+        key=moment,
     )
     judges_repo.log_change(store, who, "outbox add", f"#{item_id} {kind} ← {key} (tid {tid})")
     return item_id

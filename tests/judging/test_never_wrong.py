@@ -104,10 +104,9 @@ def test_attendance_counts_the_living_and_lists_the_others_apart(store: Store, m
     assert {p.reason for p in att.posts if p.author == "饺子"} == {"已出局，不计"}
     apart = judge.attendance_apart(day, att)
     assert apart == {"dead": ["饺子"], "judges": [], "spectators": []}
-    floors = {p.pid: p.floor for p in judge.discussion_posts(day)}
     from datetime import UTC, datetime
 
-    draft = elevator_draft(judge, day, att, floors, datetime(2026, 6, 4, 5, 0, tzinfo=UTC))
+    draft = elevator_draft(judge, 1, datetime(2026, 6, 4, 5, 0, tzinfo=UTC))
     assert "[b]饺子[/b]" not in draft
     assert "已出局：饺子" in draft
 

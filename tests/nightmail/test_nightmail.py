@@ -304,8 +304,22 @@ def test_a_kill_without_pledge_in_a_poison_game_is_flagged() -> None:
 def test_possession_rides_with_the_kill_and_the_engine_checks_it() -> None:
     mail = judge_night(r001(), [group("包子", "杀：烧卖\n生死状：油条\n附体：汤圆", 1)], deadline=DEADLINE)
     assert mail.night.on_time(Kill.kind) == Kill("烧卖", pledge="油条", possess="汤圆", by="包子")
-    mail = judge_night(r001(), [group("包子", "杀：烧卖\n生死状：油条\n附体：油条", 1)], deadline=DEADLINE)
-    assert codes(mail) == ["illegal"]  # possessing a bandit (AMB-10)
+    # Possessing a bandit (AMB-10) or the kill's own victim (AMB-08) is no refusal: the rules record it and
+    # void it at resolution (the possession used up), so the kill stands and the reason says why.
+    for possess, rule in (("油条", "AMB-10"), ("烧卖", "AMB-08")):
+        text = f"杀：烧卖\n生死状：油条\n附体：{possess}"
+        mail = judge_night(r001(), [group("包子", text, 1)], deadline=DEADLINE)
+        assert codes(mail) == ["accepted"]
+        assert mail.night.on_time(Kill.kind) == Kill("烧卖", pledge="油条", possess=possess, by="包子")
+        (part,) = mail.verdicts[0].parts
+        assert part.rule == rule and "结算时判无效" in part.reason
+
+
+def test_a_possession_the_rules_forbid_outright_is_refused() -> None:
+    """A possession after the ghost used his one possession cannot be submitted at all."""
+    used = replace(r001(), possession_used=True)
+    mail = judge_night(used, [group("包子", "杀：烧卖\n生死状：油条\n附体：汤圆", 1)], deadline=DEADLINE)
+    assert codes(mail) == ["illegal"]
 
 
 def test_talk_in_the_thread_is_not_a_submission_and_questions_go_to_the_judge() -> None:

@@ -106,7 +106,8 @@ def test_the_night_page_shows_submissions_resolution_and_private_messages(client
     html = client.get("/night/1").get_data(as_text=True)
     assert "已结算" in html
     assert "死者：锅贴" in html  # the case post draft
-    assert "→ 警署讨论组" in html and "烧卖：杀手" in html  # the police group learns its check
+    # the police learn their check, each officer by name (every recipient the runner sends it to)
+    assert "→ 春卷" in html and "烧卖：杀手" in html
 
 
 def test_no_public_draft_shows_a_hidden_role(client: FlaskClient, desk: Desk) -> None:

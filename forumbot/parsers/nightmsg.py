@@ -237,7 +237,7 @@ def _alternation(words: Collection[str]) -> str:
 _KEYWORD_RE: dict[str, re.Pattern[str]] = {
     g: re.compile(
         r"(?P<fix>改(?:为|成)?)?(?P<kw>" + _alternation(table) + r")"
-        r"(?P<label>对象|目标|名单|给)?[ ]*(?P<colon>[:=]|->|>)?[ ]*"
+        r"(?P<label>对象|目标|名单|交给|传给|给)?[ ]*(?P<colon>[:=]|->|>)?[ ]*"
     )
     for g, table in KEYWORDS.items()
 }
@@ -257,8 +257,15 @@ _NONE_FORMS: dict[str, tuple[tuple[re.Pattern[str], NightKind], ...]] = {
 
 _PREFIX = (
     r"(?:今晚|今夜|本轮|本夜|当晚|第[一二三四五六七八九十\d]+[夜晚轮天]|确认|最终|最后|决定|我们|我方|"
-    r"我|就|还是|那就|那|改|更正|修改|提交|同意|好|ok|OK|[:,.!;\s()\[\]-])*"
+    r"我|就|还是|那就|那|改|更正|修改|一下|提交|同意|赞成|好的|好吧|好|行|可以|没问题|嗯|对|ok|OK|"
+    r"不(?=[:,.!;\s])|[:,.!;\s()\[\]-])*"
 )
+# Where a clause begins: a statement's firmness is judged from the start of its own clause, so context
+# and agreement written before it (烧卖太跳了，今晚杀烧卖 / 同意春卷，今晚验锅贴 / 今晚杀饺子，我附体汤圆)
+# do not make a formal submission look like chatter; a question anywhere on the line still does.
+_CLAUSE_END = ",.;!"
+# After a keyword: the earlier choice stands (生死状不变, 附体照旧): no new statement, nothing to ask.
+_UNCHANGED = re.compile(r"^[ :]*(?:不变|照旧|不改|同上|沿用|维持原样|维持|保持|一样|照原样|没变)")
 _FIRM_PREFIX = re.compile("^" + _PREFIX + "$")
 _NONE_LINE_TAIL = re.compile(r"^(?:了|吧|啦|哈|吧)?[.!~]*$")
 _CORRECTION_LINE = re.compile(r"^\s*(?:更正|修改|改为|改成|改)")
@@ -335,7 +342,9 @@ def _none_statements(line: str, i: int, grammar: str) -> list[NightStatement]:
     for pattern, kind in _NONE_FORMS[grammar]:
         for m in pattern.finditer(line):
             before, after = line[: m.start()], line[m.end() :]
-            if not _FIRM_PREFIX.match(before) or not _NONE_LINE_TAIL.match(after.strip()):
+            if not _FIRM_PREFIX.match(_clause(before)) or not _NONE_LINE_TAIL.match(
+                _clause_head(after).strip()
+            ):
                 continue
             out.append(
                 NightStatement(
@@ -381,11 +390,13 @@ def _line_statements(
             continue
         colon = m.group("colon") is not None or m.group("label") is not None
         rest = line[m.end() :]
+        if _UNCHANGED.match(rest):
+            continue  # 生死状不变: the earlier part stands (AMB-NM6 keeps each part until replaced)
         correction = m.group("fix") is not None or bool(_CORRECTION_LINE.match(line))
-        firm = (colon or bool(_FIRM_PREFIX.match(before))) and not question
+        firm = (colon or bool(_FIRM_PREFIX.match(_clause(before)))) and not question
         base = NightStatement(kind, keyword=kw, line=i, pos=start, correction=correction, firm=firm)
         if kind in _NO_TARGET_KINDS:
-            if colon or _FIRM_PREFIX.match(before):
+            if colon or _FIRM_PREFIX.match(_clause(before)):
                 out.append(replace(base, note="警戒是强制技能，无需提交"))
             continue
         if kind is NightKind.KILL_TEXT:
@@ -404,6 +415,18 @@ def _line_statements(
             if st.targets and st.problem is None:
                 pos = max(pos, m.end() + len(st.written))
     return out
+
+
+def _clause(before: str) -> str:
+    """The part of ``before`` (a line up to a keyword) in the keyword's own clause."""
+    cut = max(before.rfind(c) for c in _CLAUSE_END)
+    return before[cut + 1 :] if cut >= 0 else before
+
+
+def _clause_head(after: str) -> str:
+    """The part of ``after`` (a line after an explicit nothing) up to the end of its clause."""
+    cuts = [i for i in (after.find(c) for c in _CLAUSE_END) if i >= 0]
+    return after[: min(cuts) + 1] if cuts else after
 
 
 def _inside_name(line: str, start: int, names: NameMatcher) -> int | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import Any, Protocol, TypeVar
 from zoneinfo import ZoneInfo
 
 from sqlmodel import col, select
@@ -24,8 +24,15 @@ from forumbot.store.db import Store
 from forumbot.store.models import LoginFailureRow
 from forumbot.store.reads import DEFAULT_TZ, board_id, board_key, unit
 
-if TYPE_CHECKING:
-    from forumbot.client import BoardClient
+
+class _Guarded(Protocol):
+    """What :func:`guard_client` needs of a board client (the store never imports the client)."""
+
+    login_guard: Any
+    config: Any
+
+
+_C = TypeVar("_C", bound=_Guarded)
 
 LOCKOUT = timedelta(minutes=15)  # Discuz!: 5 failures in 15 minutes lock the IP; we stop after one
 
@@ -168,7 +175,7 @@ class StoreLoginGuard:
         )
 
 
-def guard_client(client: BoardClient, store: Store, board: BoardLike | None = None) -> BoardClient:
+def guard_client(client: _C, store: Store, board: BoardLike | None = None) -> _C:
     """Give ``client`` the store's login guard unless it has one; returns the client.
 
     Why one helper: every process that may log in (poll, tick, run, outbox send, the web desk's

@@ -229,7 +229,7 @@ def test_forumbot_flags_lists_the_night_message_flags_with_their_values(
 def test_forumbot_flags_gives_their_meaning_in_chinese(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--lang", "zh_CN", "flags"]) == 0
     out = capsys.readouterr().out
-    assert "AMB-NM5" in out and "night_messages" in out
+    assert "AMB-NM5" in out and "夜间消息" in out  # the side, labelled in Chinese
     assert "组员讨论" in out  # the start of night_tentative's meaning, from the catalog
 
 

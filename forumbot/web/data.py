@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
@@ -27,6 +27,7 @@ from engine import (
     Cause,
     EngineError,
     GameState,
+    Outcome,
     Phase,
     Refusal,
     action_from_dict,
@@ -36,6 +37,7 @@ from forumbot.config import Game, game_from_dict
 from forumbot.desk import (
     NIGHT_OVERRIDE_KINDS,
     OVERRIDE_KINDS,
+    DayJudgement,
     Desk,
     NightOverrideDone,
     case_post_draft,
@@ -47,7 +49,13 @@ from forumbot.desk.night import StoredSubmission
 from forumbot.desk.rounds import DayRound
 from forumbot.errors import ConfigError, ForumbotError, UsageError
 from forumbot.i18n import N_, _, current_language
-from forumbot.labels import OUTBOX_KIND_LABELS, OUTBOX_STATUS_LABELS, STATUS_LABELS, VALID_STATUSES
+from forumbot.labels import (
+    OUTBOX_KIND_LABELS,
+    OUTBOX_STATUS_LABELS,
+    STATUS_LABELS,
+    VALID_STATUSES,
+    winner_label,
+)
 from forumbot.nightmail import CODE_LABELS, NightChannel
 from forumbot.parsers.nightmsg import KIND_ZH, NightKind
 from forumbot.store import base, fetchlog, posts, records, threads
@@ -215,6 +223,7 @@ class GameOverview:
     next_deadlines: tuple[Deadline, ...]
     last_poll: str
     has_state: bool
+    panel: ResultPanel | None = None  # the latest judged day's results and the winner
 
 
 def game_overview(game: Game, store: Store, *, now: datetime | None = None) -> GameOverview:
@@ -296,13 +305,116 @@ def game_overview(game: Game, store: Store, *, now: datetime | None = None) -> G
         timezone=game.timezone,
         board_url=game.board.url,
         phase="" if st is None else phase_text(st),
-        outcome="" if st is None or st.outcome is None else str(st.outcome),
+        outcome="" if st is None else outcome_label(st.outcome),
         players=tuple(players),
         timeline=tuple(timeline),
         next_deadlines=upcoming,
         last_poll=_local(game, runs[0].finished_at) if runs else "",
         has_state=st is not None,
+        panel=_latest_panel(game, judge, labels, now, st),
     )
+
+
+# How a game ended (engine ``Termination`` values), for the desk's result panel: the engine's Chinese
+# names are in its comments; the judge reads them in his language, never the enum's repr.
+TERMINATION_LABELS: dict[str, str] = {
+    "bandits_wiped_out": N_("every bandit is out"),
+    "police_wiped_out": N_("every police officer is out"),
+    "civilians_wiped_out": N_("every civilian is out"),
+    "bandit_parity": N_("the bandits are as many as the police and civilians less one"),
+    "both_wiped_out": N_("police and bandits are out at once"),
+    "concession": N_("a side conceded"),
+    "judge_ended": N_("the judges ended the game"),
+    "killer_camp_half": N_("the killers' camp is half of the living or more"),
+    "gods_out": N_("every god is out"),
+    "plain_civilians_out": N_("every plain civilian is out"),
+    "counted_killers_out": N_("every counted killer is out"),
+    "surrender": N_("a side surrendered"),
+}
+
+
+def outcome_label(outcome: Outcome | None) -> str:
+    """«警察与平民获胜（匪全部出局）»: who won and why in the judge's language ('' while the game goes
+    on). The desk shows this, never the Outcome's repr."""
+    if outcome is None:
+        return ""
+    how = outcome.termination.value
+    how = _(TERMINATION_LABELS[how]) if how in TERMINATION_LABELS else how
+    if outcome.winner is None:
+        return _("draw ({how})").format(how=how)
+    return _("{winner} won ({how})").format(winner=winner_label(outcome.winner.value), how=how)
+
+
+# --------------------------------------------------------------------------- the result panel
+
+STRIKE_LIMIT = 2  # R001: a second vote strike drowns (投票累计两次)
+
+
+@dataclass(frozen=True)
+class ResultPanel:
+    """A day's results at a glance, as the desk judges them (the close's public lines, never a
+    guess): who is executed with the identity the rules reveal, who drowned and why, each survivor's
+    strikes or yellow cards, who of the living is short of posts, and the winner if the game ended."""
+
+    day: int
+    final: bool  # False while the vote runs: the lines are provisional
+    outcome: str  # the close's public line(s): «烧卖 被处决，身份：杀手»
+    drowned: tuple[str, ...]  # «馄饨（发言不足）»
+    strikes: tuple[tuple[str, str], ...]  # (living player, "1/2"): R001 vote strikes
+    yellow_cards: tuple[tuple[str, int], ...]  # (living player, cards so far): R004
+    short: tuple[str, ...]  # players living that day with fewer valid posts than the minimum
+    min_posts: int
+    winner: str  # outcome_label of the game's end at this close ('' while it goes on)
+
+
+def result_panel(judge: Desk, judged: DayJudgement) -> ResultPanel:
+    """The panel of one judged day. The winner is the one the close gives: previewed while the day is
+    open, read from the state the close stored once it is closed."""
+    n = judged.day.day
+    r = judged.result
+    out_now = set(r.executed) | set(r.drowned_names)
+    living = [p.player for p in r.players]
+    survivors = [p for p in living if p not in out_now]
+    strikes: tuple[tuple[str, str], ...] = ()
+    cards: tuple[tuple[str, int], ...] = ()
+    if judge.ruleset.family == "r004":
+        cards = tuple((p, r.yellow_totals.get(p, 0)) for p in survivors)
+    else:
+        strikes = tuple((p, f"{r.strikes_after.get(p, 0)}/{STRIKE_LIMIT}") for p in survivors)
+    att = judged.attendance
+    short = tuple(sorted(att.deficient(living), key=living.index)) if att is not None else ()
+    winner = ""
+    if not judged.running:
+        preview = judge.preview_close(judged)
+        after = preview.state if preview is not None else judge.state_labelled(f"day {n}")
+        winner = outcome_label(after.outcome) if after is not None else ""
+    return ResultPanel(
+        day=n,
+        final=not judged.running,
+        outcome=judge.outcome_text(judged),
+        drowned=tuple(f"{d.player}（{d.rule.label}）" for d in r.drowned),
+        strikes=strikes,
+        yellow_cards=cards,
+        short=short,
+        min_posts=att.min_posts if att is not None else 0,
+        winner=winner,
+    )
+
+
+def _latest_panel(
+    game: Game, judge: Desk, labels: set[str], now: datetime, st: GameState | None
+) -> ResultPanel | None:
+    """The game page's panel: the last day closed (or past its close), with the game's winner when it
+    is over (a game can end at night, after the day the panel shows)."""
+    if st is None:
+        return None
+    days = [d.day for d in game.days if f"day {d.day}" in labels or d.closes <= now]
+    if not days:
+        return None
+    panel = result_panel(judge, judge.tally(max(days)))
+    if st.outcome is not None:
+        panel = replace(panel, winner=outcome_label(st.outcome))
+    return panel
 
 
 def phase_text(st: GameState) -> str:
@@ -365,8 +477,9 @@ class AttendanceLine:
     name: str
     valid: int
     total: int
-    short: bool
+    short: bool  # never for a player out: he is not short, he is out
     floors: tuple[tuple[str, str, bool], ...]  # (floor label, link, counts)
+    out: bool = False  # not among the day's living players: listed after them, marked 出局
 
 
 @dataclass(frozen=True)
@@ -393,6 +506,7 @@ class DayView:
     marks: tuple[tuple[datetime, str], ...]
     roster: tuple[str, ...]
     closed: bool = False
+    panel: ResultPanel | None = None
 
 
 def read_warning(
@@ -475,16 +589,22 @@ def day_view(game: Game, store: Store, n: int) -> DayView:
         view = desk_elevator_view(judge, n, draft_as_of(day, datetime.now(UTC)))
         elevator = drafts.render_elevator(view)
         min_posts = att.min_posts
+        living = {p.player for p in r.players}
         for row in view.rows:
+            gone = row.name not in living
             att_lines.append(
                 AttendanceLine(
                     row.name,
                     row.valid,
                     row.total,
-                    row.valid < att.min_posts,
+                    not gone and row.valid < att.min_posts,
                     tuple((p.floor_label, p.url, p.valid) for p in row.posts),
+                    out=gone,
                 )
             )
+        listed = {a.name for a in att_lines}
+        att_lines += [AttendanceLine(p, 0, 0, False, (), out=True) for p in game.roster if p not in listed]
+        att_lines.sort(key=lambda a: a.out)  # stable: the living first, each part in roster order
     marks = [(day.closes, _("close"))]
     if _cutoff(judge) == "void":
         marks.insert(0, (day.void_cutoff, _("void cutoff")))
@@ -524,6 +644,7 @@ def day_view(game: Game, store: Store, n: int) -> DayView:
         marks=tuple(marks),
         roster=game.roster,
         closed=f"day {n}" in labels,
+        panel=result_panel(judge, judged),
     )
 
 

@@ -13,10 +13,10 @@ from flask.testing import FlaskClient
 
 from engine import Outcome, Termination, Winner
 from forumbot.i18n import set_language
+from forumbot.runner.fastplay import FastClock, play
 from forumbot.store import judges
 from forumbot.web import data
 from forumbot.web.app import create_app
-from forumbot.runner.fastplay import FastClock, play
 from tests.runner.yexiao import SCENARIO, START, UNTIL, board, open_runner
 from tests.web.conftest import JUDGE, PASSWORD, Desk, log_in
 
@@ -46,7 +46,7 @@ def attendance_rows(html: str) -> list[tuple[str, str]]:
 # --------------------------------------------------------------------------- the meishi example
 
 
-def test_day_1_panel_names_the_executed_with_his_identity_strikes_and_who_is_short(client: FlaskClient) -> None:
+def test_day_1_panel_names_the_executed_with_identity_strikes_and_the_short(client: FlaskClient) -> None:
     panel = panel_of(client.get("/day/1").get_data(as_text=True))
     assert "第1日结果" in panel
     assert field(panel, "outcome") == "烧卖 被处决，身份：杀手"
@@ -111,7 +111,10 @@ def test_the_english_desk_labels_the_panel_and_the_dead_in_english(desk: Desk) -
         (Outcome(Termination.BANDITS_WIPED_OUT, Winner.POLICE), "警察与平民获胜（匪全灭）"),
         (Outcome(Termination.BANDIT_PARITY, Winner.BANDITS), "匪获胜（杀手人数≥警察人数+平民人数-1）"),
         (Outcome(Termination.BOTH_WIPED_OUT, None), "平局（警匪同时全灭）"),
-        (Outcome(Termination.GODS_OUT, Winner.KILLER_CAMP), "杀手阵营获胜（警察、医生、花蝴蝶、特工、市长全部出局）"),
+        (
+            Outcome(Termination.GODS_OUT, Winner.KILLER_CAMP),
+            "杀手阵营获胜（警察、医生、花蝴蝶、特工、市长全部出局）",
+        ),
     ],
 )
 def test_every_way_a_game_ends_reads_in_chinese(desk: Desk, outcome: Outcome, shown: str) -> None:

@@ -15,8 +15,10 @@ from engine import Outcome, Termination, Winner
 from forumbot.i18n import set_language
 from forumbot.runner.fastplay import FastClock, play
 from forumbot.store import judges
+from forumbot.store.db import Store
 from forumbot.web import data
 from forumbot.web.app import create_app
+from tests.runner.test_r004_last_words import steps_after_night_1
 from tests.runner.yexiao import SCENARIO, START, UNTIL, board, open_runner
 from tests.web.conftest import JUDGE, PASSWORD, Desk, log_in
 
@@ -104,6 +106,26 @@ def test_the_english_desk_labels_the_panel_and_the_dead_in_english(desk: Desk) -
     panel = panel_of(html)
     assert "Results of day 2" in panel and "Vote strikes" in panel
     assert any("out" in name for c2, name in attendance_rows(html) if c2 == "out")
+
+
+def test_an_r004_day_counts_yellow_cards_not_vote_strikes(store: Store) -> None:
+    """R004 (data/examples/r004) after night 1, day 1 with no post read: nobody replied to the vote
+    thread, so each living role has a yellow card (未回复投票帖) and is short of posts."""
+    steps = steps_after_night_1(store, pm=False)
+    judges.add_judge(store, JUDGE, PASSWORD)
+    app = create_app(steps.game, store, secret="test-secret")
+    app.config["TESTING"] = True
+    c = app.test_client()
+    log_in(c)
+    try:
+        panel = panel_of(c.get("/day/1").get_data(as_text=True))
+    finally:
+        set_language("zh_CN")
+    assert "黄牌" in panel and 'id="panel-strikes"' not in panel
+    yellow = field(panel, "yellow")
+    assert "豆浆 1" in yellow and "酥饼 1" in yellow
+    assert "豆花" not in yellow  # out at night 1: no card for the dead
+    assert field(panel, "outcome") == "无人出局"
 
 
 @pytest.mark.parametrize(

@@ -29,6 +29,7 @@ from datetime import datetime
 from pathlib import Path
 
 import requests
+from sqlalchemy import inspect
 from sqlmodel import SQLModel
 
 from forumbot.client import BoardClient
@@ -132,11 +133,10 @@ def store_copy(store: Store) -> Iterator[Store]:
 
 def _copy_rows(src: Store, dest: Store) -> None:
     """Every row of every table of the store, in dependency order (parents before children)."""
-    names = {t.name for t in SQLModel.metadata.sorted_tables}
     with src.engine.connect() as a, dest.engine.begin() as b:
-        present = set(a.dialect.get_table_names(a))
+        present = set(inspect(a).get_table_names()) & set(inspect(b).get_table_names())
         for table in SQLModel.metadata.sorted_tables:
-            if table.name not in names or table.name not in present:
+            if table.name not in present:  # a table of another part of forumbot this store never made
                 continue
             b.execute(table.delete())
             rows = [dict(r._mapping) for r in a.execute(table.select())]

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from sqlalchemy import inspect
 from sqlmodel import SQLModel, func, select
 
 from forumbot.cli import main
@@ -85,10 +86,13 @@ def test_the_rehearsal_client_refuses_every_write() -> None:
 
 
 def _counts(store: Store) -> dict[str, int]:
+    """Rows per table of the store."""
+    present = set(inspect(store.engine).get_table_names())
     with store.session() as s:
         return {
             t.name: s.exec(select(func.count()).select_from(t)).one()  # type: ignore[call-overload]
             for t in SQLModel.metadata.sorted_tables
+            if t.name in present
         }
 
 

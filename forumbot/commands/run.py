@@ -71,7 +71,7 @@ def _rehearse(args: argparse.Namespace) -> int:
             )
         )
         r = rehearse(game, store, at)
-    print_rehearsal(r, game, print)
+    print_rehearsal(r, print)
     return 0
 
 

@@ -36,6 +36,7 @@ from forumbot.client import BoardClient
 from forumbot.config import Game
 from forumbot.errors import UsageError
 from forumbot.i18n import _
+from forumbot.labels import outbox_kind_label, outbox_status_label
 from forumbot.runner.plan import Moment, MomentKind
 from forumbot.runner.steps import BoardSteps
 from forumbot.runner.tick import Runner, StepResult, TickReport
@@ -203,13 +204,13 @@ def moment_actions(kind: str, auto_approve: frozenset[str]) -> dict[str, str]:
     return {"reads": reads, "drafts": drafts, "sends": sends}
 
 
-def print_rehearsal(r: Rehearsal, game: Game, out: Callable[[str], None]) -> None:
+def print_rehearsal(r: Rehearsal, out: Callable[[str], None]) -> None:
     """The rehearsal's drafts and what would be sent, plain text for the judge's terminal."""
     out(_("drafts:") if r.drafts else _("drafts: none"))
     for i in r.drafts:
-        out(f"  #{i.id} {i.kind} {i.status} {i.moment_key or ''}")
+        out(f"  #{i.id} {outbox_kind_label(i.kind)} {outbox_status_label(i.status)} {i.moment_key or ''}")
         out("\n".join("    " + line for line in i.body.splitlines()))
     out(_("would send:") if r.would_send else _("would send: nothing"))
     for i in r.would_send:
         first = i.body.split("\n")[0]
-        out(f"  #{i.id} {i.kind} {i.dest} {first}")
+        out(f"  #{i.id} {outbox_kind_label(i.kind)} {i.dest} {first}")

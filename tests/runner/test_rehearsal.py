@@ -19,6 +19,7 @@ from sqlmodel import SQLModel, func, select
 from forumbot.cli import main
 from forumbot.desk import Desk
 from forumbot.errors import UsageError
+from forumbot.labels import outbox_kind_label
 from forumbot.resources import data_dir
 from forumbot.runner.fastplay import FastClock, example_game, example_roles
 from forumbot.runner.rehearsal import RehearsalClient, parse_at, rehearse, store_copy
@@ -138,7 +139,8 @@ def test_tick_dry_run_on_the_command_line_prints_the_drafts_and_status_says_what
         assert main([*args, "tick", "--at", "2026-06-03 17:05", "--dry-run"]) == 0
         out = capsys.readouterr().out
         assert "演练" in out and "night1/deadline" in out
-        assert "case_post" in out  # the night's drafts, printed
+        assert outbox_kind_label("case_post") in out  # the night's drafts, printed in full
+        assert "#1 " in out
         assert _board_writes(b.requests) == []
         assert _dump(db) == before
         # acting as of another time on the real board is refused

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from forumbot.commands.common import console, lit, open_game
+from forumbot.errors import UsageError
 from forumbot.i18n import N_, _
 from forumbot.labels import (
     moment_key_label,
@@ -42,10 +43,35 @@ def cmd_tick(args: argparse.Namespace) -> int:
     from forumbot.runner.fastplay import install_crash_point
     from forumbot.runner.tick import Runner
 
+    if getattr(args, "dry_run", False):
+        return _rehearse(args)
+    if getattr(args, "at", None):
+        # Acting as of another time on the real board would close a day or resolve a night for real at
+        # the wrong time: only a rehearsal may pretend it is another time.
+        raise UsageError(_("--at only with --dry-run: a real tick acts as of now"))
     install_crash_point()
     game, store, steps = _open(args)
     with store:
         Runner(store, steps, tz=game.tz).tick()
+    return 0
+
+
+def _rehearse(args: argparse.Namespace) -> int:
+    """``tick --dry-run [--at TIME]``: one tick on a copy of the store, nothing sent (runner/rehearsal.py)."""
+    from forumbot.runner.rehearsal import parse_at, print_rehearsal, rehearse
+    from forumbot.store.db import open_store
+
+    game = open_game(args)
+    store = open_store(getattr(args, "store", None) or game.store_url, create=False, read_only=True)
+    at = parse_at(args.at, game) if args.at else datetime.now(game.tz)
+    with store:
+        print(
+            _("REHEARSAL as of {at} ({zone}): on a copy of the store, nothing is sent").format(
+                at=at.strftime("%Y-%m-%d %H:%M"), zone=game.timezone
+            )
+        )
+        r = rehearse(game, store, at)
+    print_rehearsal(r, print)
     return 0
 
 
@@ -66,6 +92,7 @@ def status_data(game: Game, store: Store, steps: Any, now: datetime) -> dict[str
     """What ``status`` shows, as data (``--json``)."""
     from forumbot.runner import ledger
     from forumbot.runner.plan import upcoming
+    from forumbot.runner.rehearsal import moment_actions
     from forumbot.store.reads import read_status
 
     tz = game.tz
@@ -81,12 +108,14 @@ def status_data(game: Game, store: Store, steps: Any, now: datetime) -> dict[str
     with store.session() as s:
         recs = ledger.records(s, steps.game_id)
     done = {k for k, r in recs.items() if r.status is ledger.MomentStatus.DONE}
+    auto = steps.outbox.settings.auto_approve
     nxt = [
         {
             "key": m.key,
             "kind": m.kind.value,
             "at": local(m.at),
             "status": recs[m.key].status.value if m.key in recs else "pending",
+            "does": moment_actions(m.kind.value, auto),
         }
         for m in upcoming(plan, done)
     ]
@@ -153,6 +182,14 @@ def cmd_status(args: argparse.Namespace) -> int:
     for m in data["next"]:
         label = moment_key_label(m["key"], m["kind"])
         out.print(f"  {m['at'] or ''}  {label}  {m['key']}  {moment_status_label(m['status'])}")
+        out.print(
+            "    "
+            + lit(
+                _("reads {reads}; drafts {drafts}; sends {sends}").format(
+                    reads=m["does"]["reads"], drafts=m["does"]["drafts"], sends=m["does"]["sends"]
+                )
+            )
+        )
     if not data["next"]:
         out.print("  " + _("the plan is done"))
     if data["stuck"]:
@@ -200,6 +237,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         p.add_argument("--once", action="store_true", help=_("one tick, then stop (same as `tick`)"))
         p.set_defaults(func=cmd_run)
     p = sub.add_parser("tick", help=_("one idempotent step of the timetable (for cron or a systemd timer)"))
+    p.add_argument(
+        "--dry-run",
+        action="store_true",
+        help=_("rehearse: run the tick on a copy of the store, send nothing, print what would happen"),
+    )
+    p.add_argument(
+        "--at", metavar="TIME", help=_("with --dry-run: as of TIME (YYYY-MM-DD HH:MM, the board's zone)")
+    )
     p.set_defaults(func=cmd_tick)
     p = sub.add_parser(
         "status", help=_("the phase, the next moments, what waits for approval, reads, errors")

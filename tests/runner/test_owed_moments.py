@@ -93,7 +93,10 @@ def test_an_executed_police_officers_last_words_are_due_at_the_next_nights_17_00
         assert m.kind is MomentKind.LAST_WORDS
         assert m.deadline == sh("2026-06-04 17:00") and m.at == sh("2026-06-04 17:01")
         # `forumbot status` shows it among the next moments, in the board's time
-        nxt = status_data(p.game, p.store, p.steps, sh("2026-06-04 16:00"))["next"]
+        nxt = [
+            {k: v for k, v in m.items() if k != "does"}  # "does": see test_rehearsal.py
+            for m in status_data(p.game, p.store, p.steps, sh("2026-06-04 16:00"))["next"]
+        ]
         assert {
             "key": "day1/lastwords",
             "kind": "last_words",

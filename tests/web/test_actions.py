@@ -35,6 +35,11 @@ def last_log(desk: Desk) -> tuple[str, str, str]:
     return e.who, e.action, e.detail
 
 
+def current(desk: Desk) -> str:
+    """The label of the secret state's current version (undone versions stay in the history)."""
+    return next(h.label for h in data.state_history(desk.game, desk.store) if h.current)
+
+
 def reopen_day_2(desk: Desk) -> None:
     """Undo day 2's close, as a judge does on the history page before correcting it."""
     data.undo(desk.game, desk.store, JUDGE)
@@ -42,12 +47,13 @@ def reopen_day_2(desk: Desk) -> None:
 
 def test_a_judge_closes_a_day_from_the_desk_and_it_is_logged(client: FlaskClient, desk: Desk) -> None:
     reopen_day_2(desk)
+    assert current(desk) == "第2夜"
     page = client.get("/day/2").get_data(as_text=True)
     assert 'id="close-day"' in page and "data-confirm" in page
     status, html = post(client, "/day/2/close", "/day/2")
     assert status == 200
     assert "月饼" in html and JUDGE in html
-    assert data.state_history(desk.game, desk.store)[-1].label == "第2日"
+    assert current(desk) == "第2日"
     assert last_log(desk)[:2] == (JUDGE, "close day")
     assert 'id="close-day"' not in html  # a closed day offers no second close
 
@@ -112,7 +118,7 @@ def test_a_judge_resolves_a_night_from_the_desk_and_it_is_logged(client: FlaskCl
     assert 'id="resolve-night"' in page and "data-confirm" in page
     status, _html = post(client, "/night/3/resolve", "/night/3")
     assert status == 200
-    assert data.state_history(desk.game, desk.store)[-1].label == "第3夜"
+    assert current(desk) == "第3夜"
     assert last_log(desk)[:2] == (JUDGE, "resolve night")
 
 

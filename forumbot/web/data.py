@@ -601,6 +601,13 @@ def override(
         raise UsageError(_("unknown override kind: {kind}").format(kind=as_kind))
     judge = _desk(game, store, who)
     day = judge.day_of_vote_post(pid)
+    if judge.day_closed(day):  # the desk core's refusal names CLI commands: the desk names its pages
+        raise UsageError(
+            _(
+                "Day {n} is closed, so its verdicts can no longer be corrected: first undo its close on the "
+                "“History” page, correct the post, then press “Close the day” again."
+            ).format(n=day)
+        )
     rec = judge.override(day, pid, as_kind, target or None, why)
     judges_repo.log_change(
         store, who, "override", f"day {rec.day} pid {pid} → {as_kind} {target or ''}: {why}".strip()
@@ -760,6 +767,7 @@ def night_override(
 ) -> NightOverrideDone:
     """Record a judge's verdict on one night message (kept with who and why, logged in the desk log);
     the runner's next tick judges the night with it."""
+    _refuse_resolved_night(game, store, n)
     done = _desk(game, store, who).night_override(
         message_id,
         as_kind,
@@ -777,10 +785,23 @@ def night_override(
     return done
 
 
+def _refuse_resolved_night(game: Game, store: Store, n: int) -> None:
+    """A resolved night's messages are not corrected in place (the resolution used the old verdicts);
+    the desk core's refusal names CLI commands, this one the desk's pages."""
+    if _desk(game, store).state_labelled(f"night {n}") is not None:
+        raise UsageError(
+            _(
+                "Night {n} is resolved, so its messages can no longer be corrected: first undo its "
+                "resolution on the “History” page, correct the message, then press “Resolve the night” again."
+            ).format(n=n)
+        )
+
+
 def night_override_undo(
     game: Game, store: Store, n: int, message_id: str, why: str, who: str
 ) -> NightOverrideDone:
     """Cancel the override that counts for one night message (kept; logged in the desk log)."""
+    _refuse_resolved_night(game, store, n)
     done = _desk(game, store, who).night_override_undo(message_id, why, night=n)
     judges_repo.log_change(store, who, "night override undo", f"night {n} {message_id}: {why}".rstrip(": "))
     return done

@@ -164,3 +164,19 @@ def test_an_action_without_the_forms_token_changes_nothing(client: FlaskClient, 
     before = data.state_history(desk.game, desk.store)
     assert client.post(url, data={"player": "煎饼", "target": "春卷"}).status_code == 400
     assert data.state_history(desk.game, desk.store) == before
+
+
+def test_correcting_a_closed_days_post_names_the_desks_way_not_a_command(
+    client: FlaskClient, desk: Desk
+) -> None:
+    status, html = post(client, "/day/2/override", "/day/2", pid="44", as_kind="void", why="作废")
+    assert status == 400
+    assert "历史" in html and "结算本日" in html and "forumbot" not in html.split("<main")[-1]
+
+
+def test_correcting_a_resolved_nights_message_names_the_desks_way_not_a_command(
+    client: FlaskClient, desk: Desk
+) -> None:
+    status, html = post(client, "/night/2/override", "/night/2", message_id="pm:1", as_kind="ignore", why="x")
+    assert status == 400
+    assert "历史" in html and "结算本夜" in html and "forumbot" not in html.split("<main")[-1]

@@ -84,6 +84,7 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
         """Night n follows day n-1: night 1 always exists, and one night after the last day."""
         if not 1 <= n <= max((d.day for d in game.days), default=0) + 1:
             abort(404, description=gettext("Night {n} is not in this game.").format(n=n))
+
     app.jinja_env.filters["anchor"] = _anchor
 
     @app.before_request
@@ -198,6 +199,10 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
     @app.get("/day/<int:n>")
     def day(n: int) -> str:
         _known_day(n)
+        return _day_page(n)
+
+    def _day_page(n: int, *, error: str = "", form: dict[str, str] | None = None) -> str:
+        """The day page; after a refused action, with the refusal and what the judge typed kept."""
         view = data.day_view(game, store, n)
         which = request.args.get("show", "all")
         rows = view.verdicts
@@ -220,6 +225,9 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
             show=which,
             chart=Markup(chart),
             choices=data.OVERRIDE_CHOICES,
+            revote_due=data.revote_due(game, store, n),
+            action_error=error,
+            action_form=form or {},
         )
 
     @app.post("/day/<int:n>/override")
@@ -254,12 +262,76 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
     @app.get("/night/<int:n>")
     def night(n: int) -> str:
         _known_night(n)
+        return _night_page(n)
+
+    def _night_page(n: int, *, error: str = "") -> str:
         return render_template(
             "night.html",
             nv=data.night_view(game, store, n),
             choices=data.NIGHT_OVERRIDE_CHOICES,
             kinds=data.night_kind_choices(),
+            action_error=error,
         )
+
+    # ------------------------------------------------------------------ acting from the desk
+    # Each action is the CLI's own desk operation (forumbot/web/data.py). A refusal re-renders the page
+    # with the refusal and the form as the judge filled it (status 400), never a redirect that loses it.
+
+    def _submitted() -> dict[str, str]:
+        return {k: v for k, v in request.form.items() if k != "csrf"}
+
+    @app.post("/day/<int:n>/close")
+    def day_close(n: int) -> Response | tuple[str, int]:
+        _known_day(n)
+        try:
+            done = data.close_day(game, store, n, g.judge, force_why=request.form.get("force_why", ""))
+        except (ForumbotError, EngineError) as exc:
+            return _day_page(n, error=str(exc), form=_submitted()), 400
+        flash(done.message)
+        return redirect(url_for("day", n=n))
+
+    @app.post("/day/<int:n>/revote")
+    def day_revote(n: int) -> Response | tuple[str, int]:
+        _known_day(n)
+        try:
+            done = data.call_revote(game, store, n, g.judge, request.form.get("called_at", ""))
+        except (ForumbotError, EngineError) as exc:
+            return _day_page(n, error=str(exc), form=_submitted()), 400
+        flash(done.message)
+        return redirect(url_for("day", n=n))
+
+    @app.post("/day/<int:n>/proxy")
+    def day_proxy(n: int) -> Response | tuple[str, int]:
+        _known_day(n)
+        form = request.form
+        try:
+            done = data.proxy_vote(
+                game, store, n, form.get("player", ""), form.get("target", ""), form.get("at", ""), g.judge
+            )
+        except (ForumbotError, EngineError) as exc:
+            return _day_page(n, error=str(exc), form=_submitted()), 400
+        flash(done.message)
+        return redirect(url_for("day", n=n))
+
+    @app.post("/day/<int:n>/poll")
+    def day_poll(n: int) -> Response | tuple[str, int]:
+        _known_day(n)
+        try:
+            done = data.poll_now(game, store, g.judge)
+        except ForumbotError as exc:
+            return _day_page(n, error=str(exc), form=_submitted()), 400
+        flash(done.message)
+        return redirect(url_for("day", n=n))
+
+    @app.post("/night/<int:n>/resolve")
+    def night_resolve(n: int) -> Response | tuple[str, int]:
+        _known_night(n)
+        try:
+            done = data.resolve_night(game, store, n, g.judge)
+        except (ForumbotError, EngineError) as exc:
+            return _night_page(n, error=str(exc)), 400
+        flash(done.message)
+        return redirect(url_for("night", n=n))
 
     @app.post("/night/<int:n>/override")
     def night_override(n: int) -> Response:

@@ -722,6 +722,13 @@ def override(
         raise UsageError(_("unknown override kind: {kind}").format(kind=as_kind))
     judge = _desk(game, store, who)
     day = judge.day_of_vote_post(pid)
+    if judge.day_closed(day):  # the desk core's refusal names CLI commands: the desk names its pages
+        raise UsageError(
+            _(
+                "Day {n} is closed, so its verdicts can no longer be corrected: first undo its close on the "
+                "“History” page, correct the post, then press “Close the day” again."
+            ).format(n=day)
+        )
     rec = judge.override(day, pid, as_kind, target or None, why)
     judges_repo.log_change(
         store, who, "override", f"day {rec.day} pid {pid} → {as_kind} {target or ''}: {why}".strip()
@@ -881,6 +888,7 @@ def night_override(
 ) -> NightOverrideDone:
     """Record a judge's verdict on one night message (kept with who and why, logged in the desk log);
     the runner's next tick judges the night with it."""
+    _refuse_resolved_night(game, store, n)
     done = _desk(game, store, who).night_override(
         message_id,
         as_kind,
@@ -898,10 +906,23 @@ def night_override(
     return done
 
 
+def _refuse_resolved_night(game: Game, store: Store, n: int) -> None:
+    """A resolved night's messages are not corrected in place (the resolution used the old verdicts);
+    the desk core's refusal names CLI commands, this one the desk's pages."""
+    if _desk(game, store).state_labelled(f"night {n}") is not None:
+        raise UsageError(
+            _(
+                "Night {n} is resolved, so its messages can no longer be corrected: first undo its "
+                "resolution on the “History” page, correct the message, then press “Resolve the night” again."
+            ).format(n=n)
+        )
+
+
 def night_override_undo(
     game: Game, store: Store, n: int, message_id: str, why: str, who: str
 ) -> NightOverrideDone:
     """Cancel the override that counts for one night message (kept; logged in the desk log)."""
+    _refuse_resolved_night(game, store, n)
     done = _desk(game, store, who).night_override_undo(message_id, why, night=n)
     judges_repo.log_change(store, who, "night override undo", f"night {n} {message_id}: {why}".rstrip(": "))
     return done
@@ -1307,3 +1328,160 @@ def played_example(store: Store) -> str:
 def board_of(store: Store) -> str | None:
     found = base.boards(store)
     return found[0] if found else None
+
+
+# --------------------------------------------------------------------------- acting from the desk
+#
+# Each action calls the same desk operation as its CLI command (forumbot/commands/day.py, night.py,
+# reader.py) and logs itself with the judge's name. A refusal the desk words for the terminal
+# («`forumbot undo` … `forumbot close`») is checked here first and worded for the desk's own pages,
+# so a judge at the desk is never sent to a command line.
+
+
+@dataclass(frozen=True)
+class ActionDone:
+    """What a desk action did, as the flash line tells it."""
+
+    message: str
+
+
+def _undo_first(what: str) -> UsageError:
+    return UsageError(
+        _("{what}: to do it again, first undo it on the “History” page (the undo is logged).").format(
+            what=what
+        )
+    )
+
+
+def close_day(game: Game, store: Store, n: int, who: str, *, force_why: str = "") -> ActionDone:
+    """Close day ``n`` as ``forumbot close`` does (:meth:`Desk.close_day`). A day the threads of which
+    were not read in full is refused unless the judge gives a reason to close anyway (recorded)."""
+    from forumbot.errors import ReadIncomplete
+
+    judge = _desk(game, store, who)
+    if judge.day_closed(n):
+        raise _undo_first(_("Day {n} is already closed").format(n=n))
+    judged = judge.tally(n)
+    if judged.read_reasons and not force_why.strip():
+        raise ReadIncomplete(
+            _(
+                "The threads of day {n} were not read in full after the deadline, so it cannot be closed: "
+                "{reasons}. Press “Poll the board now” on this page first; to close anyway, write the "
+                "judges' reason in “Close anyway because” (it is recorded)."
+            ).format(n=n, reasons="; ".join(judged.read_reasons))
+        )
+    res = judge.close_day(n, force_why=force_why.strip() or None)
+    out = "、".join(res.out) or _("(nobody)")
+    judges_repo.log_change(
+        store,
+        who,
+        "close day",
+        f"day {n} → {out}" + (f" (forced: {force_why.strip()})" if force_why.strip() else ""),
+    )
+    return ActionDone(_("Day {n} closed by {who}. Out: {out}").format(n=n, who=who, out=out))
+
+
+def revote_due(game: Game, store: Store, n: int) -> bool:
+    """True when day ``n``'s count ends in a revote whose call is not recorded yet (the button shows)."""
+    judge = _desk(game, store)
+    if judge.day_closed(n):
+        return False
+    r = judge.tally(n).result
+    plan = r.outcome.plan
+    if r.outcome.kind.value != "revote" or plan is None:
+        return False
+    return not any(rv.plan.number == plan.number for rv in r.revotes)
+
+
+def call_revote(game: Game, store: Store, n: int, who: str, called_at: str = "") -> ActionDone:
+    """Record the call of the revote day ``n`` waits for, as ``forumbot revote --call[-at]`` does
+    (:meth:`Desk.revote`); ``called_at`` (game time, ``YYYY-MM-DD HH:MM``) when posted later than due."""
+    judge = _desk(game, store, who)
+    if judge.day_closed(n):
+        raise _undo_first(_("Day {n} is already closed").format(n=n))
+    if not revote_due(game, store, n):
+        raise UsageError(
+            _("Day {n} is not waiting for a revote: the count has no revote to call.").format(n=n)
+        )
+    at = _local_input(game, called_at) if called_at.strip() else None
+    judged = judge.revote(n, at)
+    r = judged.result
+    called = r.revotes[-1].plan if r.revotes else None
+    text = called.call_text(game.tz) if called is not None else ""
+    judges_repo.log_change(store, who, "revote call", f"day {n}: {text}".rstrip(": "))
+    return ActionDone(_("Revote of day {n} called by {who}: {call}").format(n=n, who=who, call=text))
+
+
+def _local_input(game: Game, text: str) -> datetime:
+    """A time typed in a form (``YYYY-MM-DD HH:MM`` or the browser's ``YYYY-MM-DDTHH:MM``), game time."""
+    try:
+        naive = datetime.fromisoformat(text.strip().replace(" ", "T"))
+    except ValueError:
+        raise UsageError(
+            _("“{text}” is not a time: write it as 2024-05-01 20:30 (the game's time zone).").format(
+                text=text
+            )
+        ) from None
+    return naive.replace(tzinfo=game.tz) if naive.tzinfo is None else naive
+
+
+def proxy_vote(game: Game, store: Store, n: int, player: str, target: str, at: str, who: str) -> ActionDone:
+    """Enter a proxy vote (代投) as ``forumbot proxy`` does (:meth:`Desk.proxy_vote`)."""
+    player, target = player.strip(), target.strip()
+    if not player or not target:
+        raise UsageError(_("A proxy vote needs the player and the target (or 弃权)."))
+    judge = _desk(game, store, who)
+    if judge.day_closed(n):
+        raise _undo_first(_("Day {n} is already closed").format(n=n))
+    when = _local_input(game, at) if at.strip() else datetime.now(UTC)  # blank: entered now, as the CLI
+    judge.proxy_vote(n, player, target, when)
+    judges_repo.log_change(store, who, "proxy vote", f"day {n} {player} → {target} at {_local(game, when)}")
+    return ActionDone(
+        _("Proxy vote entered by {who}: {player} → {target} (day {n}).").format(
+            who=who, player=player, target=target, n=n
+        )
+    )
+
+
+def resolve_night(game: Game, store: Store, n: int, who: str) -> ActionDone:
+    """Resolve night ``n`` as ``forumbot night resolve`` does (:meth:`Desk.night_resolve`)."""
+    judge = _desk(game, store, who)
+    if judge.state_labelled(f"night {n}") is not None:
+        raise _undo_first(_("Night {n} is already resolved").format(n=n))
+    res = judge.night_resolve(n)
+    out = "、".join(res.out) or _("(nobody)")
+    judges_repo.log_change(store, who, "resolve night", f"night {n} → {out}")
+    return ActionDone(_("Night {n} resolved by {who}. Out: {out}").format(n=n, who=who, out=out))
+
+
+def poll_now(game: Game, store: Store, who: str) -> ActionDone:
+    """Read the board now, through the same code as ``forumbot poll`` (:func:`forumbot.poll.poll_store`):
+    the game's watched threads, each day's threads remembered as its vote or discussion."""
+    from forumbot.client import BoardClient
+    from forumbot.poll import poll_store
+
+    tids = list(game.watched_tids())
+    if not tids:
+        raise UsageError(_("The game file lists no thread to read: add the days' threads to it first."))
+    days = [
+        (tid, kind, d.day)
+        for d in game.days
+        for kind, tid in (("vote", d.vote_tid), ("discussion", d.discussion_tid))
+        if tid is not None
+    ]
+    with BoardClient(game.board) as client:
+        report = poll_store(
+            client, game.store_url, game.board, tids, marker_tids=game.vote_tids(), thread_days=days
+        )
+    summary = report.summary()
+    judges_repo.log_change(store, who, "poll", summary)
+    if not report.ok:
+        # poll's own failure line sends the judge to `forumbot poll`: the desk words it for its button
+        error = report.errors[0].message if report.errors else ""
+        raise UsageError(
+            _(
+                "The board was read only in part ({summary}): {error}. Every count based on the threads "
+                "not read is provisional; press “Poll the board now” again once the board is back."
+            ).format(summary=summary, error=error)
+        )
+    return ActionDone(_("Board read by {who}: {summary}").format(who=who, summary=summary))

@@ -22,7 +22,6 @@ from forumbot.store import Store, open_store
 from forumbot.store import outbox as outbox_repo
 from tests.judging import daygame
 
-
 ROLES = {"甲": "杀手", "乙": "警察", "丙": "平民", "丁": "平民", "戊": "平民", "己": "平民"}
 
 

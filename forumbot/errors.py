@@ -84,6 +84,17 @@ class UsageError(ForumbotError):
     """A command was used wrongly (unknown pid, day not configured, ...)."""
 
 
+class StaleChange(UsageError):
+    """A change made from what a judge read before another judge (or process) changed it: the secret
+    state's version (close a day, resolve a night, setup, undo) or an outbox item's revision. Refused,
+    nothing written, naming who changed it, when (board time) and what, so the judge refreshes and
+    decides again instead of silently overwriting the newer change (issue 20)."""
+
+    def __init__(self, message: str, *, by: str = "", at: str = "", what: str = "") -> None:
+        self.by, self.at, self.what = by, at, what
+        super().__init__(message)
+
+
 class LoginThrottled(UsageError):
     """Too many wrong passwords at the web desk lately, from one address or for one name: the message
     says until when (board time) no attempt is checked (issue 20)."""

@@ -173,3 +173,20 @@ def moment_key_label(key: str, kind: str) -> str:
         return key
     number = re.search(r"revote(\d+)$", key)
     return moment_label(kind, int(found.group(1)), int(number.group(1)) if number else 0)
+
+
+_STEP = re.compile(r"^(night|day) (\d+)( extra check)?$")
+
+
+def step_label(label: str) -> str:
+    """What a stored state version's step did (``day 1`` → 第1日结算), for a refusal that names the newer
+    change; an unknown label (a setup, an undo) is named by its kind."""
+    if m := _STEP.match(label):
+        if m.group(3):
+            return _("night {n}: extra check").format(n=m.group(2))
+        return (_("day {n} closed") if m.group(1) == "day" else _("night {n} resolved")).format(n=m.group(2))
+    if label.startswith("undo"):
+        return _("an undo")
+    if label.startswith("setup"):
+        return _("the setup")
+    return label

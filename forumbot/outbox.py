@@ -517,13 +517,25 @@ class Outbox:
         body: str | None = None,
         subject: str | None = None,
         as_board_shows: bool = False,
+        expected_revision: int | None = None,
     ) -> OutboxItem:
         """Approve a draft (or a refused item, to send it again), with an edited body kept as a revision.
+        ``expected_revision``: the revision the judge read (the web form's); a newer edit by another
+        judge is refused (StaleChange) instead of approved unseen or overwritten.
 
         On a GBK board a text with characters GBK lacks is refused (:class:`OutsideCharset`, naming
         them) unless ``as_board_shows``: the text is then rewritten as the board will show it (``€`` →
         ``&#8364;``), kept as a revision, so what is approved is what the players will read."""
         item = self.get(item_id)
+        if expected_revision is not None and item.revision != expected_revision:
+            repo.change_status(  # raises StaleChange naming the newer edit
+                self.store,
+                item_id,
+                item.status,
+                expect={item.status},
+                by=by,
+                expected_revision=expected_revision,
+            )
         new_body = item.body if body is None else body
         new_subject = item.subject if subject is None else subject
         failed_for_it = item.outcome == Outcome.UNENCODABLE.value
@@ -561,6 +573,7 @@ class Outbox:
                 ),
                 expect={DRAFT, FAILED, APPROVED},
                 at=self.now(),
+                expected_revision=expected_revision,
             )
             item = self.get(item_id)
         self._check_safe(ItemKind(item.kind), destination_of(item), item.player)
@@ -576,10 +589,14 @@ class Outbox:
             at=self.now(),
             approved_by=by,
             approved_at=self.now(),
+            expected_revision=expected_revision if body is None else item.revision,
         )
 
-    def cancel(self, item_id: int, *, by: str, why: str = "") -> OutboxItem:
-        """Cancel an item that is not on the board (an unknown one must be verified first)."""
+    def cancel(
+        self, item_id: int, *, by: str, why: str = "", expected_revision: int | None = None
+    ) -> OutboxItem:
+        """Cancel an item that is not on the board (an unknown one must be verified first);
+        ``expected_revision`` as for :meth:`approve`."""
         return repo.change_status(
             self.store,
             item_id,
@@ -588,6 +605,7 @@ class Outbox:
             by=by,
             note=why or "cancelled",
             at=self.now(),
+            expected_revision=expected_revision,
         )
 
     # ------------------------------------------------------------------ the board

@@ -87,6 +87,12 @@ class DeskCore:
         self.threads = ThreadCache(store)
         self._days: dict[int, tuple[str, DayJudgement]] = {}
         self._carries: dict[int, tuple[str, DayCarry]] = {}
+        # The secret state's optimistic lock (records.bump_state_version): the version this desk last
+        # read with the state, and the one a caller pinned (the web desk: the version the judge's page
+        # showed). A step names the pinned one, else the one read, so a step decided on an older state
+        # than the store's is refused instead of stored over the newer one.
+        self.seen_version: int | None = None
+        self.expected_version: int | None = None
 
     def refresh(self) -> None:
         """Forget what was read and judged (it is checked at each use anyway: this only frees it)."""
@@ -104,8 +110,26 @@ class DeskCore:
     def state(self) -> GameState | None:
         """The current secret state (the latest version not undone), or None before ``setup``."""
         with self.store.session() as s:
+            self.seen_version = records.state_version(s, self.gid)
+            if self.expected_version is not None and self.expected_version != self.seen_version:
+                # the judge decided on a page showing an older state: say so before anything else
+                raise records.stale_state(s, self.gid, self.game.tz)
             found = records.load_state(s, self.gid)
         return state_from_dict(found[1]) if found else None
+
+    def current_version(self) -> int:
+        """The game's state version in the store now (what a web page shows and posts back)."""
+        with self.store.session() as s:
+            return records.state_version(s, self.gid)
+
+    def version_to_name(self) -> int:
+        """The version a step names: the pinned one, else the one last read, else the store's now."""
+        if self.expected_version is not None:
+            return self.expected_version
+        if self.seen_version is not None:
+            return self.seen_version
+        self.seen_version = self.current_version()
+        return self.seen_version
 
     def require_state(self) -> GameState:
         st = self.state()
@@ -114,10 +138,16 @@ class DeskCore:
         return st
 
     def save_state(self, label: str, state: GameState) -> int:
-        """Store ``state`` as a new version labelled by the step that made it; returns its id."""
+        """Store ``state`` as a new version labelled by the step that made it; returns its id.
+
+        Raises StaleChange (nothing stored) when the store's version is no longer the one this desk read
+        (or was pinned to): another judge changed the state since."""
+        seen = self.version_to_name()
         with self.store.session() as s:
+            new = records.bump_state_version(s, self.gid, seen, self.game.tz)
             vid = records.save_state(s, self.gid, label, state_to_dict(state), self.by)
             s.commit()
+        self.seen_version, self.expected_version = new, None
         return vid
 
     def history(self) -> list[StateVersion]:

@@ -448,8 +448,24 @@ class NightSteps(ApplicationSteps):
         return res
 
     def night_resolve(self, n: int, *, seed: int | None = None) -> Resolution:
-        """Resolve night ``n`` in the rule set's order and store the state as version ``night N``."""
-        res = self.night_preview(n, seed=seed, state=self.require_state())
+        """Resolve night ``n`` in the rule set's order and store the state as version ``night N``.
+
+        A night already resolved (a live ``night N`` version) is refused in the judge's words before the
+        engine is asked (its own refusal is English, and says nothing of who resolved it)."""
+        st = self.require_state()
+        done = [v for v in self.live_history() if v.label == f"night {n}"]
+        if done:
+            raise UsageError(
+                _(
+                    "night {night} is already resolved (by {who} at {at}); `forumbot undo` first to "
+                    "resolve it again"
+                ).format(
+                    night=n,
+                    who=done[-1].by or "-",
+                    at=done[-1].at.astimezone(self.game.tz).strftime("%m-%d %H:%M"),
+                )
+            )
+        res = self.night_preview(n, seed=seed, state=st)
         self.save_state(f"night {n}", res.state)
         self._days.clear()
         return res

@@ -220,6 +220,10 @@ class GameRow(SQLModel, table=True):
     name: str = Field(index=True, unique=True)
     ruleset: str
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    # The secret state's optimistic lock: bumped (only where it still holds the value the writer read)
+    # in the same transaction as every new state version or undo, so of two judges acting on the same
+    # version one wins and the other is refused (forumbot/store/records.py bump_state_version).
+    state_version: int = 0
 
 
 class GameStateRow(SQLModel, table=True):

@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import col, select
 
-from forumbot.errors import StoreError, UsageError
+from forumbot.errors import StaleChange, StoreError, UsageError
 from forumbot.i18n import _
 from forumbot.labels import outbox_status_label
 from forumbot.store.db import Store
@@ -192,6 +192,29 @@ def add_item(
         raise StoreError(_("cannot store the outbox item: {error}").format(error=short_reason(exc))) from exc
 
 
+def _refuse_stale(s: Any, row: OutboxItemRow, expected_revision: int | None) -> None:
+    """Refuse a change decided on an older text of the item than the stored one (another judge edited it
+    since the page or command read it), naming who edited it and when: never overwrite a newer edit."""
+    if expected_revision is None or row.revision == expected_revision:
+        return
+    last = s.exec(
+        select(OutboxRevisionRow)
+        .where(OutboxRevisionRow.item_id == row.id)
+        .order_by(col(OutboxRevisionRow.number).desc())
+    ).first()
+    who = (last.by if last is not None else "") or _("another judge")
+    when = last.at.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC") if last is not None else "?"
+    raise StaleChange(
+        _(
+            "outbox item {id} was edited by {who} at {at} (revision {new}) after you read revision "
+            "{seen}; refresh and decide again (nothing was changed)"
+        ).format(id=row.id, who=who, at=when, new=row.revision, seen=expected_revision),
+        by=who,
+        at=when,
+        what=f"revision {row.revision}",
+    )
+
+
 def get_item(store: Store, item_id: int) -> OutboxItem:
     with store.session() as s:
         row = s.get(OutboxItemRow, item_id)
@@ -221,12 +244,14 @@ def change_status(
     by: str,
     note: str = "",
     at: datetime | None = None,
+    expected_revision: int | None = None,
     **fields: Any,
 ) -> OutboxItem:
     """Move an item from one of ``expect`` to ``new_status`` (and set ``fields``), logged, committed.
 
     Raises UsageError when the item is not in an expected status (another process got there first, or
-    the judge asked for something the item's state does not allow).
+    the judge asked for something the item's state does not allow), StaleChange when
+    ``expected_revision`` is given and the item's text was edited since.
     """
     at = at or _now()
     try:
@@ -237,6 +262,7 @@ def change_status(
             row = s.exec(q).first()
             if row is None:
                 raise UsageError(_("no outbox item {id}: `forumbot outbox` lists them").format(id=item_id))
+            _refuse_stale(s, row, expected_revision)
             if row.status not in expect:
                 last = s.exec(
                     select(OutboxLogRow)
@@ -281,13 +307,21 @@ def revise(
     note: str = "",
     expect: Collection[str],
     at: datetime | None = None,
+    expected_revision: int | None = None,
 ) -> OutboxItem:
-    """A new body (and subject) for an item not yet sent; the old one stays as a revision."""
+    """A new body (and subject) for an item not yet sent; the old one stays as a revision.
+
+    ``expected_revision``: the revision the judge edited from; another judge's newer edit is refused
+    (StaleChange), not replaced. The row is locked (PostgreSQL) so two edits of one revision give one."""
     at = at or _now()
     with store.session() as s:
-        row = s.get(OutboxItemRow, item_id)
+        q = select(OutboxItemRow).where(OutboxItemRow.id == item_id)
+        if store.engine.dialect.name != "sqlite":
+            q = q.with_for_update()
+        row = s.exec(q).first()
         if row is None:
             raise UsageError(_("no outbox item {id}: `forumbot outbox` lists them").format(id=item_id))
+        _refuse_stale(s, row, expected_revision)
         if row.status not in expect:
             raise UsageError(
                 _("outbox item {id} is {status}: its text can no longer change").format(

@@ -13,12 +13,15 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
+from zoneinfo import ZoneInfo
 
+from sqlalchemy import CursorResult, update
 from sqlmodel import Session, col, select
 
-from forumbot.errors import UsageError
+from forumbot.errors import StaleChange, UsageError
 from forumbot.i18n import _
+from forumbot.labels import step_label
 from forumbot.store.models import (
     GameRow,
     GameStateRow,
@@ -117,6 +120,69 @@ def save_state(session: Session, gid: int, label: str, state: dict[str, Any], by
     session.add(row)
     session.flush()
     return row.id or 0
+
+
+def state_version(session: Session, gid: int) -> int:
+    """The game's state version now (0 before any step): what a desk remembers when it reads the state,
+    and names when it writes (:func:`bump_state_version`)."""
+    row = session.get(GameRow, gid)
+    return row.state_version if row is not None else 0
+
+
+def last_state_change(session: Session, gid: int) -> tuple[str, str, datetime] | None:
+    """The latest change to the secret state: (its step's label, by whom, when UTC), an undo included."""
+    st = session.exec(
+        select(GameStateRow).where(GameStateRow.game_id == gid).order_by(col(GameStateRow.id).desc())
+    ).first()
+    un = session.exec(
+        select(StateUndoRow).where(StateUndoRow.game_id == gid).order_by(col(StateUndoRow.id).desc())
+    ).first()
+    found: list[tuple[str, str, datetime]] = []
+    if st is not None:
+        found.append((st.label, st.created_by, _utc(st.created_at)))
+    if un is not None:
+        found.append(("undo", un.by, _utc(un.at)))
+    return max(found, key=lambda f: f[2]) if found else None
+
+
+def bump_state_version(session: Session, gid: int, seen: int, zone: ZoneInfo) -> int:
+    """Move the game's state version from ``seen`` to the next, in the caller's transaction (which then
+    adds the new version or undo row); returns the new version.
+
+    Why a conditional UPDATE: it is atomic on both backends (PostgreSQL's row lock makes a second
+    writer wait, then find the version moved on; SQLite writes one at a time), so of two judges who read
+    the same version exactly one step is stored. Raises :class:`StaleChange` naming the newer change
+    (who, when in board time ``zone``, what) when the version is no longer ``seen``."""
+    result = cast(
+        "CursorResult[Any]",
+        session.execute(
+            update(GameRow)
+            .where(col(GameRow.id) == gid, col(GameRow.state_version) == seen)
+            .values(state_version=col(GameRow.state_version) + 1)
+        ),
+    )
+    if result.rowcount == 1:
+        return seen + 1
+    raise stale_state(session, gid, zone)
+
+
+def stale_state(session: Session, gid: int, zone: ZoneInfo) -> StaleChange:
+    """The refusal of a step decided on an older state version: who made the latest change, when (board
+    time ``zone``) and what (第1日结算), so the judge knows whom to ask before deciding again."""
+    last = last_state_change(session, gid)
+    label, by, at = last if last is not None else ("", "", None)
+    when = at.astimezone(zone).strftime("%m-%d %H:%M") if at is not None else "?"
+    what = step_label(label) if label else "?"
+    who = by or _("another judge")
+    return StaleChange(
+        _(
+            "{who} changed the game at {at} ({what}) after this page or command read it; refresh and "
+            "decide again (nothing was changed)"
+        ).format(who=who, at=when, what=what),
+        by=who,
+        at=when,
+        what=what,
+    )
 
 
 def load_state_by_id(session: Session, row_id: int) -> dict[str, Any] | None:

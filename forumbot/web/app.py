@@ -384,13 +384,27 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
 
     @app.post("/outbox/<int:item_id>/approve")
     def outbox_approve(item_id: int) -> Response:
-        status = data.outbox_approve(game, store, item_id, g.judge, request.form.get("body"))
+        status = data.outbox_approve(
+            game,
+            store,
+            item_id,
+            g.judge,
+            request.form.get("body"),
+            revision=request.form.get("revision", type=int),  # the revision the page showed
+        )
         flash(gettext("Outbox item #{id}: {status} by {who}.").format(id=item_id, status=status, who=g.judge))
         return redirect(url_for("outbox") + f"#item-{item_id}")
 
     @app.post("/outbox/<int:item_id>/cancel")
     def outbox_cancel(item_id: int) -> Response:
-        status = data.outbox_cancel(game, store, item_id, g.judge, request.form.get("why", ""))
+        status = data.outbox_cancel(
+            game,
+            store,
+            item_id,
+            g.judge,
+            request.form.get("why", ""),
+            revision=request.form.get("revision", type=int),
+        )
         flash(gettext("Outbox item #{id}: {status} by {who}.").format(id=item_id, status=status, who=g.judge))
         return redirect(url_for("outbox") + f"#item-{item_id}")
 
@@ -436,12 +450,17 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
     @app.get("/history")
     def history() -> str:
         return render_template(
-            "history.html", items=data.state_history(game, store), log=data.change_log(game, store)
+            "history.html",
+            items=data.state_history(game, store),
+            log=data.change_log(game, store),
+            state_version=data.state_version(game, store),
         )
 
     @app.post("/history/undo")
     def undo() -> Response:
-        undone, now = data.undo(game, store, g.judge)
+        undone, now = data.undo(
+            game, store, g.judge, expected_version=request.form.get("state_version", type=int)
+        )
         flash(gettext("Undone: {undone}. Current: {now}.").format(undone=undone, now=now))
         return redirect(url_for("history"))
 

@@ -768,9 +768,19 @@ def state_history(game: Game, store: Store) -> tuple[HistoryItem, ...]:
     )
 
 
-def undo(game: Game, store: Store, who: str) -> tuple[str, str]:
-    """Step the secret state back one version; returns (what was undone, what is current now)."""
-    undone, now = _desk(game, store, who).undo()
+def state_version(game: Game, store: Store) -> int:
+    """The secret state's version now: what each form that changes the state carries back (hidden
+    ``state_version``), so a judge acting on an older page is refused (StaleChange) instead of acting
+    on a state he has not seen."""
+    return _desk(game, store).current_version()
+
+
+def undo(game: Game, store: Store, who: str, expected_version: int | None = None) -> tuple[str, str]:
+    """Step the secret state back one version; returns (what was undone, what is current now).
+    ``expected_version``: the version the judge's page showed (refused when the state moved since)."""
+    desk = _desk(game, store, who)
+    desk.expected_version = expected_version
+    undone, now = desk.undo()
     judges_repo.log_change(store, who, "undo", f"{undone} → {now}")
     return version_label(undone), version_label(now)
 
@@ -1244,22 +1254,34 @@ def _refuse_leaks(game: Game, store: Store, item_id: int, dest: str, body: str) 
         )
 
 
-def outbox_approve(game: Game, store: Store, item_id: int, who: str, body: str | None = None) -> str:
+def outbox_approve(
+    game: Game,
+    store: Store,
+    item_id: int,
+    who: str,
+    body: str | None = None,
+    revision: int | None = None,
+) -> str:
     """Approve item ``item_id`` as ``who``; an edited ``body`` is kept as a new revision first. Returns
-    the item's new status label."""
+    the item's new status label. ``revision``: the one the judge's page showed; another judge's newer
+    edit is refused (StaleChange), never replaced."""
     ob = _outbox(game, store, who)
     old = ob.get(item_id)
     text = body.replace("\r\n", "\n") if body is not None else None
     new_body = text if text is not None and text != old.body else None
     _refuse_leaks(game, store, item_id, old.dest, old.body if new_body is None else new_body)
-    item = ob.approve(item_id, by=who, body=new_body)
+    item = ob.approve(item_id, by=who, body=new_body, expected_revision=revision)
     edited = f" (edited: revision {item.revision})" if new_body is not None else ""
     judges_repo.log_change(store, who, "outbox approve", f"#{item_id} {item.kind}{edited}")
     return _(OUTBOX_STATUS_LABELS.get(item.status, item.status))
 
 
-def outbox_cancel(game: Game, store: Store, item_id: int, who: str, why: str = "") -> str:
-    item = _outbox(game, store, who).cancel(item_id, by=who, why=why or "cancelled on the web desk")
+def outbox_cancel(
+    game: Game, store: Store, item_id: int, who: str, why: str = "", revision: int | None = None
+) -> str:
+    item = _outbox(game, store, who).cancel(
+        item_id, by=who, why=why or "cancelled on the web desk", expected_revision=revision
+    )
     judges_repo.log_change(store, who, "outbox cancel", f"#{item_id} {item.kind}: {why}".strip(": "))
     return _(OUTBOX_STATUS_LABELS.get(item.status, item.status))
 

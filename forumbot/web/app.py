@@ -75,6 +75,8 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
         return tok
 
     app.jinja_env.globals["csrf_token"] = _csrf_token
+    # what a form that changes the secret state carries back (a stale page is refused: StaleChange)
+    app.jinja_env.globals["current_state_version"] = lambda: data.state_version(game, store)
 
     def _known_day(n: int) -> None:
         if n not in {d.day for d in game.days}:
@@ -284,7 +286,14 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
     def day_close(n: int) -> Response | tuple[str, int]:
         _known_day(n)
         try:
-            done = data.close_day(game, store, n, g.judge, force_why=request.form.get("force_why", ""))
+            done = data.close_day(
+                game,
+                store,
+                n,
+                g.judge,
+                force_why=request.form.get("force_why", ""),
+                expected_version=request.form.get("state_version", type=int),
+            )
         except (ForumbotError, EngineError) as exc:
             return _day_page(n, error=str(exc), form=_submitted()), 400
         flash(done.message)
@@ -327,7 +336,9 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
     def night_resolve(n: int) -> Response | tuple[str, int]:
         _known_night(n)
         try:
-            done = data.resolve_night(game, store, n, g.judge)
+            done = data.resolve_night(
+                game, store, n, g.judge, expected_version=request.form.get("state_version", type=int)
+            )
         except (ForumbotError, EngineError) as exc:
             return _night_page(n, error=str(exc)), 400
         flash(done.message)

@@ -1375,12 +1375,22 @@ def _undo_first(what: str) -> UsageError:
     )
 
 
-def close_day(game: Game, store: Store, n: int, who: str, *, force_why: str = "") -> ActionDone:
+def close_day(
+    game: Game,
+    store: Store,
+    n: int,
+    who: str,
+    *,
+    force_why: str = "",
+    expected_version: int | None = None,
+) -> ActionDone:
     """Close day ``n`` as ``forumbot close`` does (:meth:`Desk.close_day`). A day the threads of which
-    were not read in full is refused unless the judge gives a reason to close anyway (recorded)."""
+    were not read in full is refused unless the judge gives a reason to close anyway (recorded).
+    ``expected_version``: the state version the judge's page showed (refused when it moved since)."""
     from forumbot.errors import ReadIncomplete
 
     judge = _desk(game, store, who)
+    judge.expected_version = expected_version
     if judge.day_closed(n):
         raise _undo_first(_("Day {n} is already closed").format(n=n))
     judged = judge.tally(n)
@@ -1465,9 +1475,13 @@ def proxy_vote(game: Game, store: Store, n: int, player: str, target: str, at: s
     )
 
 
-def resolve_night(game: Game, store: Store, n: int, who: str) -> ActionDone:
-    """Resolve night ``n`` as ``forumbot night resolve`` does (:meth:`Desk.night_resolve`)."""
+def resolve_night(
+    game: Game, store: Store, n: int, who: str, *, expected_version: int | None = None
+) -> ActionDone:
+    """Resolve night ``n`` as ``forumbot night resolve`` does (:meth:`Desk.night_resolve`);
+    ``expected_version`` as for :func:`close_day`."""
     judge = _desk(game, store, who)
+    judge.expected_version = expected_version
     if judge.state_labelled(f"night {n}") is not None:
         raise _undo_first(_("Night {n} is already resolved").format(n=n))
     res = judge.night_resolve(n)

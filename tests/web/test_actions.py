@@ -180,3 +180,17 @@ def test_correcting_a_resolved_nights_message_names_the_desks_way_not_a_command(
     status, html = post(client, "/night/2/override", "/night/2", message_id="pm:1", as_kind="ignore", why="x")
     assert status == 400
     assert "历史" in html and "结算本夜" in html and "forumbot" not in html.split("<main")[-1]
+
+
+def test_a_close_from_a_page_older_than_the_state_is_refused(client: FlaskClient, desk: Desk) -> None:
+    """Two judges: the page showed one state version, another judge changed the state since; the close
+    names the version the page showed and is refused (StaleChange), the state unchanged."""
+    reopen_day_2(desk)
+    page = client.get("/day/2").get_data(as_text=True)
+    shown = re.search(r'name="state_version" value="(\d+)"', page)
+    assert shown, "the close form carries the state version it was shown with"
+    data.undo(desk.game, desk.store, "二号法官")  # another judge steps back once more
+    before = current(desk)
+    status, html = post(client, "/day/2/close", "/day/2", state_version=shown.group(1))
+    assert status == 400 and "二号法官" in html and "请刷新" in html
+    assert current(desk) == before

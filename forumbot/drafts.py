@@ -232,6 +232,27 @@ def public_words(text: str) -> str:
     return _ID_IN_GROUP.sub(" ", out).strip() if "AMB-" in out else out
 
 
+# A line of an R004 PM that only passes 威权 («威权交给：饺子», «传威权给 @饺子», «移交威权 饺子»).
+_AUTHORITY_LINE = re.compile(
+    r"^[\s【\[(（]*(?:我)?(?:把)?(?:移交|传|交)?威权[】\])）]?\s*(?:交给|传给|移交给|给|移交|交)?\s*[:：]?\s*@?"
+    r"[^\s，,。.！!？?；;]{1,20}[\s。.！!]*$"
+)
+
+
+def words_without_authority(text: str) -> str:
+    """R004 words as published: a line that passes 威权 left out. The hand-over is a private act (the
+    new holder is told privately, rules §d.3), so the post with the words must not publish it even
+    when the holder wrote both in one PM (issue 20). Other lines, 威权 named in passing included, stay.
+
+    >>> words_without_authority("威权交给：饺子\\n大家加油")
+    '大家加油'
+    >>> words_without_authority("威权在我手里，可惜没用上")
+    '威权在我手里，可惜没用上'
+    """
+    kept = [line for line in text.splitlines() if not _AUTHORITY_LINE.match(line)]
+    return "\n".join(kept).strip()
+
+
 def running_text(result: Any) -> str:
     """A running count's line (``tally --at``): who leads so far, never who is executed."""
     tally = result.final_tally

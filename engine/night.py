@@ -43,7 +43,7 @@ def check_action(state: GameState, action: NightAction, *, night: Night | None =
         raise GameOverError(f"本局已结束（{state.outcome.text}），不再接受提交")
     if state.phase is not Phase.NIGHT:
         raise IllegalActionError(
-            f"第{state.round}日结束（close_day）后才开始接受第{state.round + 1}夜的提交",
+            f"第{state.round}日结束后才开始接受第{state.round + 1}夜的提交",
             rule="timetable",
         )
     if night is not None and night.round != state.round:
@@ -51,7 +51,7 @@ def check_action(state: GameState, action: NightAction, *, night: Night | None =
     rules = rules_of(state)
     if not any(action.kind in rules.role(p.role).night_actions for p in state.players):
         raise IllegalActionError(
-            f"本局（{state.ruleset_id}）没有角色可以提交 {action.kind.value}", rule=state.ruleset_id
+            f"本局（{state.ruleset_id}）没有角色可以{ACTION_KINDS[action.kind].name_zh}", rule=state.ruleset_id
         )
     rules.check_action(state, action, night)
 

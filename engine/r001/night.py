@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from engine.actions import Check, Kill, Night, NightAction, Protect
+from engine.actions import ACTION_KINDS, Check, Kill, Night, NightAction, Protect
 from engine.errors import IllegalActionError, Refusal
 from engine.events import JUDGE, PUBLIC, EventKind, Resolution, event, to_group, to_player
 from engine.gameover import game_over_events
@@ -96,7 +96,7 @@ def check_action(state: GameState, action: NightAction, night: Night | None) -> 
         _check_protect(state, action, n)
     else:
         raise IllegalActionError(
-            f"{state.ruleset_id} 没有这种夜间行动：{action.kind.value}", rule=state.ruleset_id
+            f"{state.ruleset_id} 没有这种夜间行动：{ACTION_KINDS[action.kind].name_zh}", rule=state.ruleset_id
         )
 
 

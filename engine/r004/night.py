@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.actions import (
+    ACTION_KINDS,
     Arrow,
     Assassinate,
     Check,
@@ -124,7 +125,7 @@ def check_action(state: GameState, action: NightAction, night: Night | None) -> 
     """Raise IllegalActionError if ``action`` breaks an R004 rule (see night.check_action): who may act,
     on whom, then the skill's own rule (限定 skills, bullets, 撕票 vs 绑架, self-targets)."""
     if action.kind not in ACTOR_ROLE:
-        raise IllegalActionError(f"R004 没有这种夜间行动：{action.kind.value}", rule="R004")
+        raise IllegalActionError(f"R004 没有这种夜间行动：{ACTION_KINDS[action.kind].name_zh}", rule="R004")
     actor = _check_actor(state, action)
     _check_targets(state, action)
     skill_check = _SKILL_CHECKS.get(type(action))

@@ -119,7 +119,7 @@ def test_a_resubmission_replaces_the_earlier_one_but_a_late_one_never_replaces_a
 def test_submissions_only_at_night_and_for_the_current_night() -> None:
     st = make_state("R001", "S12")
     st2, _ = _resolve(st, Kill("Cole", pledge="Ken"))
-    with pytest.raises(IllegalActionError, match="close_day"):
+    with pytest.raises(IllegalActionError, match="第1日结束后"):
         check_action(st2, Kill("Cid", pledge="Ken"))
     with pytest.raises(IllegalActionError, match="已经结算"):
         resolve_night(st2, Night(1))

@@ -51,7 +51,8 @@ def check_action(state: GameState, action: NightAction, *, night: Night | None =
     rules = rules_of(state)
     if not any(action.kind in rules.role(p.role).night_actions for p in state.players):
         raise IllegalActionError(
-            f"本局（{state.ruleset_id}）没有角色可以{ACTION_KINDS[action.kind].name_zh}", rule=state.ruleset_id
+            f"本局（{state.ruleset_id}）没有角色可以{ACTION_KINDS[action.kind].name_zh}",
+            rule=state.ruleset_id,
         )
     rules.check_action(state, action, night)
 

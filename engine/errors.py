@@ -11,8 +11,9 @@
     ├── PresetError              preset data (TOML text) that does not describe presets
     └── StateError               a state or serialised dict that is inconsistent or from elsewhere
 
-Every message names the player, the night or day and the rule, in words a judge can act on, e.g.
-``guardian cannot protect 'Amy' twice (night 3)``. The engine never prints, logs or retries.
+Every message names the player, the night or day and the rule, in Chinese words a judge can act on,
+e.g. ``第3夜：Amy 已被守护过，每位玩家只有一次被守护的机会（R000 守护规则3 / AMB-42）``.
+The engine never prints, logs or retries.
 """
 
 from __future__ import annotations
@@ -41,7 +42,9 @@ class IllegalActionError(EngineError):
     """A submission (or a judge action) breaks a rule.
 
     ``rule`` is a short reference to the rule broken, e.g. ``"R000 守护规则1"`` or ``"AMB-10"``; it is
-    also appended to the message so a judge sees it when the message alone is shown. ``refusal`` says
+    also appended to the message in parentheses (``…（AMB-10）``) so a judge sees it when the message
+    alone is shown, and a text for players drops it (forumbot.drafts.public_words). Messages are
+    Chinese: they reach judges and, through the desk, players (issue 20). ``refusal`` says
     whether the rules forbid the submission or void it at resolution (:class:`Refusal`), so no caller
     keeps its own list of rule ids.
     """
@@ -49,7 +52,7 @@ class IllegalActionError(EngineError):
     def __init__(self, message: str, *, rule: str = "", refusal: Refusal = Refusal.FORBIDDEN) -> None:
         self.rule = rule
         self.refusal = refusal
-        super().__init__(f"{message} [{rule}]" if rule else message)
+        super().__init__(f"{message}（{rule}）" if rule else message)
 
 
 class GameOverError(IllegalActionError):

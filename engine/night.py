@@ -40,20 +40,19 @@ def check_action(state: GameState, action: NightAction, *, night: Night | None =
     撕票 night).
     """
     if state.outcome is not None:
-        raise GameOverError(f"the game is over ({state.outcome.text}); no more submissions")
+        raise GameOverError(f"本局已结束（{state.outcome.text}），不再接受提交")
     if state.phase is not Phase.NIGHT:
         raise IllegalActionError(
-            f"night {state.round + 1} submissions open when day {state.round} is closed (close_day)",
+            f"第{state.round}日结束后才开始接受第{state.round + 1}夜的提交",
             rule="timetable",
         )
     if night is not None and night.round != state.round:
-        raise IllegalActionError(
-            f"these submissions are for night {night.round}, but it is night {state.round}"
-        )
+        raise IllegalActionError(f"这些提交属于第{night.round}夜，但现在是第{state.round}夜")
     rules = rules_of(state)
     if not any(action.kind in rules.role(p.role).night_actions for p in state.players):
         raise IllegalActionError(
-            f"no role in this {state.ruleset_id} game can submit {action.kind.value}", rule=state.ruleset_id
+            f"本局（{state.ruleset_id}）没有角色可以{ACTION_KINDS[action.kind].name_zh}",
+            rule=state.ruleset_id,
         )
     rules.check_action(state, action, night)
 
@@ -119,11 +118,9 @@ def resolve_night(state: GameState, night: Night, *, seed: int | None = None) ->
     if state.outcome is not None:
         raise GameOverError(f"the game is over ({state.outcome.text})")
     if state.phase is not Phase.NIGHT:
-        raise IllegalActionError(f"night {state.round} is already resolved; close day {state.round} first")
+        raise IllegalActionError(f"第{state.round}夜已经结算，请先结束第{state.round}日")
     if night.round != state.round:
-        raise IllegalActionError(
-            f"these submissions are for night {night.round}, but it is night {state.round}"
-        )
+        raise IllegalActionError(f"这些提交属于第{night.round}夜，但现在是第{state.round}夜")
     return rules_of(state).resolve_night(state, night, seed)
 
 

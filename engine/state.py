@@ -142,7 +142,7 @@ class GameState:
         try:
             return self.players[self._index[name]]
         except KeyError:
-            raise IllegalActionError(f"no player named {name!r} in this game") from None
+            raise IllegalActionError(f"本局没有名为 {name} 的玩家") from None
 
     p = player  # short alias (the scratch copy inside resolutions uses the same name)
 

@@ -197,7 +197,60 @@ def public_reason(reason: str) -> str:
         if any(w in text[a:b] for w in _JUDGE_ONLY):
             text = text[:a] + text[b:]
     parts = [p for p in _REASON_PARTS.split(text) if p.strip() and not any(w in p for w in _JUDGE_ONLY)]
-    return "；".join(p.strip() for p in parts)
+    return public_words("；".join(p.strip() for p in parts))
+
+
+# A rule id of the ambiguity register (AMB-23, AMB-71…76, "AMB-76，不罚"): the judges' reference, never the
+# players'. A bracket holding only ids (and «设置») goes; an id beside other words leaves the words.
+_RULE_ID = r"AMB-\d+(?:\s*(?:…|~|～|-|/|、|，|,)\s*(?:AMB-)?\d+)*(?:\s*[（(][^（）()]*[）)])?"
+_ID_ONLY_GROUP = re.compile(rf"[（(]\s*(?:设置\s*[，,]?\s*)?{_RULE_ID}\s*[）)]")
+_ID_IN_GROUP = re.compile(rf"\s*[，,、;；/]?\s*{_RULE_ID}\s*[，,]?\s*")
+
+
+@lru_cache(maxsize=4096)
+def public_words(text: str) -> str:
+    """``text`` as the players may read it: the ambiguity register's ids (``AMB-nn``) taken out. The
+    register is the judges' (the desk shows them the id); a post or a private message tells the
+    players the rule in words, not the number it has in our notes (issue 20).
+
+    >>> public_words("每轮只能投一次票，以第一次投票 #5 为准（AMB-23）")
+    '每轮只能投一次票，以第一次投票 #5 为准'
+    >>> public_words("累计3张黄牌，红牌罚下（3黄变1红，AMB-71）")
+    '累计3张黄牌，红牌罚下（3黄变1红）'
+    >>> public_words("投票帖被编辑过（AMB-76，不罚）")
+    '投票帖被编辑过（不罚）'
+    """
+    if "AMB-" not in text:
+        return text
+    out = _ID_ONLY_GROUP.sub("", text)
+
+    def inner(m: re.Match[str]) -> str:
+        seg = _ID_IN_GROUP.sub("，", m.group(0)[1:-1]).strip("，, ")
+        return f"{m.group(0)[0]}{seg}{m.group(0)[-1]}" if seg else ""
+
+    out = re.sub(r"[（(][^（）()]*AMB-[^（）()]*[）)]", inner, out)
+    return _ID_IN_GROUP.sub(" ", out).strip() if "AMB-" in out else out
+
+
+# A line of an R004 PM that only passes 威权 («威权交给：饺子», «传威权给 @饺子», «移交威权 饺子»).
+_AUTHORITY_LINE = re.compile(
+    r"^[\s【\[(（]*(?:我)?(?:把)?(?:移交|传|交)?威权[】\])）]?\s*(?:交给|传给|移交给|给|移交|交)?\s*[:：]?\s*@?"
+    r"[^\s，,。.！!？?；;]{1,20}[\s。.！!]*$"
+)
+
+
+def words_without_authority(text: str) -> str:
+    """R004 words as published: a line that passes 威权 left out. The hand-over is a private act (the
+    new holder is told privately, rules §d.3), so the post with the words must not publish it even
+    when the holder wrote both in one PM (issue 20). Other lines, 威权 named in passing included, stay.
+
+    >>> words_without_authority("威权交给：饺子\\n大家加油")
+    '大家加油'
+    >>> words_without_authority("威权在我手里，可惜没用上")
+    '威权在我手里，可惜没用上'
+    """
+    kept = [line for line in text.splitlines() if not _AUTHORITY_LINE.match(line)]
+    return "\n".join(kept).strip()
 
 
 def running_text(result: Any) -> str:
@@ -280,17 +333,18 @@ def vote_count_view(
         text = plan.call_text(tz)
         revote = RevoteCall(plan.candidates, plan.participants, local_text(plan.deadline, tz))
     elif public_lines:
-        text = "\n".join(public_lines)
+        text = "\n".join(public_words(line) for line in public_lines)
     else:
-        text = outcome.text or outcome.kind.value
+        text = public_words(outcome.text) if outcome.text else outcome.kind.value
         if reveal_missing and outcome.kind in (OutcomeKind.EXECUTE, OutcomeKind.AUTHORITY):
             text += "，身份：＿＿（未录入身份，请法官填写）"
     if public_lines or notice_lines:
-        drowning = tuple(notice_lines)
+        drowning = tuple(public_words(line) for line in notice_lines)
     else:
         drowning = tuple(f"{d.player} 淹死（{d.rule.label}）" for d in result.drowned_announced)
     cards = tuple(
-        f"{c.player} {'黄牌' if c.color.value == 'yellow' else '红牌'}：{c.reason}" for c in result.cards
+        f"{c.player} {'黄牌' if c.color.value == 'yellow' else '红牌'}：{public_words(c.reason)}"
+        for c in result.cards
     )
     before = result.input.strikes
     struck = [

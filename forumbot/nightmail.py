@@ -646,9 +646,7 @@ def _judge_part(
         try:
             resolve_extra_check(state, action.target)
         except IllegalActionError as exc:
-            return part(
-                NightCode.ILLEGAL, f"不合规则（{exc.rule or '规则'}）：{exc}", action=action, rule=exc.rule
-            )
+            return part(NightCode.ILLEGAL, f"不合规则：{exc}", action=action, rule=exc.rule)
     elif action is not None:
         try:
             check_action(state, action, night=work.night(without=slot))
@@ -656,7 +654,7 @@ def _judge_part(
             if exc.refusal is not Refusal.VOID_AT_RESOLUTION:
                 return part(
                     NightCode.ILLEGAL,
-                    f"不合规则（{exc.rule or '规则'}）：{exc}",
+                    f"不合规则：{exc}",
                     action=action,
                     rule=exc.rule,
                 )
@@ -664,7 +662,7 @@ def _judge_part(
             taken = _take_slot(work, m, slot, kinds, group, action, value, fields_set, sts)
             if taken.code is not NightCode.ACCEPTED:
                 return taken
-            why = f"；按规则记录，结算时判无效（{exc.rule}）：{exc}"
+            why = f"；按规则记录，结算时判无效：{exc}"
             return replace(taken, reason=taken.reason + why, rule=exc.rule)
         except EngineError as exc:
             return part(NightCode.ILLEGAL, f"不合规则：{exc}", action=action)

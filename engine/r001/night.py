@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from engine.actions import Check, Kill, Night, NightAction, Protect
+from engine.actions import ACTION_KINDS, Check, Kill, Night, NightAction, Protect
 from engine.errors import IllegalActionError, Refusal
 from engine.events import JUDGE, PUBLIC, EventKind, Resolution, event, to_group, to_player
 from engine.gameover import game_over_events
@@ -96,31 +96,27 @@ def check_action(state: GameState, action: NightAction, night: Night | None) -> 
         _check_protect(state, action, n)
     else:
         raise IllegalActionError(
-            f"{action.kind.value} is not a night action of {state.ruleset_id}", rule=state.ruleset_id
+            f"{state.ruleset_id} 没有这种夜间行动：{ACTION_KINDS[action.kind].name_zh}", rule=state.ruleset_id
         )
 
 
 def _check_kill(state: GameState, kill: Kill, n: int) -> None:
     living_bandits = bandit_group(state)
     if not living_bandits:
-        raise IllegalActionError(f"no living bandit can submit a kill (night {n})", rule="R001 §二.3")
+        raise IllegalActionError(f"第{n}夜：没有存活的匪徒，无人可以提交杀人", rule="R001 §二.3")
     if kill.by is not None and kill.by not in living_bandits:
-        who = "dead" if state.has(kill.by) and not state.is_alive(kill.by) else "not in the bandit group"
-        raise IllegalActionError(
-            f"{kill.by!r} cannot submit the bandits' kill: {who} (night {n})", rule="R001 §二.3"
-        )
+        who = "已死亡" if state.has(kill.by) and not state.is_alive(kill.by) else "不在匪帮里"
+        raise IllegalActionError(f"第{n}夜：{kill.by} {who}，不能提交匪帮的杀人", rule="R001 §二.3")
     if kill.victim is not None:
         victim = state.player(kill.victim)
         if not victim.alive:
-            raise IllegalActionError(
-                f"the bandits cannot kill {kill.victim!r}: already dead (night {n})", rule="R001 §二.3"
-            )
+            raise IllegalActionError(f"第{n}夜：{kill.victim} 已死亡，匪帮不能杀他", rule="R001 §二.3")
     if kill.pledge is not None:
         pledge = state.player(kill.pledge)
         if kill.pledge not in living_bandits:
-            why = "dead" if not pledge.alive else "not a bandit"
+            why = "已死亡" if not pledge.alive else "不是匪徒"
             raise IllegalActionError(
-                f"the pledge (生死状) must name a living bandit; {kill.pledge!r} is {why} (night {n})",
+                f"第{n}夜：生死状必须写一名存活的匪徒，{kill.pledge} {why}",
                 rule="R001 §五 其他细微规则变化2",
             )
     if kill.possess is not None:
@@ -132,41 +128,37 @@ def _check_possession(state: GameState, kill: Kill, n: int) -> None:
     assert target is not None
     ghost = _ghost(state)
     if ghost is None:
-        raise IllegalActionError(
-            f"{state.ruleset_id} has no ghost bandit: nobody can possess", rule=RULE_POSSESSION
-        )
+        raise IllegalActionError(f"{state.ruleset_id} 没有鬼匪，无人可以附体", rule=RULE_POSSESSION)
     if not ghost.alive:
-        raise IllegalActionError(
-            f"the ghost {ghost.name!r} is dead: possession only while alive (night {n})", rule=RULE_POSSESSION
-        )
+        raise IllegalActionError(f"第{n}夜：鬼匪 {ghost.name} 已死亡，只有活着才能附体", rule=RULE_POSSESSION)
     if state.possession_used:
         raise IllegalActionError(
-            f"{POSSESSION_USED}: the ghost {ghost.name!r} has used his one possession (night {n})",
+            f"第{n}夜：{POSSESSION_USED}，鬼匪 {ghost.name} 唯一一次附体已经用过",
             rule=RULE_POSSESSION,
         )
     tp = state.player(target)
     if target == ghost.name:
         raise IllegalActionError(
-            f"the ghost {ghost.name!r} cannot possess himself (night {n})",
+            f"第{n}夜：鬼匪 {ghost.name} 不能附体自己",
             rule="AMB-10",
             refusal=Refusal.VOID_AT_RESOLUTION,
         )
     if not tp.alive:
         raise IllegalActionError(
-            f"the ghost cannot possess {target!r}: already dead (night {n})",
+            f"第{n}夜：{target} 已死亡，鬼匪不能附体他",
             rule="AMB-10",
             refusal=Refusal.VOID_AT_RESOLUTION,
         )
     if is_bandit(tp):
         raise IllegalActionError(
-            f"the ghost cannot possess {target!r}: already a bandit (night {n})",
+            f"第{n}夜：{target} 已是匪徒，鬼匪不能附体他",
             rule="AMB-10",
             refusal=Refusal.VOID_AT_RESOLUTION,
         )
     if target == kill.victim:
         raise IllegalActionError(
-            f"the kill and the possession name the same player {target!r}; kills resolve first, so the "
-            f"possession would be void and used up — choose another target (night {n})",
+            f"第{n}夜：杀人和附体写的是同一名玩家 {target}；先结算杀人，附体将无效且算作已使用，"
+            "请另选附体对象",
             rule="AMB-08",
             refusal=Refusal.VOID_AT_RESOLUTION,
         )
@@ -175,53 +167,42 @@ def _check_possession(state: GameState, kill: Kill, n: int) -> None:
 def _check_check(state: GameState, check: Check, n: int) -> None:
     police = state.with_role(RoleId.POLICE, alive=True)
     if not state.with_role(RoleId.POLICE):
-        raise IllegalActionError(f"{state.ruleset_id} has no police: nobody can check", rule="R001 §二.4")
+        raise IllegalActionError(f"{state.ruleset_id} 没有警察，无人可以验人", rule="R001 §二.4")
     if check.by is not None:
         by = state.player(check.by)
         if by.role is not RoleId.POLICE:
-            raise IllegalActionError(
-                f"{check.by!r} is not a police officer and cannot check (night {n})", rule="R001 §二.4"
-            )
+            raise IllegalActionError(f"第{n}夜：{check.by} 不是警察，不能验人", rule="R001 §二.4")
         if not by.alive:
-            raise IllegalActionError(
-                f"police officer {check.by!r} is dead and cannot check (night {n})", rule="R001 §四.7"
-            )
+            raise IllegalActionError(f"第{n}夜：警察 {check.by} 已死亡，不能验人", rule="R001 §四.7")
     if not police:
-        raise IllegalActionError(f"every police officer is dead: no check (night {n})", rule="R001 §四.7")
+        raise IllegalActionError(f"第{n}夜：警察已全部死亡，不能验人", rule="R001 §四.7")
     state.player(check.target)  # must exist
 
 
 def _check_protect(state: GameState, prot: Protect, n: int) -> None:
     g = state.player(prot.guardian)
     if g.role not in GUARDIAN_ROLES:
-        raise IllegalActionError(
-            f"{prot.guardian!r} is not a guardian and cannot protect (night {n})", rule=RULE_GUARDIAN
-        )
+        raise IllegalActionError(f"第{n}夜：{prot.guardian} 不是守护，不能守护", rule=RULE_GUARDIAN)
     if not g.alive:
-        raise IllegalActionError(
-            f"guardian {prot.guardian!r} is dead and cannot protect (night {n})", rule=RULE_GUARDIAN
-        )
+        raise IllegalActionError(f"第{n}夜：守护 {prot.guardian} 已死亡，不能守护", rule=RULE_GUARDIAN)
     if g.converted and not state.flags.guardian_converted_keeps_duty:
         raise IllegalActionError(
-            f"police-guardian {prot.guardian!r} has lost the protection power "
-            f"(匪神 killed directly) (night {n})",
+            f"第{n}夜：警守 {prot.guardian} 已失去守护能力（匪神被直接杀死）",
             rule="R000-G2 双守护规则6",
         )
     if prot.target is None:
         return
     t = state.player(prot.target)
     if prot.target == prot.guardian:
-        raise IllegalActionError(
-            f"guardian {prot.guardian!r} cannot protect himself (night {n})", rule="R000 守护规则1"
-        )
+        raise IllegalActionError(f"第{n}夜：守护 {prot.guardian} 不能守护自己", rule="R000 守护规则1")
     if not t.alive:
         raise IllegalActionError(
-            f"guardian {prot.guardian!r} cannot protect {prot.target!r}: dead (night {n})",
+            f"第{n}夜：{prot.target} 已死亡，守护 {prot.guardian} 不能守护他",
             rule="R000 守护规则1",
         )
     if prot.target in protected_before(state, prot.guardian):
         raise IllegalActionError(
-            f"guardian cannot protect {prot.target!r} twice (night {n}): 每位玩家只有一次被守护的机会",
+            f"第{n}夜：{prot.target} 已被守护过，每位玩家只有一次被守护的机会",
             rule="R000 守护规则3 / AMB-42",
         )
 
@@ -581,7 +562,7 @@ def resolve_extra_check(state: GameState, target: str, *, late: bool = False) ->
     Answered on the same round's truth; a late one (after the window) is forfeited.
     """
     if state.extra_check_round != state.round:
-        raise IllegalActionError(f"no extra check is owed in round {state.round}", rule="R001 §五 毒药4")
+        raise IllegalActionError(f"第{state.round}轮没有应得的追加验人", rule="R001 §五 毒药4")
     w = Work(state)
     w.set(extra_check_round=None)
     if late:

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.actions import (
+    ACTION_KINDS,
     Arrow,
     Assassinate,
     Check,
@@ -124,7 +125,7 @@ def check_action(state: GameState, action: NightAction, night: Night | None) -> 
     """Raise IllegalActionError if ``action`` breaks an R004 rule (see night.check_action): who may act,
     on whom, then the skill's own rule (限定 skills, bullets, 撕票 vs 绑架, self-targets)."""
     if action.kind not in ACTOR_ROLE:
-        raise IllegalActionError(f"{action.kind.value} is not a night action of R004", rule="R004")
+        raise IllegalActionError(f"R004 没有这种夜间行动：{ACTION_KINDS[action.kind].name_zh}", rule="R004")
     actor = _check_actor(state, action)
     _check_targets(state, action)
     skill_check = _SKILL_CHECKS.get(type(action))
@@ -138,29 +139,26 @@ def _check_actor(state: GameState, action: NightAction) -> str:
     skill = SKILL_ZH[kind]
     if kind in KILLER_CAMP_KINDS and state.alert_night == n:
         raise IllegalActionError(
-            f"警戒: no killer-camp skill can be used on night {n} (the mayor went out through a killer-camp "
-            f"skill); {skill} is refused",
+            f"警戒：市长因杀手阵营的技能出局，第{n}夜杀手阵营不能使用任何技能，{skill}无效",
             rule="R004 市长·警戒",
         )
     role = ACTOR_ROLE[kind]
     holders = state.with_role(role)
     if not holders:
-        raise IllegalActionError(
-            f"this game has no {R004_ROLES[role].name_zh}: nobody can {skill}", rule="R004"
-        )
+        raise IllegalActionError(f"本局没有{R004_ROLES[role].name_zh}，无人可以{skill}", rule="R004")
     living = [h for h in holders if state.is_alive(h)]
     by = getattr(action, "by", None)
     if by is not None:
         bp = state.player(by)
         if bp.role is not role:
             raise IllegalActionError(
-                f"{by!r} is not a {R004_ROLES[role].name_zh} and cannot {skill} (night {n})", rule="R004"
+                f"第{n}夜：{by} 不是{R004_ROLES[role].name_zh}，不能{skill}", rule="R004"
             )
         if not bp.alive:
-            raise IllegalActionError(f"{by!r} is out and cannot {skill} (night {n})", rule="R004 出局")
+            raise IllegalActionError(f"第{n}夜：{by} 已出局，不能{skill}", rule="R004 出局")
     if not living:
         raise IllegalActionError(
-            f"every {R004_ROLES[role].name_zh} is out: nobody can {skill} (night {n})", rule="R004 出局"
+            f"第{n}夜：{R004_ROLES[role].name_zh}已全部出局，无人可以{skill}", rule="R004 出局"
         )
     return living[0]
 
@@ -169,40 +167,36 @@ def _check_targets(state: GameState, action: NightAction) -> None:
     """No pledge or possession in R004; every named role is alive."""
     n, skill = state.round, SKILL_ZH[action.kind]
     if isinstance(action, Kill) and (action.pledge is not None or action.possess is not None):
-        raise IllegalActionError("R004 has no pledge or possession", rule="R004")
+        raise IllegalActionError("R004 没有生死状和附体", rule="R004")
     for t in _targets(action):
         if not state.player(t).alive:
-            raise IllegalActionError(
-                f"{t!r} is out and may not be chosen as a skill target ({skill}, night {n})", rule="R004 出局"
-            )
+            raise IllegalActionError(f"第{n}夜：{t} 已出局，不能作为技能对象（{skill}）", rule="R004 出局")
 
 
 def _check_snipe(state: GameState, action: NightAction, night: Night | None, actor: str) -> None:
     n = state.round
     if state.sniper_rejoined:
-        raise IllegalActionError(
-            f"the sniper has rejoined the killers and lost 狙击 (night {n})", rule="R004 归队"
-        )
+        raise IllegalActionError(f"第{n}夜：狙击手已归队，失去狙击", rule="R004 归队")
     if state.sniper_bullets <= 0:
-        raise IllegalActionError(f"the sniper has no bullets left (night {n})", rule="R004 狙击手")
+        raise IllegalActionError(f"第{n}夜：狙击手的子弹已用完", rule="R004 狙击手")
 
 
 def _check_fireworks(state: GameState, action: NightAction, night: Night | None, actor: str) -> None:
     assert isinstance(action, Fireworks)
     n = state.round
     if state.fireworks_used:
-        raise IllegalActionError(f"放烟花 is <限定>: already used (night {n})", rule="R004 恐怖分子")
+        raise IllegalActionError(f"第{n}夜：放烟花是<限定>技能，已经用过", rule="R004 恐怖分子")
     if action.target == actor and not state.flags.r004_fireworks_may_target_self:
-        raise IllegalActionError(f"the terrorist cannot name himself for 放烟花 (night {n})", rule="AMB-84")
+        raise IllegalActionError(f"第{n}夜：恐怖分子放烟花不能选自己", rule="AMB-84")
 
 
 def _check_kidnap(state: GameState, action: NightAction, night: Night | None, actor: str) -> None:
     n = state.round
     if state.hostages_killed:
-        raise IllegalActionError(f"after 撕票 the kidnapper can no longer 绑架 (night {n})", rule="R004 绑匪")
+        raise IllegalActionError(f"第{n}夜：撕票之后绑匪不能再绑架", rule="R004 绑匪")
     if night is not None and night.on_time(ActionKind.KILL_HOSTAGES) is not None:
         raise IllegalActionError(
-            f"撕票 is submitted for night {n}: no 绑架 that night (withdraw the 撕票 first)",
+            f"第{n}夜已提交撕票，当夜不能绑架（须先撤回撕票）",
             rule="R004 绑匪",
         )
 
@@ -211,18 +205,18 @@ def _check_kill_hostages(state: GameState, action: NightAction, night: Night | N
     assert isinstance(action, KillHostages)
     n = state.round
     if state.hostages_killed:
-        raise IllegalActionError(f"撕票 is <限定>: already used (night {n})", rule="R004 绑匪")
+        raise IllegalActionError(f"第{n}夜：撕票是<限定>技能，已经用过", rule="R004 绑匪")
     if night is not None and night.on_time(ActionKind.KIDNAP) is not None:
         raise IllegalActionError(
-            f"a 绑架 is submitted for night {n}; 撕票 forbids it that night (withdraw the 绑架 first)",
+            f"第{n}夜已提交绑架，当夜不能撕票（须先撤回绑架）",
             rule="R004 绑匪",
         )
     hostages = [h for h in state.kidnapped if state.is_alive(h)]
     if not hostages:
-        raise IllegalActionError(f"no kidnapped role is left to kill (撕票, night {n})", rule="R004 绑匪")
+        raise IllegalActionError(f"第{n}夜：没有未出局的被绑架角色，无票可撕", rule="R004 绑匪")
     if action.order is not None and sorted(action.order) != sorted(hostages):
         raise IllegalActionError(
-            f"撕票 order must list every kidnapped role not out, once: {', '.join(hostages)} (night {n})",
+            f"第{n}夜：撕票顺序须把每个未出局的被绑架角色各列一次：{'、'.join(hostages)}",
             rule="R004 绑匪",
         )
 
@@ -230,38 +224,35 @@ def _check_kill_hostages(state: GameState, action: NightAction, night: Night | N
 def _check_heal(state: GameState, action: NightAction, night: Night | None, actor: str) -> None:
     assert isinstance(action, Heal)
     if action.target == actor and not state.flags.r004_doctor_may_heal_self:
-        raise IllegalActionError(f"the doctor cannot heal himself (night {state.round})", rule="AMB-63")
+        raise IllegalActionError(f"第{state.round}夜：医生不能救治自己", rule="AMB-63")
 
 
 def _check_hug(state: GameState, action: NightAction, night: Night | None, actor: str) -> None:
     assert isinstance(action, Hug)
     n = state.round
     if action.target == actor:
-        raise IllegalActionError(
-            f"the butterfly must hug another role (其他角色) (night {n})", rule="R004 花蝴蝶"
-        )
+        raise IllegalActionError(f"第{n}夜：花蝴蝶只能拥抱其他角色", rule="R004 花蝴蝶")
     if action.target in state.hug_targets_used:
         raise IllegalActionError(
-            f"{action.target!r} has already been hugged: each role can be the hug target only once "
-            f"(night {n})",
+            f"第{n}夜：{action.target} 已被拥抱过，每个角色只能被拥抱一次",
             rule="R004 花蝴蝶",
         )
 
 
 def _check_assassinate(state: GameState, action: NightAction, night: Night | None, actor: str) -> None:
     if state.assassination_used:
-        raise IllegalActionError(f"暗杀 is <限定>: already used (night {state.round})", rule="R004 特工")
+        raise IllegalActionError(f"第{state.round}夜：暗杀是<限定>技能，已经用过", rule="R004 特工")
 
 
 def _check_arrow(state: GameState, action: NightAction, night: Night | None, actor: str) -> None:
     assert isinstance(action, Arrow)
     n = state.round
     if state.arrow_used:
-        raise IllegalActionError(f"丘比特之箭 is <限定>: already used (night {n})", rule="R004 丘比特")
+        raise IllegalActionError(f"第{n}夜：丘比特之箭是<限定>技能，已经用过", rule="R004 丘比特")
     if action.first == action.second:
-        raise IllegalActionError(f"丘比特之箭 needs two different roles (night {n})", rule="R004 丘比特")
+        raise IllegalActionError(f"第{n}夜：丘比特之箭须选两个不同的角色", rule="R004 丘比特")
     if actor in (action.first, action.second) and not state.flags.r004_cupid_may_choose_self:
-        raise IllegalActionError(f"the cupid cannot name himself (night {n})", rule="AMB-65")
+        raise IllegalActionError(f"第{n}夜：丘比特不能选自己", rule="AMB-65")
 
 
 #: Each skill's own rule, checked after the actor and the targets.

@@ -29,12 +29,14 @@ def case_post_draft(desk: Desk, n: int, events: tuple[Event, ...]) -> str:
     """The case post after night ``n``: the public events, the vote's closing time, the game's end."""
     game = desk.game
     body = [
-        e.text
+        drafts.public_words(e.text)
         for e in events
         if e.audience.kind is AudienceKind.PUBLIC and e.kind in (EventKind.CASE_POST, EventKind.DAY_START)
     ]
     over = [
-        e.text for e in events if e.audience.kind is AudienceKind.PUBLIC and e.kind is EventKind.GAME_OVER
+        drafts.public_words(e.text)
+        for e in events
+        if e.audience.kind is AudienceKind.PUBLIC and e.kind is EventKind.GAME_OVER
     ]
     closes = ""
     with contextlib.suppress(UsageError):

@@ -206,8 +206,41 @@ def slot_of(action: NightAction) -> tuple[str, ...]:
 
 
 def _describe(data: Mapping[str, Any]) -> str:
-    parts = [f"{k}={v}" for k, v in sorted(data.items()) if v not in (None, "", ()) and k != "kind"]
-    return f"{data.get('kind')}（{'，'.join(parts)}）"
+    """A stored submission in the players' words: it is told to the players (a refused late change's
+    private message), so no field names or kind codes (issue 20).
+
+    >>> _describe({"kind": "kill", "victim": "月饼", "pledge": "麻花", "text": "……", "by": "粽子"})
+    '杀人 月饼（生死状 麻花，附线文，粽子提交）'
+    """
+    action = action_from_dict(dict(data))
+    return describe_action(action)
+
+
+def describe_action(action: NightAction) -> str:
+    """One night action in Chinese, as a player or a judge reads it: the skill, its target(s), the
+    details (生死状, 附体, 线文, 顺序) and who submitted it."""
+    name = ACTION_KINDS[action.kind].name_zh
+    bits: list[str] = []
+    if isinstance(action, Kill):
+        head = f"{name} {action.victim}" if action.victim else "不杀人（空刀）"
+        if action.pledge:
+            bits.append(f"生死状 {action.pledge}")
+        if action.possess:
+            bits.append(f"附体 {action.possess}")
+        if action.text:
+            bits.append("附线文")
+    elif isinstance(action, Protect):
+        head = f"{action.guardian} {name} {action.target}" if action.target else f"{action.guardian} 放弃守护"
+    elif isinstance(action, Arrow):
+        head = f"{name} {action.first}、{action.second}"
+    elif isinstance(action, KillHostages):
+        head = name + (f"（顺序：{'、'.join(action.order)}）" if action.order else "")
+    else:
+        head = f"{name} {getattr(action, 'target', '')}".strip()
+    by = getattr(action, "by", None)
+    if by:
+        bits.append(f"{by}提交")
+    return head + (f"（{'，'.join(bits)}）" if bits else "")
 
 
 class NightSteps(ApplicationSteps):

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import AudienceKind, Event, EventKind, GameState, GroupId
+from forumbot.drafts import public_words
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,8 @@ def private_notes(
     checks: set[str] = set()
 
     def give(name: str, e: Event) -> None:
-        texts.setdefault(name, []).append(e.text)
+        # A player reads the rule in words, never the id it has in the judges' register (issue 20).
+        texts.setdefault(name, []).append(public_words(e.text))
         if e.kind is EventKind.CHECK_RESULT:
             checks.add(name)
 

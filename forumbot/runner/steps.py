@@ -61,7 +61,7 @@ from forumbot.client import BoardClient
 from forumbot.config import Game
 from forumbot.desk import Desk, LastWordsReport, case_post_draft, elevator_draft, vote_count_draft
 from forumbot.desk.private import PrivateNote
-from forumbot.drafts import local_text
+from forumbot.drafts import local_text, words_without_authority
 from forumbot.errors import BoardError, ThreadNotFound, UsageError
 from forumbot.i18n import N_, _
 from forumbot.labels import phase_label
@@ -712,8 +712,10 @@ class BoardSteps:
         lines = [f"[b]【{literal(self.game.name)}】第{n + 1}讨论日 遗言[/b]"]
         for w in report.windows:
             text = texts.get(w.player)
+            if text is not None:
+                text = words_without_authority(text)  # the hand-over is private (issue 20)
             who = literal(w.player)
-            if text is None or w.player not in report.posted:
+            if not text or w.player not in report.posted:
                 lines.append(f"{who}：未留遗言")
                 continue
             shown, why = publishable_last_words(w, text, self.desk.night_flags)

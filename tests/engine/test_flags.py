@@ -165,9 +165,9 @@ def test_possessed_player_outside_the_bandit_group() -> None:
     joined = make_state("R001", "S12", players=players)
     apart = make_state("R001", "S12", players=players, flags={"gp_possessed_joins_bandit_group": False})
     check_action(joined, Kill("Cid", pledge="Cal", by="Cal"))
-    with pytest.raises(IllegalActionError, match="pledge"):
+    with pytest.raises(IllegalActionError, match="生死状"):
         check_action(apart, Kill("Cid", pledge="Cal"))
-    with pytest.raises(IllegalActionError, match="bandit group"):
+    with pytest.raises(IllegalActionError, match="不在匪帮里"):
         check_action(apart, Kill("Cid", pledge="Ken", by="Cal"))
     st = make_state("R001", "S12", flags={"gp_possessed_joins_bandit_group": False})
     res = resolve_night(st, _night(st, Kill("Cid", pledge="Ken", possess="Cora")))
@@ -249,7 +249,7 @@ def test_once_per_target_scope_global() -> None:
     st = make_state("R000-G2", "G12", state={"guardian_history": {"Gil": ["Amy"]}})
     check_action(st, Protect("Gwen", "Amy"))
     alt = replace(st, flags=replace(st.flags, guardian_once_per_target_scope="global"))
-    with pytest.raises(IllegalActionError, match="twice"):
+    with pytest.raises(IllegalActionError, match="已被守护过"):
         check_action(alt, Protect("Gwen", "Amy"))
 
 
@@ -359,7 +359,7 @@ def test_doctor_self_heal_refused_under_the_alternative() -> None:
     st = make_state("R004", "B22")
     check_action(st, Heal("Dr"))
     alt = make_state("R004", "B22", flags={"r004_doctor_may_heal_self": False})
-    with pytest.raises(IllegalActionError, match="himself"):
+    with pytest.raises(IllegalActionError, match="不能救治自己"):
         check_action(alt, Heal("Dr"))
 
 
@@ -386,7 +386,7 @@ def test_cupid_naming_himself() -> None:
     st = make_state("R004", "B22")
     check_action(st, Arrow("Cu", "c1"))
     alt = make_state("R004", "B22", flags={"r004_cupid_may_choose_self": False})
-    with pytest.raises(IllegalActionError, match="himself"):
+    with pytest.raises(IllegalActionError, match="不能选自己"):
         check_action(alt, Arrow("Cu", "c1"))
 
 

@@ -60,32 +60,32 @@ def _resolve(
 def test_a_check_by_dead_police_is_refused() -> None:
     """R001 §四.7: a police officer killed may corpse-talk, but cannot check."""
     st = make_state("R001", "S12", dead=["Pam"])
-    with pytest.raises(IllegalActionError, match="'Pam' is dead"):
+    with pytest.raises(IllegalActionError, match="警察 Pam 已死亡"):
         check_action(st, Check("Cid", by="Pam"))
     check_action(st, Check("Cid", by="Pat"))
     st = make_state("R001", "S12", dead=["Pam", "Pat"])
-    with pytest.raises(IllegalActionError, match="every police officer is dead"):
+    with pytest.raises(IllegalActionError, match="警察已全部死亡"):
         check_action(st, Check("Cid"))
 
 
 def test_a_dead_bandit_cannot_submit_the_kill_and_the_dead_cannot_be_killed() -> None:
     st = make_state("R001", "S12", dead=["Ken", "Cole"])
-    with pytest.raises(IllegalActionError, match="dead"):
+    with pytest.raises(IllegalActionError, match="已死亡"):
         check_action(st, Kill("Cid", by="Ken"))
-    with pytest.raises(IllegalActionError, match="already dead"):
+    with pytest.raises(IllegalActionError, match="已死亡"):
         check_action(st, Kill("Cole"))
-    with pytest.raises(IllegalActionError, match="no player named"):
+    with pytest.raises(IllegalActionError, match="没有名为"):
         check_action(st, Kill("Nobody"))
     check_action(st, Kill("Kai"))  # 也可以自杀
 
 
 def test_an_out_actor_cannot_act_in_r004() -> None:
     st = make_state("R004", "B22", dead=["Sn", "Dr"])
-    with pytest.raises(IllegalActionError, match="out"):
+    with pytest.raises(IllegalActionError, match="出局"):
         check_action(st, Snipe("c1"))
-    with pytest.raises(IllegalActionError, match="out"):
+    with pytest.raises(IllegalActionError, match="出局"):
         check_action(st, Heal("c1"))
-    with pytest.raises(IllegalActionError, match="not a 杀手"):
+    with pytest.raises(IllegalActionError, match="不是杀手"):
         check_action(st, Kill("c1", by="Sp"))
 
 
@@ -103,7 +103,7 @@ def test_no_kidnapping_on_the_night_of_kill_hostages() -> None:
         submit(st, night2, KillHostages())
     night3 = submit(st, withdraw(night2, ActionKind.KIDNAP), KillHostages(("c1",)))
     assert [s.action.kind for s in night3.submissions] == [ActionKind.KILL_HOSTAGES]
-    with pytest.raises(IllegalActionError, match="every kidnapped role"):
+    with pytest.raises(IllegalActionError, match="被绑架角色各列一次"):
         check_action(st, KillHostages(("c1", "c2")))
 
 
@@ -119,13 +119,13 @@ def test_a_resubmission_replaces_the_earlier_one_but_a_late_one_never_replaces_a
 def test_submissions_only_at_night_and_for_the_current_night() -> None:
     st = make_state("R001", "S12")
     st2, _ = _resolve(st, Kill("Cole", pledge="Ken"))
-    with pytest.raises(IllegalActionError, match="close_day"):
+    with pytest.raises(IllegalActionError, match="第1日结束后"):
         check_action(st2, Kill("Cid", pledge="Ken"))
-    with pytest.raises(IllegalActionError, match="already resolved"):
+    with pytest.raises(IllegalActionError, match="已经结算"):
         resolve_night(st2, Night(1))
-    with pytest.raises(IllegalActionError, match="night 5"):
+    with pytest.raises(IllegalActionError, match="第5夜"):
         resolve_night(st, Night(5))
-    with pytest.raises(IllegalActionError, match="no role"):
+    with pytest.raises(IllegalActionError, match="没有角色"):
         check_action(st, Snipe("Cid"))
 
 
@@ -184,7 +184,7 @@ def test_check_result_order_then_poison_notice_then_extra_check() -> None:
     res2 = resolve_extra_check(st, "Zoe")
     assert texts(res2.events, "group:police") == ["Zoe：毒药"]
     assert res2.state.extra_check_round is None, "at most one extra check"
-    with pytest.raises(IllegalActionError, match="no extra check"):
+    with pytest.raises(IllegalActionError, match="没有应得的追加验人"):
         resolve_extra_check(res2.state, "Ken")
 
 

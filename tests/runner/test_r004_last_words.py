@@ -96,3 +96,23 @@ def test_without_the_judges_pms_the_runner_says_the_judges_collect_the_words(sto
     res = steps.run(the_moment(steps), sh("2026-06-09 09:01"))
     assert res.result["windows"][0]["status"] == "not_read" and res.result["outbox"] == []
     assert "forumbot lastwords --received" in res.note
+
+
+def test_a_hand_over_of_authority_in_the_words_pm_is_not_published(store: Store) -> None:
+    """Passing 威权 is private (the new holder is told, rules §d.3): the words post keeps the words only."""
+    steps = steps_after_night_1(store, pm=True)
+    steps.read_pms = lambda: [  # type: ignore[method-assign]
+        words("豆花", "威权交给：锅盔\n我是好人，请看好锅盔。", "2026-06-09 07:30"),
+    ]
+    res = steps.run(the_moment(steps), sh("2026-06-09 09:01"))
+    body = steps.outbox.get(res.result["outbox"][0]).body
+    assert "豆花：我是好人，请看好锅盔。" in body
+    assert "威权" not in body
+
+
+def test_words_that_only_pass_authority_publish_no_words(store: Store) -> None:
+    steps = steps_after_night_1(store, pm=True)
+    steps.read_pms = lambda: [words("豆花", "传威权给 锅盔", "2026-06-09 07:30")]  # type: ignore[method-assign]
+    res = steps.run(the_moment(steps), sh("2026-06-09 09:01"))
+    body = steps.outbox.get(res.result["outbox"][0]).body
+    assert "威权" not in body and "豆花：未留遗言" in body

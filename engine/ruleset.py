@@ -89,6 +89,9 @@ class RuleSet:
     # what the deadline of last words is (engine.last_words_windows' ``due``): "night_deadline" (R001: the
     # next night's deadline) or "next_day_opens" (R004: before the next discussion day starts)
     last_words_due: ClassVar[str] = "night_deadline"
+    # how a day punishes a missing vote or post: "strikes" (R001: two strikes drown, DayResult.strikes_after)
+    # or "yellow_cards" (R004: DayResult.yellow_totals); what the desk's result panel shows
+    day_discipline: ClassVar[str] = "strikes"
 
     def __repr__(self) -> str:
         return f"<RuleSet {self.id}>"

@@ -44,6 +44,7 @@ class R004(RuleSet):
     case_post_title = "第{n}讨论日"  # the day-start post (AMB-88)
     has_applications = True  # 延时/加速申请 in the process thread
     last_words_due = "next_day_opens"  # 遗言: before the next discussion day starts
+    day_discipline = "yellow_cards"  # 黄牌 instead of strikes
     timetable = TimetableDefaults(vote_close="21:00", day_length=2, weekend_extra_day=True, night_hours=2)
     day_cutoff = "change_cutoff"  # no change in the last hour
 

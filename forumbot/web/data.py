@@ -377,7 +377,7 @@ def result_panel(judge: Desk, judged: DayJudgement) -> ResultPanel:
     survivors = [p for p in living if p not in out_now]
     strikes: tuple[tuple[str, str], ...] = ()
     cards: tuple[tuple[str, int], ...] = ()
-    if judge.ruleset.family == "r004":
+    if judge.ruleset.day_discipline == "yellow_cards":
         cards = tuple((p, r.yellow_totals.get(p, 0)) for p in survivors)
     else:
         strikes = tuple((p, f"{r.strikes_after.get(p, 0)}/{STRIKE_LIMIT}") for p in survivors)

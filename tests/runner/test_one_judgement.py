@@ -243,4 +243,6 @@ def test_the_elevator_lists_the_living_only_and_is_stamped_with_the_close(faces:
     assert dead == {"春卷", "麻花", "锅贴", "汤圆"}  # night 1, day 1 (executed, drowned), night 2
     assert not any(f"[b]{name}[/b]" in page.elevator_draft for name in dead)
     assert "（更新至 6月5日 13:00）" in page.elevator_draft
-    assert {line.name for line in page.attendance}.isdisjoint(dead)
+    # attendance lists the dead apart, marked out (issue 20's panel), never among the living
+    assert {line.name for line in page.attendance if not line.out}.isdisjoint(dead)
+    assert all(line.out and not line.short for line in page.attendance if line.name in dead)

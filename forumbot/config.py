@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from functools import partial
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from zoneinfo import ZoneInfo
 
 from engine import (
@@ -28,6 +28,10 @@ from engine import (
 from forumbot.board import DEFAULT_TZ, DEFAULT_USER_AGENT, BoardConfig, SourceKind
 from forumbot.errors import ConfigError, GameFileError, GameFileErrors
 from forumbot.i18n import _
+
+if TYPE_CHECKING:
+    from engine import DayFlags, NightFlags
+    from forumbot.nightflags import NightMailFlags
 
 DEFAULT_GAME_FILE = "forumbot.toml"
 DEFAULT_STORE = "forumbot.db"
@@ -464,8 +468,8 @@ def _check_flags(flags: Mapping[str, Any], ruleset: str) -> None:
     messages (an unknown name gets the closest known one), each value one the flag takes."""
     from dataclasses import fields as dc_fields
 
-    from engine import DayFlags, NightFlags, split_flags
-    from forumbot.nightflags import MAIL_FLAG_NAMES, MailFlagError, mail_flags
+    from engine import DayFlags, NightFlags
+    from forumbot.nightflags import MAIL_FLAG_NAMES
 
     known = sorted({f.name for f in dc_fields(DayFlags)} | {f.name for f in dc_fields(NightFlags)})
     known += sorted(MAIL_FLAG_NAMES)
@@ -490,8 +494,20 @@ def _check_flags(flags: Mapping[str, Any], ruleset: str) -> None:
                     "the default is {default!r}; see `forumbot flags` for every flag and its values"
                 ).format(default=defaults[name]),
             )
+    read_flags(flags, get_ruleset(ruleset).flags)
+
+
+def read_flags(
+    flags: Mapping[str, Any], night_base: NightFlags
+) -> tuple[NightMailFlags, DayFlags, NightFlags]:
+    """``[flags]`` read into the night messages' flags and the engine's day and night flags (over the
+    rule set's ``night_base``), a wrong value raised as a :class:`GameFileError` naming the flag. One
+    function for the check when the game file is loaded and for the desk that reads the flags."""
+    from engine import split_flags
+    from forumbot.nightflags import MAIL_FLAG_NAMES, MailFlagError, mail_flags
+
     try:
-        mail_flags(flags)
+        mail = mail_flags(flags)
     except MailFlagError as exc:
         raise GameFileError(
             _("{name} = {value!r} is not one of {choices}").format(
@@ -501,11 +517,12 @@ def _check_flags(flags: Mapping[str, Any], ruleset: str) -> None:
             fix=_("see `forumbot flags` for every flag and its values"),
         ) from exc
     try:
-        split_flags({k: v for k, v in flags.items() if k not in MAIL_FLAG_NAMES}, get_ruleset(ruleset).flags)
+        day, night = split_flags({k: v for k, v in flags.items() if k not in MAIL_FLAG_NAMES}, night_base)
     except EngineError as exc:
         raise GameFileError(
             str(exc), field="flags", fix=_("see `forumbot flags` for every flag and its values")
         ) from exc
+    return mail, day, night
 
 
 def _same_kind(value: Any, default: Any) -> bool:

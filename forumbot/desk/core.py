@@ -16,15 +16,13 @@ from engine import (
     GameState,
     RuleSet,
     get_ruleset,
-    split_flags,
     state_from_dict,
     state_to_dict,
 )
-from forumbot.config import Game
+from forumbot.config import Game, read_flags
 from forumbot.errors import GameFileError, UsageError
 from forumbot.i18n import _
 from forumbot.judgename import judge_name
-from forumbot.nightflags import MAIL_FLAG_NAMES, MailFlagError, mail_flags
 from forumbot.parsers.votes import Grammar
 from forumbot.store import records
 from forumbot.store.db import Store
@@ -56,23 +54,8 @@ class DeskCore:
             raise GameFileError(
                 str(exc), field="game.ruleset", fix=_("use R001, R000-GP, R000-G1, R000-G2 or R004")
             ) from exc
-        try:
-            self.mail_flags = mail_flags(game.flags)  # the night messages' flags (forumbot/nightflags.py)
-        except MailFlagError as exc:
-            raise GameFileError(
-                _("{name} = {value!r} is not one of {choices}").format(
-                    name=exc.name, value=exc.value, choices=", ".join(map(repr, exc.choices))
-                ),
-                field=f"flags.{exc.name}",
-                fix=_("see `forumbot flags` for every flag and its values"),
-            ) from exc
-        engine_flags = {k: v for k, v in game.flags.items() if k not in MAIL_FLAG_NAMES}
-        try:
-            self.day_flags, self.night_flags = split_flags(engine_flags, self.ruleset.flags)
-        except EngineError as exc:
-            raise GameFileError(
-                str(exc), field="flags", fix=_("see `forumbot flags` for every flag and its values")
-            ) from exc
+        # the night messages' flags (forumbot/nightflags.py) and the engine's, read as the load did
+        self.mail_flags, self.day_flags, self.night_flags = read_flags(game.flags, self.ruleset.flags)
         with store.session() as s:
             if store.read_only:
                 # Nothing is written to a read-only store: a game it does not hold has no records

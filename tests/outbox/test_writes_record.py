@@ -157,11 +157,11 @@ def test_a_gbk_board_learnt_only_at_sending_refuses_before_the_post(
     assert again.approve(item_id, by="法官大人", body="今晚 17:00 前提交 √").status == APPROVED
 
 
+@pytest.mark.parametrize("board", ["utf-8"], indirect=True)  # the UTF-8 board only (no skip)
 def test_a_utf8_board_stores_every_character(
     board: WritableBoard, start: Start, reopen_store: Callable[[], Store]
 ) -> None:
-    if board.charset != "utf-8":
-        pytest.skip("the UTF-8 board only")
+    assert board.charset == "utf-8"
     ob = start(reopen_store(), make_game())
     item_id = ob.add(ItemKind.JUDGE_POST, Reply(4), "价格 5€ ✓ 😀")
     assert ob.approve(item_id, by="法官大人").status == APPROVED

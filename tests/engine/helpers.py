@@ -288,8 +288,9 @@ def run_step(state: GameState, step: Mapping[str, Any]) -> StepResult:
     return StepResult(r.state, r.events, r.out)
 
 
-def run_case(case: Mapping[str, Any]) -> GameState:
-    state = make_state(
+def case_state(case: Mapping[str, Any]) -> GameState:
+    """The state a case starts from (its rule set, roster or roles, the dead, round, flags ...)."""
+    return make_state(
         case["ruleset"],
         case.get("roster") or case["roles"],
         dead=case.get("dead", ()),
@@ -300,6 +301,10 @@ def run_case(case: Mapping[str, Any]) -> GameState:
         sniper_bullets=case.get("sniper_bullets"),
         spy_counted=case.get("spy_counted"),
     )
+
+
+def run_case(case: Mapping[str, Any]) -> GameState:
+    state = case_state(case)
     for i, step in enumerate(case["steps"], 1):
         res = run_step(state, step)
         check_expectations(case["id"], i, res, step.get("expect", {}))

@@ -24,7 +24,7 @@ from engine import (
     resolve_night,
     submit,
 )
-from tests.engine.helpers import load_cases, make_state, run_step
+from tests.engine.helpers import case_state, load_cases, make_state, run_step
 
 _RULE_AT_END = re.compile(r"（[^（）]*）$")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -47,21 +47,12 @@ def assert_chinese(exc: IllegalActionError, state: GameState) -> None:
 
 def _case_refusals() -> Iterator[tuple[str, GameState, IllegalActionError]]:
     for case in load_cases():
-        state = make_state(
-            case["ruleset"],
-            case.get("roster") or case["roles"],
-            dead=case.get("dead", ()),
-            round_=case.get("round", 1),
-            flags=case.get("flags"),
-            state=case.get("state"),
-            players=case.get("players"),
-            sniper_bullets=case.get("sniper_bullets"),
-            spy_counted=case.get("spy_counted"),
-        )
+        state = case_state(case)
         for i, step in enumerate(case["steps"], 1):
             res = run_step(state, step)
             if step["op"] == "refuse" and isinstance(res.error, IllegalActionError):
                 yield f"{case['id']} step {i}", state, res.error
+            state = res.state  # each step from the state the case's steps before it left
             state = res.state
 
 

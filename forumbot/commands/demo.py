@@ -12,6 +12,8 @@ him (``[outbox] auto_approve`` for every kind).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import tempfile
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -19,8 +21,8 @@ from typing import TYPE_CHECKING
 
 from forumbot.commands.common import console, lit
 from forumbot.commands.day import verdict_rows
-from forumbot.commands.serve import DEFAULT_PORT, serve_demo
-from forumbot.i18n import _
+from forumbot.commands.webdesk import DEFAULT_PORT, need_web, serve_game
+from forumbot.i18n import _, choose_language, set_language
 from forumbot.labels import moment_key_label, outbox_kind_label, status_label, winner_label
 
 if TYPE_CHECKING:
@@ -162,6 +164,51 @@ def _show_moment(out: Console, steps: BoardSteps, key: str) -> None:
             where = _("thread {tid}").format(tid=item.tid)
         out.print("\n" + _("[b]{kind}[/b] → {where}:").format(kind=outbox_kind_label(item.kind), where=where))
         out.print(item.body, markup=False)
+
+
+def _demo_into(workdir: Path, out: Console | None = None) -> str:
+    """Play the bundled example game into ``workdir/demo.db`` (afresh; quietly unless ``out`` is given);
+    returns its path."""
+    from rich.console import Console
+
+    from forumbot.commands.demo import run_demo
+
+    for leftover in ("demo.db", "demo.db-wal", "demo.db-shm"):
+        (workdir / leftover).unlink(missing_ok=True)
+    run_demo(workdir, out or Console(file=io.StringIO()))
+    return str(workdir / "demo.db")
+
+
+def serve_demo(
+    workdir: Path | None = None,
+    *,
+    host: str = "127.0.0.1",
+    port: int = DEFAULT_PORT,
+    lang: str | None = None,
+    out: Console | None = None,
+) -> int:
+    """Play the example game into ``workdir`` (default: a temporary folder) and leave the desk open on it,
+    with a ``demo`` login. What ``forumbot demo --serve`` calls (with ``out``: the demo's own text shown
+    as it plays)."""
+    from forumbot.store.db import open_store
+
+    need_web()
+    from forumbot.store import judges as repo
+    from forumbot.web import data
+
+    lang = choose_language(lang)
+    set_language(lang)
+    with contextlib.ExitStack() as stack:
+        if workdir is None:
+            workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="forumbot-desk-")))
+        workdir.mkdir(parents=True, exist_ok=True)
+        print(_("playing the example game into {path} ...").format(path=workdir))
+        store = stack.enter_context(open_store(_demo_into(workdir, out)))
+        repo.add_judge(store, "demo", "demo-judge", replace=True)
+        print(_("demo login: name demo, password demo-judge"))
+        game = data.example_game(store.url, data.board_of(store), data.played_example(store))
+        serve_game(game, store, host=host, port=port, lang=lang)
+    return 0
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

@@ -8,37 +8,19 @@ game into a folder and serves it, for a first look.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import getpass
-import io
 import os
 import sys
-import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from forumbot.commands.webdesk import DEFAULT_PORT, need_web, serve_game
+from forumbot.commands.webdesk import make_server as make_server
 from forumbot.errors import UsageError
-from forumbot.i18n import _, choose_language, current_language, set_language
+from forumbot.i18n import _, current_language, set_language
 
 if TYPE_CHECKING:
-    from rich.console import Console
-
-    from forumbot.config import Game
     from forumbot.store.db import Store
-
-DEFAULT_PORT = 8765
-LOCALHOST = ("127.0.0.1", "localhost", "::1")
-
-
-def _need_web() -> None:
-    """The desk's libraries come with the ``web`` extra: say how to get them instead of a traceback."""
-    import importlib.util
-
-    missing = [m for m in ("flask", "argon2", "waitress") if importlib.util.find_spec(m) is None]
-    if missing:
-        raise UsageError(
-            _("the web desk needs {mods}: pip install 'forumbot[web]'").format(mods=", ".join(missing))
-        )
 
 
 def _store_for(args: argparse.Namespace) -> Store:
@@ -75,7 +57,7 @@ def _ask_password(name: str) -> str:
 
 
 def cmd_judges(args: argparse.Namespace) -> int:
-    _need_web()
+    need_web()
     from forumbot.store import judges as repo
 
     set_language(getattr(args, "lang", None) or current_language())
@@ -104,78 +86,13 @@ def cmd_judges(args: argparse.Namespace) -> int:
     return 0
 
 
-def _demo_into(workdir: Path, out: Console | None = None) -> str:
-    """Play the bundled example game into ``workdir/demo.db`` (afresh; quietly unless ``out`` is given);
-    returns its path."""
-    from rich.console import Console
-
-    from forumbot.commands.demo import run_demo
-
-    for leftover in ("demo.db", "demo.db-wal", "demo.db-shm"):
-        (workdir / leftover).unlink(missing_ok=True)
-    run_demo(workdir, out or Console(file=io.StringIO()))
-    return str(workdir / "demo.db")
-
-
-def _warn_if_public(host: str) -> None:
-    if host not in LOCALHOST:
-        print(
-            _(
-                "warning: the desk shows roles and night actions; it now listens on {host}: "
-                "put it behind HTTPS and a firewall"
-            ).format(host=host),
-            file=sys.stderr,
-        )
-
-
-def serve_game(game: Game, store: Store, *, host: str, port: int, lang: str) -> None:
-    """Serve the desk over ``game`` and ``store`` until interrupted (the store stays open)."""
-    from forumbot.store import judges as repo
-    from forumbot.web.app import create_app
-
-    _warn_if_public(host)
-    if not repo.list_judges(store):
-        print(_("no judge can log in yet: add one with `forumbot judges add NAME`"), file=sys.stderr)
-    serve_app(create_app(game, store, lang=lang), host, port)
-
-
-def serve_demo(
-    workdir: Path | None = None,
-    *,
-    host: str = "127.0.0.1",
-    port: int = DEFAULT_PORT,
-    lang: str | None = None,
-    out: Console | None = None,
-) -> int:
-    """Play the example game into ``workdir`` (default: a temporary folder) and leave the desk open on it,
-    with a ``demo`` login. What ``forumbot demo --serve`` calls (with ``out``: the demo's own text shown
-    as it plays)."""
-    from forumbot.store.db import open_store
-
-    _need_web()
-    from forumbot.store import judges as repo
-    from forumbot.web import data
-
-    lang = choose_language(lang)
-    set_language(lang)
-    with contextlib.ExitStack() as stack:
-        if workdir is None:
-            workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="forumbot-desk-")))
-        workdir.mkdir(parents=True, exist_ok=True)
-        print(_("playing the example game into {path} ...").format(path=workdir))
-        store = stack.enter_context(open_store(_demo_into(workdir, out)))
-        repo.add_judge(store, "demo", "demo-judge", replace=True)
-        print(_("demo login: name demo, password demo-judge"))
-        game = data.example_game(store.url, data.board_of(store), data.played_example(store))
-        serve_game(game, store, host=host, port=port, lang=lang)
-    return 0
-
-
 def cmd_serve(args: argparse.Namespace) -> int:
     from forumbot.store.db import open_store
 
-    _need_web()
+    need_web()
     if args.demo:
+        from forumbot.commands.demo import serve_demo
+
         return serve_demo(
             Path(args.workdir) if args.workdir else None,
             host=args.host,
@@ -190,25 +107,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     with open_store(getattr(args, "store", None) or game.store_url) as store:
         serve_game(game, store, host=args.host, port=args.port, lang=lang)
     return 0
-
-
-def make_server(app: Any, host: str, port: int) -> Any:
-    """A waitress server for the desk (a small production WSGI server: threads, no reloader); port 0
-    picks a free one (``server.effective_port``)."""
-    from waitress import create_server  # type: ignore[import-untyped]
-
-    return create_server(app, host=host, port=port, threads=4, ident="forumbot-desk")
-
-
-def serve_app(app: Any, host: str, port: int) -> None:
-    """Serve until interrupted, after printing the desk's address."""
-    server = make_server(app, host, port)
-    url = f"http://{host}:{server.effective_port}/"
-    print(_("the judges' desk is open at {url}").format(url=url), flush=True)
-    try:
-        server.run()
-    finally:
-        server.close()
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -78,12 +78,11 @@ with a message a judge can act on. Every decision is stored with who made it (``
 from __future__ import annotations
 
 from forumbot.desk.core import whoami
-from forumbot.desk.day import OVERRIDE_KINDS, DayJudgement, DaySteps
+from forumbot.desk.day import OVERRIDE_KINDS, DayJudgement
 from forumbot.desk.drafts import case_post_draft, elevator_draft, vote_count_draft
-from forumbot.desk.lastwords import LastWordsReport, LastWordsSteps
+from forumbot.desk.lastwords import LastWordsReport
 from forumbot.desk.night import (
     NIGHT_ACTION_KINDS,
-    NightSteps,
     RecordedSubmission,
     action_from_fields,
     read_submissions,
@@ -91,18 +90,11 @@ from forumbot.desk.night import (
 from forumbot.desk.nightmessages import (
     NIGHT_OVERRIDE_KINDS,
     NIGHT_OVERRIDE_VERDICTS,
-    NightMessageSteps,
     NightOverrideDone,
 )
-from forumbot.desk.setup import SetupSteps, role_by_name
+from forumbot.desk.setup import role_by_name
 from forumbot.desk.state import describe_state
-from forumbot.desk.undo import UndoSteps
-
-
-class Desk(SetupSteps, NightMessageSteps, NightSteps, DaySteps, LastWordsSteps, UndoSteps):
-    """One game's desk. Open with a loaded game file and an open store; every method is one unit of work
-    (it reads the store, asks the engine, and stores what it decided)."""
-
+from forumbot.desk.workflow import Desk
 
 __all__ = [
     "NIGHT_ACTION_KINDS",

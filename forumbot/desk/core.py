@@ -31,7 +31,7 @@ from forumbot.store.records import StateVersion
 
 if TYPE_CHECKING:
     from forumbot.desk.carry import DayCarry
-    from forumbot.desk.day import DayJudgement
+    from forumbot.desk.dayjudgement import DayJudgement
 
 
 def whoami(game: Game | None = None) -> str:

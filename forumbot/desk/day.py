@@ -16,7 +16,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -39,7 +39,6 @@ from engine import (
     PostAttendanceStatus,
     ProxyVote,
     Resolution,
-    Verdict,
     VotePost,
     VoteStatus,
     apply_day,
@@ -54,8 +53,8 @@ from forumbot import drafts
 from forumbot.config import DayConfig
 from forumbot.desk.applications import ApplicationSteps
 from forumbot.desk.carry import DayCarry, canon, fingerprint
+from forumbot.desk.dayjudgement import DayJudgement as DayJudgement
 from forumbot.desk.private import PrivateNote, private_notes
-from forumbot.desk.rounds import DayRound, day_rounds, final_verdicts
 from forumbot.errors import GameFileError, ReadIncomplete, UsageError
 from forumbot.i18n import _
 from forumbot.labels import phase_label
@@ -73,47 +72,6 @@ OVERRIDE_KINDS = {
     "ignore": BallotKind.NOT_A_VOTE,
     "change": BallotKind.CHANGE,
 }
-
-
-@dataclass(frozen=True)
-class DayJudgement:
-    """A day's result with what the store said about it (how many posts, which were flagged)."""
-
-    day: DayConfig
-    result: DayResult
-    attendance: AttendanceResult | None
-    state: GameState | None  # the secret state the day started from (None: no setup stored)
-    # Why the store cannot vouch for this judgement (issue 8, "judge only what was read"): one Chinese
-    # reason per thread of the day that was not read completely after the moment judged (the close,
-    # the last revote's deadline, or the ``--at`` moment). Empty: every thread was.
-    read_reasons: tuple[str, ...] = ()
-
-    @property
-    def running(self) -> bool:
-        """A running count (``tally --at``): never a verdict."""
-        return self.result.as_of is not None
-
-    @property
-    def provisional(self) -> bool:
-        """Not a final verdict: a running count, or a day whose threads were not read completely."""
-        return self.result.provisional or bool(self.read_reasons)
-
-    @property
-    def verdicts(self) -> list[Verdict]:
-        """One verdict per post, each in the round it belongs to (desk/rounds.py): what every face shows."""
-        return final_verdicts(self.result)
-
-    def rounds(self, judges: frozenset[str] = frozenset()) -> tuple[DayRound, ...]:
-        """The day by round: each round's posts, tally, chart moves and ⚑ items (desk/rounds.py)."""
-        return day_rounds(self.result, judges)
-
-    @property
-    def provisional_reasons(self) -> tuple[str, ...]:
-        """Why the judgement is not final, in Chinese (the judge's table and JSON)."""
-        out = list(self.read_reasons)
-        if self.running and self.result.as_of is not None:
-            out.insert(0, "这是截至某一时刻的实时统计，不是最终结果")
-        return tuple(out)
 
 
 @contextmanager

@@ -22,7 +22,7 @@ from forumbot.errors import UsageError
 from forumbot.i18n import _
 
 if TYPE_CHECKING:
-    from forumbot.desk import Desk
+    from forumbot.desk.workflow import Desk
 
 
 def case_post_draft(desk: Desk, n: int, events: tuple[Event, ...]) -> str:

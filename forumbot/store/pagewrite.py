@@ -40,7 +40,7 @@ from forumbot.store.base import BoardLike
 from forumbot.store.db import Store
 from forumbot.store.dberrors import short_reason
 from forumbot.store.models import UTCDateTime
-from forumbot.store.posts import PageResult, StateChange, post_hash
+from forumbot.store.pagechanges import PageResult, StateChange, post_hash
 from forumbot.store.readpath import bump_versions
 
 _T = SQLModel.metadata.tables

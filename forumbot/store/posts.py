@@ -19,10 +19,7 @@ when the database refuses a write.
 
 from __future__ import annotations
 
-import hashlib
-import json
-import unicodedata
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -33,9 +30,14 @@ from forumbot.errors import StoreError
 from forumbot.fetches import FetchRecord
 from forumbot.i18n import _
 from forumbot.parsers.records import EditMarker, Post, PostState, QuoteRef, ThreadPage, TimeSource
+from forumbot.store import pagewrite
 from forumbot.store.base import BoardLike, _aware, _board_id, _unit
 from forumbot.store.db import Store
 from forumbot.store.models import EventRow, PostRow, RevisionRow
+from forumbot.store.pagechanges import PageResult as PageResult
+from forumbot.store.pagechanges import StateChange as StateChange
+from forumbot.store.pagechanges import content_hash as content_hash
+from forumbot.store.pagechanges import post_hash as post_hash
 from forumbot.store.readpath import bump_versions
 
 
@@ -139,28 +141,6 @@ class StoredPost:
 
 
 @dataclass(frozen=True, slots=True)
-class StateChange:
-    pid: int
-    tid: int
-    old: PostState | None
-    new: PostState
-    at: datetime
-    note: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class PageResult:
-    """What storing one page changed."""
-
-    tid: int
-    page: int
-    pids: tuple[int, ...]  # the pids stored from this page (after dedupe)
-    new_posts: tuple[int, ...] = ()
-    new_revisions: tuple[int, ...] = ()  # pids that got a new revision
-    state_changes: tuple[StateChange, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
 class EditEvidence:
     """Why forumbot thinks a post was (or was not) edited. Truthy when edited."""
 
@@ -172,32 +152,6 @@ class EditEvidence:
 
     def __bool__(self) -> bool:
         return self.edited
-
-
-def normalise_text(text: str) -> str:
-    """NFC, no-break spaces as spaces, runs of blanks collapsed, blank lines dropped."""
-    text = unicodedata.normalize("NFC", text).replace("\r\n", "\n").replace("\r", "\n")
-    text = text.replace("\xa0", " ").replace("\u3000", " ")
-    lines = (" ".join(line.split()) for line in text.split("\n"))
-    return "\n".join(line for line in lines if line)
-
-
-def content_hash(text: str, quotes: Iterable[QuoteRef], state: PostState | str) -> str:
-    """The revision key: normalised text, whom the quotes quote (pid, else author and excerpt), state."""
-    qs = [
-        [q.pid, normalise_text(q.author)]
-        if q.pid is not None
-        else [None, normalise_text(q.author), normalise_text(q.text)]
-        for q in quotes
-    ]
-    payload = json.dumps(
-        {"t": normalise_text(text), "q": qs, "s": str(state)}, ensure_ascii=False, sort_keys=True
-    )
-    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
-
-
-def post_hash(post: Post) -> str:
-    return content_hash(post.text, post.quotes, post.state)
 
 
 def record_thread_page(
@@ -216,8 +170,6 @@ def record_thread_page(
     and recommended replies). ``ppp``: posts per page of the page's source, so a later poll can
     resume from the right page even after switching source. Raises StoreError.
     """
-    from forumbot.store import pagewrite  # the batched writer (issue 12); it imports this module
-
     return pagewrite.record_page(
         store, board, page, seen_at=seen_at, fetches=fetches, ppp=ppp, skip_pids=skip_pids
     )

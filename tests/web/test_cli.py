@@ -72,7 +72,7 @@ def test_demo_serve_plays_the_example_and_opens_the_desk_on_it(
 ) -> None:
     from typing import Any
 
-    from forumbot.commands import serve
+    from forumbot.commands import webdesk
     from tests.web.conftest import csrf_of
 
     opened: list[tuple[Any, str, int]] = []
@@ -90,7 +90,7 @@ def test_demo_serve_plays_the_example_and_opens_the_desk_on_it(
         opened.append((app, host, port))
         return Server()
 
-    monkeypatch.setattr(serve, "make_server", make_server)
+    monkeypatch.setattr(webdesk, "make_server", make_server)
     assert main(["demo", "--serve", "--port", "0", "--workdir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "forumbot 演示" in out and "demo-judge" in out  # the demo's own text, then the login

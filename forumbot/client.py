@@ -66,6 +66,7 @@ from forumbot.errors import (
 from forumbot.fetches import FetchRecord
 from forumbot.i18n import _
 from forumbot.parsers import parse_forum_page, parse_thread_page
+from forumbot.parsers.pm import PmConversationPage, PmListPage, parse_pm_conversation, parse_pm_list
 from forumbot.parsers.records import ForumPage, ThreadPage
 from forumbot.urls import Url
 
@@ -410,6 +411,25 @@ class BoardClient:
                 self.api_disabled = exc
         name = Url.FORUMDISPLAY_TOUCH if self.config.source is SourceKind.TOUCH else Url.FORUMDISPLAY
         return self._fetch_parsed(urls.build(self.config.url, name, fid=fid, page=page), self._parse_forum)
+
+    def fetch_pm_list(self, page: int = 1) -> PmListPage:
+        """Page ``page`` of the logged-in account's private conversations (PC pages: the mobile API's
+        PM list is not asked for). Logs in first when credentials are set, as every read does."""
+        url = (
+            urls.build(self.config.url, Url.PM_LIST)
+            if page <= 1
+            else urls.build(self.config.url, Url.PM_LIST_PAGE, page=page)
+        )
+        return self._fetch_parsed(url, self._parse_pm_list)
+
+    def fetch_pm_conversation(self, uid: int, page: int | None = None) -> PmConversationPage:
+        """Page ``page`` of the conversation with ``uid`` (None: the board's default, its last page)."""
+        url = (
+            urls.build(self.config.url, Url.PM_VIEW, uid=uid)
+            if page is None
+            else urls.build(self.config.url, Url.PM_VIEW_PAGE, uid=uid, page=page)
+        )
+        return self._fetch_parsed(url, self._parse_pm_conversation)
 
     def utcnow(self) -> datetime:
         """The wall-clock time (UTC) as this client sees it (injectable for tests)."""
@@ -821,6 +841,26 @@ class BoardClient:
 
     def _parse_forum(self, page: FetchedPage) -> ForumPage:
         return parse_forum_page(
+            page.body,
+            page.url,
+            date_header=page.date,
+            content_type=page.content_type,
+            tz=self.config.tz,
+            status=page.status,
+        )
+
+    def _parse_pm_list(self, page: FetchedPage) -> PmListPage:
+        return parse_pm_list(
+            page.body,
+            page.url,
+            date_header=page.date,
+            content_type=page.content_type,
+            tz=self.config.tz,
+            status=page.status,
+        )
+
+    def _parse_pm_conversation(self, page: FetchedPage) -> PmConversationPage:
+        return parse_pm_conversation(
             page.body,
             page.url,
             date_header=page.date,

@@ -41,9 +41,10 @@ from typing import Any
 from sqlmodel import col, select
 
 from forumbot import urls
+from forumbot.boardio import Board, DiscuzBoard
 from forumbot.client import BoardClient
 from forumbot.config import Game
-from forumbot.errors import BoardError, ConfigError, UnparseablePage, UsageError
+from forumbot.errors import BoardError, ConfigError, TruncatedPage, UnparseablePage, UsageError
 from forumbot.i18n import _
 from forumbot.labels import outbox_status_label
 from forumbot.parsers import parse_thread_page
@@ -295,6 +296,7 @@ class Outbox:
         game: Game,
         *,
         client: BoardClient | None = None,
+        board: Board | None = None,
         sleep: Callable[[float], None] = time.sleep,
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
         progress: Callable[[str], None] | None = None,
@@ -304,7 +306,7 @@ class Outbox:
         self.game = game
         self.settings = OutboxSettings.from_game(game)
         self._client = guard_client(client, store, game.board) if client is not None else None
-        self._writer: BoardWriter | None = None
+        self._board = board  # the seam every write goes through (default: the Discuz! board on client)
         self.sleep = sleep
         self.now = now
         self.progress = progress or (lambda line: None)
@@ -469,7 +471,7 @@ class Outbox:
         ``[board] charset``, else what the writer learnt from a form page in this process."""
         if self.game.board.charset:
             return self.game.board.charset
-        return self._writer.charset if self._writer is not None else None
+        return self._board.writer.charset if isinstance(self._board, DiscuzBoard) else None
 
     def unencodable(self, body: str, subject: str = "", *, failed_for_it: bool = False) -> tuple[str, ...]:
         """The characters of a text the board cannot store (GBK boards: €, 𠮷, ✓, emoji).
@@ -621,12 +623,24 @@ class Outbox:
         return self._client
 
     @property
-    def writer(self) -> BoardWriter:
-        if self._writer is None:
-            self._writer = BoardWriter(
+    def board(self) -> Board:
+        """The board every write (and the PM check of an unclear send) goes through: the one given,
+        else the Discuz! board on :attr:`client` with the game file's way of writing."""
+        if self._board is None:
+            self._board = DiscuzBoard(
                 self.client, WriterSettings(self.settings.via, self.settings.fast_reply)
             )
-        return self._writer
+        return self._board
+
+    @property
+    def writer(self) -> BoardWriter:
+        """The Discuz! writer behind :attr:`board` (what it learnt: the board's charset)."""
+        board = self.board
+        if not isinstance(board, DiscuzBoard):
+            raise UsageError(
+                _("this outbox writes through {board}, not a Discuz! writer").format(board=board)
+            )
+        return board.writer
 
     # ------------------------------------------------------------------ recovery
 
@@ -674,15 +688,27 @@ class Outbox:
             uid = item.sending_uid
             if uid is None:  # nothing in flight: the delivered ones are known
                 return self._settle_pm(item, None, None), True
-            for msg in reversed(self.writer.read_pm_conversation(uid)):
+            conversation = self.board.fetch_pm_conversation(uid)
+            for msg in reversed(conversation.messages):
                 if (
-                    msg.own
+                    msg.mine
                     and msg.pmid not in pmids
                     and msg.pmid not in item.delivered.values()
                     and bodies_match(item.body, msg.text)
                 ):
                     self.progress(f"#{item.id} 核实：私信 uid {uid} 已在对话中（pmid {msg.pmid}）")
                     return self._settle_pm(item, uid, msg.pmid), True
+            if conversation.problems:
+                # The board showed the conversation in part (the newest message is hidden when it is
+                # read in the same second it was sent): "not there" would be a guess, and a resend a
+                # duplicate. Stop; the next send reads it again.
+                raise TruncatedPage(
+                    conversation.url or f"uid {uid}",
+                    "",
+                    _("the conversation was shown in part: {problems}").format(
+                        problems=_("; ").join(conversation.problems)
+                    ),
+                )
             self.progress(f"#{item.id} 核实：私信 uid {uid} 不在对话中，可以重发")
             return self._not_found(
                 item, f"the conversation with uid {uid} holds no such message from us"
@@ -952,14 +978,14 @@ class Outbox:
         before = self._mark_sending(item, None)
         if item.dest == "reply":
             assert item.tid is not None
-            return self.writer.reply(
+            return self.board.reply(
                 item.tid, item.body, fid=item.fid, quote_pid=item.quote_pid, before_post=before
             )
         if item.dest == "newthread":
             assert item.fid is not None
-            return self.writer.new_thread(item.fid, item.subject, item.body, before_post=before)
+            return self.board.new_thread(item.fid, item.subject, item.body, before_post=before)
         assert item.tid is not None and item.pid is not None
-        return self.writer.edit(
+        return self.board.edit(
             item.tid, item.pid, item.body, fid=item.fid, subject=item.subject or None, before_post=before
         )
 
@@ -1061,7 +1087,7 @@ class Outbox:
         while True:
             self._pace_pm()
             item = self.get(item.id)
-            result = self.writer.send_pm(uid, item.body, before_post=self._mark_sending(item, uid))
+            result = self.board.send_pm(uid, item.body, before_post=self._mark_sending(item, uid))
             if result.outcome is Outcome.PM_FLOOD and floods < self.settings.flood_retries:
                 floods += 1
                 self._back_to_approved(item, result)

@@ -39,7 +39,8 @@ from forumbot.parsers.records import ForumThread, ThreadPage
 from forumbot.store.values import ThreadRead
 
 if TYPE_CHECKING:
-    from forumbot.client import BoardClient, LoginGuard
+    from forumbot.boardio import PolledBoard
+    from forumbot.client import LoginGuard
     from forumbot.store.db import Store
     from forumbot.store.posts import StateChange
     from forumbot.store.threads import StoredThread
@@ -307,7 +308,7 @@ class ForumListing:
 
 
 def fetch_listing(
-    client: BoardClient, fids: Sequence[int], started_at: datetime | None = None
+    client: PolledBoard, fids: Sequence[int], started_at: datetime | None = None
 ) -> ForumListing:
     """Ask each forum in ``fids`` for its thread list. Board errors are kept in the listing (with the
     exchanges that led to them), not raised: the threads are then read directly."""
@@ -333,7 +334,7 @@ def _forum_ids(cfg: BoardConfig, known_fids: Iterable[int | None]) -> list[int]:
     return [cfg.fid] if cfg.fid else sorted({fid for fid in known_fids if fid is not None})
 
 
-def _api_note(client: BoardClient, cfg: BoardConfig, report: PollReport) -> None:
+def _api_note(client: PolledBoard, cfg: BoardConfig, report: PollReport) -> None:
     if client.api_disabled is not None and cfg.source == "api":
         report.notes.append(
             _("the API failed, PC pages were read instead: {error}").format(error=client.api_disabled)
@@ -344,7 +345,7 @@ def _api_note(client: BoardClient, cfg: BoardConfig, report: PollReport) -> None
 
 
 def poll(
-    client: BoardClient,
+    client: PolledBoard,
     store: Store,
     board: BoardConfig | str | None,
     watched_tids: Iterable[int],
@@ -408,7 +409,7 @@ def poll(
 
 
 def _poll(
-    client: BoardClient,
+    client: PolledBoard,
     store: Store,
     cfg: BoardConfig,
     key: str,
@@ -522,7 +523,7 @@ class _MarkerReread(BoardError):
 
 
 def _reread_for_markers(
-    client: BoardClient,
+    client: PolledBoard,
     store: Store,
     key: str,
     tids: list[int],
@@ -571,7 +572,7 @@ def _reread_for_markers(
 def _log_error(
     store: Store,
     key: str,
-    client: BoardClient,
+    client: PolledBoard,
     exc: BoardError,
     tid: int | None,
     report: PollReport,
@@ -601,7 +602,7 @@ def _record_error(
 
 
 def _read_thread(
-    client: BoardClient,
+    client: PolledBoard,
     store: Store,
     key: str,
     tid: int,
@@ -699,7 +700,7 @@ class _ApiPageMissing(Exception):
 
 
 def _read_pages(
-    client: BoardClient,
+    client: PolledBoard,
     store: Store,
     key: str,
     tid: int,
@@ -852,7 +853,7 @@ class _LoginGuardOnDemand:
 
 
 def poll_store(
-    client: BoardClient,
+    client: PolledBoard,
     store_url: str | Path | None,
     board: BoardConfig,
     watched_tids: Iterable[int],
@@ -909,7 +910,7 @@ def poll_store(
 
 
 def _idle_poll(
-    client: BoardClient,
+    client: PolledBoard,
     store_url: str | Path | None,
     cfg: BoardConfig,
     tids: list[int],

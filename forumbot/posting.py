@@ -17,9 +17,10 @@ Why it looks like this (checked against the captured exchanges in
 - **Fields in the board's charset**: the charset of the form page decides how the fields are encoded. A
   GBK board stores UTF-8 bytes as mojibake and says "success" (84, 88): nothing in the answer tells.
 - **A POST is never retried here.** Whether and when to send again is the outbox's decision.
-- Pure parts (:func:`classify_answer`, :func:`parse_form`, :func:`parse_pm_view`,
-  :func:`normalise_body`) take bytes and return records; :class:`BoardWriter` does the I/O through the
-  :class:`~forumbot.client.BoardClient` (its session, cookies, politeness interval and login).
+- Pure parts (:func:`classify_answer`, :func:`parse_form`, :func:`normalise_body`) take bytes and
+  return records; :class:`BoardWriter` does the I/O through the :class:`~forumbot.client.BoardClient`
+  (its session, cookies, politeness interval and login). Private messages are read by the client
+  (:mod:`forumbot.parsers.pm`: one PM record); :mod:`forumbot.boardio` joins both behind one seam.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from forumbot.client import BoardClient, network_cause, never_connected
 from forumbot.errors import BoardError, CaptchaRequired, ForumbotError, LoginFailed, LoginRequired
 from forumbot.i18n import _
 from forumbot.parsers.encoding import detect_charset, parse_html
+from forumbot.parsers.pm import PmMessage, parse_pm_conversation
 from forumbot.urls import Url
 
 # --------------------------------------------------------------------------- results
@@ -507,43 +509,10 @@ def parse_form(
     return Form(action, tuple(fields), charset)
 
 
-@dataclass(frozen=True, slots=True)
-class PmMessage:
-    """One message of a private conversation (PC view ``dl#pmlist_PMID``)."""
-
-    pmid: int
-    author_uid: int | None
-    own: bool  # written by the viewer (您)
-    text: str
-
-
 def parse_pm_view(body: bytes, content_type: str | None = None) -> list[PmMessage]:
-    """The messages of a PC conversation page (``home.php?mod=space&do=pm&subop=view&touid=UID``)."""
-    root, _ = _form_root(body, content_type)
-    out: list[PmMessage] = []
-    for dl in root.xpath('//dl[starts-with(@id, "pmlist_")]'):
-        pmid = _int(dl.get("id", "").split("_", 1)[1])
-        if pmid is None:
-            continue
-        uid = None
-        for a in dl.xpath('.//dd[contains(@class,"avt")]//a[contains(@href,"uid=")]'):
-            uid = _int(parse_qs(urlsplit(a.get("href", "")).query).get("uid", [None])[0])
-            break
-        own = bool(dl.xpath('.//dd[contains(@class,"ptm")]/span[contains(@class,"xw1")]'))
-        ptm = dl.xpath('.//dd[contains(@class,"ptm")]')
-        text = ""
-        if ptm:
-            # the author (a link, or 您) and the time are child elements: keep only the text between
-            parts = [ptm[0].text or ""]
-            for child in ptm[0]:
-                if child.tag == "br":
-                    parts.append("\n")
-                elif child.tag not in ("a", "span"):
-                    parts.append("".join(child.itertext()))
-                parts.append(child.tail or "")
-            text = "".join(parts).replace("\xa0", " ").strip()
-        out.append(PmMessage(pmid, uid, own, text))
-    return out
+    """The messages of a PC conversation page: the one PM record, read by the PM parser
+    (:func:`forumbot.parsers.pm.parse_pm_conversation`); kept for the callers of this name."""
+    return list(parse_pm_conversation(body, "", content_type=content_type).messages)
 
 
 _BBCODE_BLOCK = re.compile(r"\[(quote|hide|code)(=[^\]]*)?\].*?\[/\1\]", re.S | re.I)
@@ -869,10 +838,9 @@ class BoardWriter:
         return self._post(Action.PM, url, fields, referer=None, before_post=before_post)
 
     def read_pm_conversation(self, uid: int) -> list[PmMessage]:
-        """The last page of the conversation with ``uid`` (the judge's view)."""
+        """The last page of the conversation with ``uid`` (the judge's view), as the client reads it."""
         self.ensure_login()
-        page = self.client.get(urls.build(self.root, Url.PM_VIEW, uid=uid))
-        return parse_pm_view(page.body, page.content_type)
+        return list(self.client.fetch_pm_conversation(uid).messages)
 
     # ------------------------------------------------------------------ mobile API
 

@@ -42,6 +42,7 @@ class Url(StrEnum):
     PM_VIEW = "pm_view"  # the conversation with one user
     PM_VIEW_PAGE = "pm_view_page"  # one page of it (the runner reads every page at a night's deadline)
     PM_LIST = "pm_list"  # the judge's conversations (the runner's night read)
+    PM_LIST_PAGE = "pm_list_page"  # a further page of them
     API_LOGIN_VERSION = "api_login_version"  # v1/v2: v4's login answers 503 on X3.5 (yet logs in)
     API_VIEWTHREAD_PLAIN = "api_viewthread_plain"  # for the formhash
     API_SENDREPLY = "api_sendreply"
@@ -77,6 +78,7 @@ TEMPLATES: Final[dict[Url, str]] = {
     Url.PM_VIEW: "home.php?mod=space&do=pm&subop=view&touid={uid}",
     Url.PM_VIEW_PAGE: "home.php?mod=space&do=pm&subop=view&touid={uid}&page={page}",
     Url.PM_LIST: "home.php?mod=space&do=pm&filter=privatepm",
+    Url.PM_LIST_PAGE: "home.php?mod=space&do=pm&filter=privatepm&page={page}",
     Url.API_LOGIN_VERSION: "api/mobile/index.php?version={version}"
     "&module=login&loginsubmit=yes&loginfield=username",
     Url.API_VIEWTHREAD_PLAIN: API + "&module=viewthread&tid={tid}",

@@ -55,7 +55,7 @@ from engine import (
     action_to_dict,
     publishable_last_words,
 )
-from forumbot import urls
+from forumbot.boardio import Board
 from forumbot.boardtext import literal
 from forumbot.client import BoardClient
 from forumbot.config import Game
@@ -75,7 +75,7 @@ from forumbot.nightmail import (
     thread_messages,
 )
 from forumbot.outbox import Destination, ItemKind, Outbox, OutboxRefused, PrivateMessage, Reply
-from forumbot.parsers.pm import PmMessage, parse_pm_conversation, parse_pm_list
+from forumbot.parsers.pm import PmMessage
 from forumbot.poll import PollReport, poll
 from forumbot.runner import ledger
 from forumbot.runner.plan import GRACE, DayTimes, Facts, Moment, MomentKind, plan
@@ -84,7 +84,6 @@ from forumbot.store import posts, records
 from forumbot.store.logins import guard_client
 from forumbot.store.models import NightSubmissionRow
 from forumbot.store.reads import day_read_complete
-from forumbot.urls import Url
 
 RUNNER_BY = "forumbot-runner"  # who the runner's own decisions are logged as
 EARLY_DECISION = "night_resolved_early"  # the decision recording when a night was resolved early
@@ -118,6 +117,7 @@ class BoardSteps:
         store: Any,
         *,
         client: BoardClient | None = None,
+        board: Board | None = None,
         outbox: Outbox | None = None,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
         by: str = RUNNER_BY,
@@ -131,7 +131,10 @@ class BoardSteps:
         # Every login of the runner (a poll, the night's PM read, the outbox) consults the store's
         # record of failed logins: a wrong password is tried once per lock-out window, not per tick.
         self.client = guard_client(client or BoardClient(game.board, now=clock), store, game.board)
-        self.outbox = outbox or Outbox(store, game, client=self.client, now=clock, by=by)
+        self.outbox = outbox or Outbox(store, game, client=self.client, board=board, now=clock, by=by)
+        # The board's operations (the groups' forum lists, the judge's PMs, every write) go through
+        # the seam; the poll, which keeps the fetch log, reads through the client itself.
+        self.board: Board = board if board is not None else self.outbox.board
         self.grammar = str(self.desk.ruleset.grammar)  # the submission grammar names the groups
 
     # ------------------------------------------------------------------ the plan
@@ -289,7 +292,7 @@ class BoardSteps:
                 out.append((group, g.tid))
                 continue
             try:
-                page = self.client.fetch_forum_page(g.fid)
+                page = self.board.fetch_forum_page(g.fid)
             except BoardError as exc:
                 raise Delay(
                     _("cannot read the forum of the group {group} (fid {fid}): {error}").format(
@@ -300,33 +303,21 @@ class BoardSteps:
         return out
 
     def read_pms(self) -> list[PmMessage]:
-        """Every private message in the judge's conversations (every page), read now with his login."""
-        root = self.game.board.url
+        """Every private message in the judge's conversations (every page), read now with his login
+        through the board's seam (:class:`~forumbot.boardio.Board`). A page the board showed only in
+        part (the same-second pitfall), or any read that failed, is a Delay: a night is never judged
+        on messages half read."""
         try:
-            if self.client.has_credentials and not self.client.logged_in:
-                self.client.login()
-            page = self.client.get(urls.build(root, Url.PM_LIST))
-            listing = parse_pm_list(
-                page.body, page.url, date_header=page.date, content_type=page.content_type
-            )
+            listing = self.board.fetch_pm_list()
             found: list[PmMessage] = []
             for conv in listing.conversations:
                 if conv.other_uid is None:
                     continue
-                first = self.client.get(urls.build(root, Url.PM_VIEW, uid=conv.other_uid))
-                view = parse_pm_conversation(
-                    first.body, first.url, date_header=first.date, content_type=first.content_type
-                )
+                view = self.board.fetch_pm_conversation(conv.other_uid)
                 pages = [view]
                 for n in range(1, (view.pages or 1) + 1):
-                    if n == view.page:
-                        continue
-                    more = self.client.get(urls.build(root, Url.PM_VIEW_PAGE, uid=conv.other_uid, page=n))
-                    pages.append(
-                        parse_pm_conversation(
-                            more.body, more.url, date_header=more.date, content_type=more.content_type
-                        )
-                    )
+                    if n != view.page:
+                        pages.append(self.board.fetch_pm_conversation(conv.other_uid, n))
                 for p in pages:
                     if p.problems:
                         raise Delay(

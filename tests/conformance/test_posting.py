@@ -196,10 +196,10 @@ def test_pm_conversation_page_gives_pmids_authors_and_text() -> None:
     _, _, headers, body = _load("74_pm_view_touid")
     msgs = parse_pm_view(body, headers.get("Content-Type"))
     assert [m.pmid for m in msgs] == [2, 9, 10]
-    assert msgs[0].own and msgs[0].author_uid == 14
+    assert msgs[0].mine and msgs[0].from_uid == 14
     assert msgs[0].text.startswith("【美食杀·身份】包子：你的身份是【杀手】，同伴：油条。")
     assert "每晚由你把「杀：名字」用短消息发给法官。" in msgs[0].text
-    assert not msgs[1].own and msgs[1].author_uid == 3 and msgs[1].text == "杀：烧卖"
+    assert not msgs[1].mine and msgs[1].from_uid == 3 and msgs[1].text == "杀：烧卖"
 
 
 def test_gbk_request_bodies_are_what_our_encoder_sends() -> None:

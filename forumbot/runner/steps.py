@@ -132,10 +132,15 @@ class BoardSteps:
         # record of failed logins: a wrong password is tried once per lock-out window, not per tick.
         self.client = guard_client(client or BoardClient(game.board, now=clock), store, game.board)
         self.outbox = outbox or Outbox(store, game, client=self.client, board=board, now=clock, by=by)
-        # The board's operations (the groups' forum lists, the judge's PMs, every write) go through
-        # the seam; the poll, which keeps the fetch log, reads through the client itself.
-        self.board: Board = board if board is not None else self.outbox.board
+        self._board = board
         self.grammar = str(self.desk.ruleset.grammar)  # the submission grammar names the groups
+
+    @property
+    def board(self) -> Board:
+        """The board's operations (the groups' forum lists, the judge's PMs, every write) go through
+        this seam, the outbox's own unless one was given; the poll, which keeps the fetch log, reads
+        through :attr:`client` (a :class:`~forumbot.boardio.PolledBoard`)."""
+        return self._board if self._board is not None else self.outbox.board
 
     # ------------------------------------------------------------------ the plan
 

@@ -89,10 +89,10 @@ from forumbot.desk.night import (
     read_submissions,
 )
 from forumbot.desk.nightmessages import (
-    NIGHT_OVERRIDE_KINDS,
     NIGHT_OVERRIDE_VERDICTS,
     NightMessageSteps,
     NightOverrideDone,
+    night_override_kinds,
 )
 from forumbot.desk.setup import SetupSteps, role_by_name
 from forumbot.desk.state import describe_state
@@ -106,7 +106,6 @@ class Desk(SetupSteps, NightMessageSteps, NightSteps, DaySteps, LastWordsSteps, 
 
 __all__ = [
     "NIGHT_ACTION_KINDS",
-    "NIGHT_OVERRIDE_KINDS",
     "NIGHT_OVERRIDE_VERDICTS",
     "OVERRIDE_KINDS",
     "DayJudgement",
@@ -118,6 +117,7 @@ __all__ = [
     "case_post_draft",
     "describe_state",
     "elevator_draft",
+    "night_override_kinds",
     "read_submissions",
     "role_by_name",
     "vote_count_draft",

@@ -34,7 +34,7 @@ from forumbot.nightmail import (
     pm_messages,
     thread_messages,
 )
-from forumbot.parsers.nightmsg import NightKind, NightStatement
+from forumbot.parsers.nightmsg import NightStatement
 from forumbot.parsers.pm import PmMessage
 from forumbot.parsers.records import Post, PostState, TimeSource
 
@@ -341,7 +341,7 @@ def test_an_unknown_name_is_suggested_and_the_judge_can_take_it() -> None:
     mail = judge_night(r001(), [msg], deadline=DEADLINE)
     assert codes(mail) == ["unknown_name"] and mail.verdicts[0].suggestion == "烧卖"
     assert mail.night.submissions == ()
-    taken = (NightStatement(NightKind.KILL, ("烧卖",)), NightStatement(NightKind.PLEDGE, ("油条",)))
+    taken = (NightStatement("kill", ("烧卖",)), NightStatement("pledge", ("油条",)))
     fix = NightOverride("pid:53", "玩家笔误，指烧卖", "法官大人", statements=taken)
     mail = judge_night(r001(), [msg], deadline=DEADLINE, overrides=[fix])
     assert codes(mail) == ["accepted"]

@@ -13,7 +13,9 @@ How a message is judged, in order (the first failing step gives the code):
    a name that is no player → ``unknown_name`` (a suggestion, never taken); several names for one target
    → ``ambiguous``; nothing readable after a keyword → ``unreadable``; a tentative mention (mid-sentence,
    a question) → ``ambiguous`` (flag ``night_tentative``);
-2. who: the author must be in the acting group (匪帮/杀手, 警署) or hold the skill's role → ``not_member``;
+2. who: the author must be in the acting group (匪帮/杀手, 警署) or hold the skill's role → ``not_member``
+   (who submits each kind, where, what a late one means: the rule set's night vocabulary,
+   ``RuleSet.night_words``; the rule set answers ``submit_refusal``);
 3. where: a group's action in its own group thread or by PM (flag ``night_group_actions_by_pm``); a
    single-holder skill by PM (flag ``night_solo_actions_in_group_thread``) → ``wrong_channel``;
 4. when: before ``opens_at`` → ``early``; at or after the deadline → ``late`` (flag

@@ -20,6 +20,7 @@ from engine import (
     action_from_dict,
     action_to_dict,
     apply_day,
+    close_day,
     draw_roles,
     get_ruleset,
     new_game,
@@ -33,7 +34,6 @@ from engine import (
     submit,
     unregister,
 )
-from engine.eliminations import close_day
 from forumbot.parsers.nightmsg import read_night_message
 from tests.engine.hunter import HERE, HUNTER, SHOT, Hunter, Shoot
 

@@ -171,6 +171,13 @@ class RuleSet:
             return None
         return f"本规则没有{word.name_zh}"
 
+    def check_hand_over(
+        self, state: GameState, word: NightWord, author: str, to: str
+    ) -> IllegalActionError | None:
+        """The rules' refusal of a hand-over (a word with no engine action naming who receives something,
+        R004's 威权), or None; the hand-over itself is applied by its own engine call."""
+        return None
+
     def signs_group_action(self, state: GameState, name: str) -> bool:
         """Whether a group's action submitted by ``name`` names him in its ``by`` (the engine checks it)."""
         return True

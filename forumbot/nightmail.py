@@ -387,7 +387,10 @@ def judge_night(
     verdicts: list[NightVerdict] = []
     for _, m in msgs:
         verdicts.append(_judge_message(work, m, by_id.get(m.id), deadline, opens_at))
-    held_authority = work.held.get(("authority",))
+    hand_over = next(
+        (w for w in rules_of(state).night_words if w.action is None and w.form is Form.TARGET), None
+    )
+    held_authority = work.held.get(hand_over.slot_of("")) if hand_over is not None else None
     authority = (held_authority.author, str(held_authority.value[0])) if held_authority else None
     final = [_finish(v, work.parts.get(v.message_id, [])) for v in verdicts]
     extra: Submission | None = None
@@ -602,10 +605,11 @@ def _judge_part(
             return replace(taken, reason=taken.reason + why, rule=exc.rule)
         except EngineError as exc:
             return part(NightCode.ILLEGAL, f"不合规则：{exc}", action=action)
-    elif slot == ("authority",):
-        why = _authority_problem(state, m.author, str(value[0]))
-        if why is not None:
-            return part(NightCode.ILLEGAL, why, rule="R004 市长·威权")
+    elif not _is_composite(state, slot) and _word(state, kinds[-1]).form is Form.TARGET:
+        # a hand-over without an engine action (R004's 威权): the rule set checks whom it goes to
+        refused = rules_of(state).check_hand_over(state, _word(state, kinds[-1]), m.author, str(value[0]))
+        if refused is not None:
+            return part(NightCode.ILLEGAL, str(refused), rule=refused.rule)
     # the slot
     return _take_slot(work, m, slot, kinds, group, action, value, fields_set, sts)
 
@@ -613,14 +617,6 @@ def _judge_part(
 def _late_words(state: GameState, kinds: tuple[str, ...]) -> str:
     """What a late submission means (the rule set's word for the first kind: 今晚平安夜, 不予受理 …)."""
     return _word(state, kinds[0]).late_zh
-
-
-def _authority_problem(state: GameState, author: str, to: str) -> str | None:
-    if to == author:
-        return "威权须交给另一名角色"
-    if not state.is_alive(to):
-        return f"{to} 已出局，不能获得威权"
-    return None
 
 
 def _build(

@@ -63,6 +63,15 @@ class R004(RuleSet):
             return None
         return super().submit_refusal(state, word, author)
 
+    def check_hand_over(
+        self, state: GameState, word: NightWord, author: str, to: str
+    ) -> IllegalActionError | None:
+        if to == author:
+            return IllegalActionError("威权须交给另一名角色", rule="R004 市长·威权")
+        if not state.is_alive(to):
+            return IllegalActionError(f"{to} 已出局，不能获得威权", rule="R004 市长·威权")
+        return None
+
     def signs_group_action(self, state: GameState, name: str) -> bool:
         # the engine wants a kill's ``by`` to be a 杀手; a sniper who rejoined submits for the group unsigned
         return state.has(name) and state.player(name).role is RoleId.KILLER

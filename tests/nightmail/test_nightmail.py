@@ -423,7 +423,8 @@ def test_r004_authority_is_passed_only_by_the_holder_who_went_out() -> None:
     mail = judge_night(state, [pm("市长", "威权给饺子", 1)], deadline=DEADLINE)
     assert codes(mail) == ["accepted"] and mail.authority == ("市长", "饺子")
     mail = judge_night(state, [pm("市长", "威权给市长", 1)], deadline=DEADLINE)
-    assert codes(mail) == ["illegal"]
+    assert codes(mail) == ["illegal"] and "另一名角色" in mail.verdicts[0].reason  # the rule set's check
+    assert mail.verdicts[0].parts[0].rule == "R004 市长·威权"
     mail = judge_night(r004(), [pm("饺子", "威权给烧卖", 1)], deadline=DEADLINE)
     assert codes(mail) == ["not_member"]
 

@@ -189,8 +189,8 @@ def unregister_action_kind(kind: str) -> None:
     """Remove a kind :func:`register_action_kind` added (a built-in one stays)."""
     if kind in _BUILT_IN:
         return
+    # the ActionKind member stays (an action class holds it; registering again finds the same one)
     _ACTION_KINDS.pop(ActionKind(kind), None)
-    ActionKind.retract(kind)
 
 
 def slot_of(action: NightAction) -> tuple[str, ...]:

@@ -28,8 +28,8 @@ from engine.flags_night import NightFlags
 class OpenEnum(StrEnum):
     """A StrEnum a variant may add values to (a role, an action kind, a cause) without changing the
     engine: ``extend(value)`` makes a member that ``Cls(value)``, ``is`` and serialisation treat like a
-    built-in one. Iterating the class lists the built-in members only; ``retract`` removes an added one
-    (a test that registered a variant cleans up)."""
+    built-in one. Iterating the class lists the built-in members only; an added member stays for the
+    process (an action class or a state holds it), unregistering a variant removes only its table rows."""
 
     @classmethod
     def extend(cls, value: str) -> Self:
@@ -44,12 +44,6 @@ class OpenEnum(StrEnum):
         member._name_ = value.upper()
         cls._value2member_map_[value] = member
         return member
-
-    @classmethod
-    def retract(cls, value: str) -> None:
-        """Forget a value added by :meth:`extend` (built-in members stay)."""
-        if value not in {m.value for m in cls}:
-            cls._value2member_map_.pop(value, None)
 
     @classmethod
     def _missing_(cls, value: Any) -> Any:

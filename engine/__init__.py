@@ -21,7 +21,11 @@ IllegalActionError naming the rule; ``is_legal``; ``submit(state, night, action,
 whose ``.refusal`` (:class:`Refusal`) says forbidden (refused before the deadline) or void at resolution
 (AMB-08, AMB-10); ``record_submission`` (``submit`` keeping a submission voided at resolution);
 ``resolve_night(state, night, seed=…)`` → :class:`Resolution`;
-``resolve_extra_check`` (R001 §五). Action classes (Kill, Check, Protect, Snipe, …) and the one table
+``resolve_extra_check`` (R001 §五). The night vocabulary: ``rules.night_words`` (:class:`NightWord`: each
+kind's engine name, Chinese label, keywords, :class:`Form`, who submits it and :class:`Where`, its cutoff;
+``rules.night_word(kind)``, ``rules.submit_refusal``); a word with ``armed`` is kept in
+``GameState.armed`` and fired by ``rules.resolve_armed`` when its holder goes out (engine/lastacts.py:
+"on death, the role may act"). Action classes (Kill, Check, Protect, Snipe, …) and the one table
 of action kinds ``ACTION_KINDS`` (ActionKind → :class:`ActionKindSpec`: class, single-target, Chinese).
 
 **The day** — judge from ballots/posts: ``judge_day(DayInput(...), as_of=…)`` → :class:`DayResult`;
@@ -57,8 +61,9 @@ ended it, a verdict with a Chinese reason for every :class:`ApplicationPost`).
 legal play.
 
 Layout: a core (errors, roles, state, actions, events, outcome, ballots, flags*, attendance, presets,
-setup, ruleset, night, judgement, eliminations, gameover, working, table, history, simulate, day/) and
-one package per rule-set family (r001/, r004/). Core modules never import a family package.
+setup, vocab, ruleset, lastacts, night, judgement, eliminations, gameover, working, table, history,
+simulate, day/) and one package per rule-set family (r001/, r004/). Core modules never import a family
+package.
 """
 
 from __future__ import annotations
@@ -234,6 +239,7 @@ from engine.ruleset import (
 from engine.setup import Setup, draw_roles, new_game
 from engine.simulate import random_day, random_night
 from engine.state import GameState, Phase, Player, frozen_map, state_from_dict, state_to_dict
+from engine.vocab import Form, NightWord, Where
 
 __all__ = [
     "ACTION_KINDS",
@@ -280,6 +286,7 @@ __all__ = [
     "Event",
     "EventKind",
     "Fireworks",
+    "Form",
     "Game",
     "GameOverError",
     "GameState",
@@ -296,6 +303,7 @@ __all__ = [
     "Night",
     "NightAction",
     "NightFlags",
+    "NightWord",
     "Outcome",
     "OutcomeKind",
     "Override",
@@ -331,6 +339,7 @@ __all__ = [
     "VotePost",
     "VoteStatus",
     "VoterRef",
+    "Where",
     "WinSide",
     "Winner",
     "action_from_dict",

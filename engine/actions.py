@@ -152,26 +152,45 @@ class ActionKindSpec:
     name_zh: str
 
 
-#: The one table of night action kinds (kind → class), in the order a judge's menu lists them.
-ACTION_KINDS: Mapping[ActionKind, ActionKindSpec] = MappingProxyType(
-    {
-        spec.kind: spec
-        for spec in (
-            ActionKindSpec(ActionKind.KILL, Kill, False, "杀人"),
-            ActionKindSpec(ActionKind.CHECK, Check, True, "验人"),
-            ActionKindSpec(ActionKind.PROTECT, Protect, False, "守护"),
-            ActionKindSpec(ActionKind.SNIPE, Snipe, True, "狙击"),
-            ActionKindSpec(ActionKind.FIREWORKS, Fireworks, True, "放烟花"),
-            ActionKindSpec(ActionKind.SPY, Spy, True, "潜伏"),
-            ActionKindSpec(ActionKind.KIDNAP, Kidnap, True, "绑架"),
-            ActionKindSpec(ActionKind.KILL_HOSTAGES, KillHostages, False, "撕票"),
-            ActionKindSpec(ActionKind.HEAL, Heal, True, "救治"),
-            ActionKindSpec(ActionKind.HUG, Hug, True, "拥抱"),
-            ActionKindSpec(ActionKind.ASSASSINATE, Assassinate, True, "暗杀"),
-            ActionKindSpec(ActionKind.ARROW, Arrow, False, "丘比特之箭"),
-        )
-    }
-)
+_ACTION_KINDS: dict[ActionKind, ActionKindSpec] = {
+    spec.kind: spec
+    for spec in (
+        ActionKindSpec(ActionKind.KILL, Kill, False, "杀人"),
+        ActionKindSpec(ActionKind.CHECK, Check, True, "验人"),
+        ActionKindSpec(ActionKind.PROTECT, Protect, False, "守护"),
+        ActionKindSpec(ActionKind.SNIPE, Snipe, True, "狙击"),
+        ActionKindSpec(ActionKind.FIREWORKS, Fireworks, True, "放烟花"),
+        ActionKindSpec(ActionKind.SPY, Spy, True, "潜伏"),
+        ActionKindSpec(ActionKind.KIDNAP, Kidnap, True, "绑架"),
+        ActionKindSpec(ActionKind.KILL_HOSTAGES, KillHostages, False, "撕票"),
+        ActionKindSpec(ActionKind.HEAL, Heal, True, "救治"),
+        ActionKindSpec(ActionKind.HUG, Hug, True, "拥抱"),
+        ActionKindSpec(ActionKind.ASSASSINATE, Assassinate, True, "暗杀"),
+        ActionKindSpec(ActionKind.ARROW, Arrow, False, "丘比特之箭"),
+    )
+}
+_BUILT_IN = frozenset(_ACTION_KINDS)
+#: The one table of night action kinds (kind → class), in the order a judge's menu lists them. A
+#: variant's own kinds join it when its rule set is registered (its night words name their class).
+ACTION_KINDS: Mapping[ActionKind, ActionKindSpec] = MappingProxyType(_ACTION_KINDS)
+
+
+def register_action_kind(spec: ActionKindSpec) -> None:
+    """Add a variant's action kind (``engine.register`` does it for a rule set's night words)."""
+    old = _ACTION_KINDS.get(spec.kind)
+    if old is not None:
+        if old.cls is not spec.cls:
+            raise ValueError(f"night action kind {spec.kind.value!r} already belongs to {old.cls.__name__}")
+        return  # a kind already known (a built-in one a variant's words name again) keeps its row
+    _ACTION_KINDS[spec.kind] = spec
+
+
+def unregister_action_kind(kind: str) -> None:
+    """Remove a kind :func:`register_action_kind` added (a built-in one stays)."""
+    if kind in _BUILT_IN:
+        return
+    # the ActionKind member stays (an action class holds it; registering again finds the same one)
+    _ACTION_KINDS.pop(ActionKind(kind), None)
 
 
 def slot_of(action: NightAction) -> tuple[str, ...]:

@@ -27,6 +27,7 @@ from engine.errors import GameOverError, IllegalActionError
 from engine.events import JUDGE, Event, EventKind, Resolution, event
 from engine.flags_day import DayFlags
 from engine.gameover import game_over_events
+from engine.lastacts import fire_armed
 from engine.outcome import Outcome, Termination, Winner
 from engine.ruleset import evaluate_outcome, rules_of
 from engine.state import GameState, Phase, frozen_map
@@ -118,7 +119,9 @@ def resolve_execution(
     whose partner is alive is swapped; the win check runs at once and may end the game.
     """
     require_day(state, day, "an execution")
-    return rules_of(state).execute(state, chosen, day, tied)
+    rules = rules_of(state)
+    res = rules.execute(state, chosen, day, tied)
+    return fire_armed(res, check_win=rules.win_check_timing == "per_elimination")
 
 
 def resolve_drowning(state: GameState, names: Iterable[str], *, day: int) -> Resolution:
@@ -218,7 +221,7 @@ def apply_day(
     for step in rules_of(state).day_steps(day, list(drowned), list(sent_off), reds):
         if st.outcome is not None:
             break
-        res = step(st)
+        res = fire_armed(step(st), check_win=rules_of(state).win_check_timing == "per_elimination")
         events += res.events
         out += res.out
         st = res.state

@@ -23,6 +23,7 @@ from dataclasses import replace
 from engine.actions import ACTION_KINDS, Kill, Night, NightAction, Protect, Submission
 from engine.errors import GameOverError, IllegalActionError, Refusal
 from engine.events import Resolution
+from engine.lastacts import arm, fire_armed, split_night
 from engine.roles import ActionKind
 from engine.ruleset import rules_of
 from engine.state import GameState, Phase
@@ -121,7 +122,9 @@ def resolve_night(state: GameState, night: Night, *, seed: int | None = None) ->
         raise IllegalActionError(f"第{state.round}夜已经结算，请先结束第{state.round}日")
     if night.round != state.round:
         raise IllegalActionError(f"这些提交属于第{night.round}夜，但现在是第{state.round}夜")
-    return rules_of(state).resolve_night(state, night, seed)
+    rest, armed = split_night(state, night)  # armed submissions wait for their holder to go out
+    res = rules_of(state).resolve_night(arm(state, armed), rest, seed)
+    return fire_armed(res, check_win=True)
 
 
 def resolve_extra_check(state: GameState, target: str, *, late: bool = False) -> Resolution:

@@ -1,7 +1,10 @@
 """The role tables: every role's name, Chinese name, camp, counting, labels, night skills and hooks.
 
-Adding a role touches this module only: add a :class:`RoleId`, a :class:`RoleSpec` row in the family's
-table, and (if it acts at night) an :class:`ActionKind` the family's night module resolves.
+A built-in role is a :class:`RoleId`, a :class:`RoleSpec` row in the family's table and (if it acts at
+night) an :class:`ActionKind` the family's night module resolves. A variant adds a role without touching
+the engine: ``RoleId.extend("hunter")`` names it (the enums here are open: :class:`OpenEnum`), its
+RuleSet lists the row in ``extra_roles`` and ``engine.register`` adds it to the family's table
+(:func:`register_role`) with the variant's night vocabulary (engine/vocab.py).
 
 Two families of rule sets share the tables:
 
@@ -17,9 +20,34 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Protocol
+from typing import Any, Protocol, Self
 
 from engine.flags_night import NightFlags
+
+
+class OpenEnum(StrEnum):
+    """A StrEnum a variant may add values to (a role, an action kind, a cause) without changing the
+    engine: ``extend(value)`` makes a member that ``Cls(value)``, ``is`` and serialisation treat like a
+    built-in one. Iterating the class lists the built-in members only; an added member stays for the
+    process (an action class or a state holds it), unregistering a variant removes only its table rows."""
+
+    @classmethod
+    def extend(cls, value: str) -> Self:
+        """The member with ``value``, made if the class has none (idempotent)."""
+        found = cls._value2member_map_.get(value)
+        if found is not None:
+            return found  # type: ignore[return-value]
+        if not value or not value.isidentifier():
+            raise ValueError(f"{cls.__name__}: {value!r} is not a usable id (letters, digits, _)")
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member._name_ = value.upper()
+        cls._value2member_map_[value] = member
+        return member
+
+    @classmethod
+    def _missing_(cls, value: Any) -> Any:
+        return None
 
 
 class Camp(StrEnum):
@@ -33,7 +61,7 @@ class Camp(StrEnum):
     CIVILIAN_CAMP = "平民阵营"  # R004
 
 
-class RoleId(StrEnum):
+class RoleId(OpenEnum):
     """Stable ids of every role (used in state, presets and serialised dicts)."""
 
     # r001 family
@@ -59,7 +87,7 @@ class RoleId(StrEnum):
     CUPID = "cupid"
 
 
-class ActionKind(StrEnum):
+class ActionKind(OpenEnum):
     """Every kind of night submission."""
 
     KILL = "kill"  # the bandits'/killers' joint victim (R001: plus pledge, possession, kill text)
@@ -97,7 +125,7 @@ GROUP_ZH: Mapping[GroupId, str] = MappingProxyType(
 )
 
 
-class Cause(StrEnum):
+class Cause(OpenEnum):
     """Why a player is out. R004's out-list keeps the first recorded cause (注意: 不改变死因)."""
 
     # r001 family
@@ -210,7 +238,7 @@ def _police_guardian_reveal(player: PlayerLike, flags: NightFlags) -> str:
 
 # ---- the r001 family (R001, R000-GP, R000-G1, R000-G2) -------------------------------------------
 
-R001_ROLES: Mapping[RoleId, RoleSpec] = MappingProxyType(
+_R001_TABLE: dict[RoleId, RoleSpec] = dict(
     {
         RoleId.BANDIT: RoleSpec(
             RoleId.BANDIT,
@@ -301,13 +329,14 @@ R001_ROLES: Mapping[RoleId, RoleSpec] = MappingProxyType(
         ),
     }
 )
+R001_ROLES: Mapping[RoleId, RoleSpec] = MappingProxyType(_R001_TABLE)  # a read-only view (variants add rows)
 
 # ---- the r004 family (杀人游戏) ---------------------------------------------------------------------
 
 _KC = "杀手阵营"
 _CC = "平民阵营"
 
-R004_ROLES: Mapping[RoleId, RoleSpec] = MappingProxyType(
+_R004_TABLE: dict[RoleId, RoleSpec] = dict(
     {
         RoleId.KILLER: RoleSpec(
             RoleId.KILLER,
@@ -441,9 +470,13 @@ R004_ROLES: Mapping[RoleId, RoleSpec] = MappingProxyType(
     }
 )
 
+R004_ROLES: Mapping[RoleId, RoleSpec] = MappingProxyType(_R004_TABLE)
+
 ROLE_TABLES: Mapping[str, Mapping[RoleId, RoleSpec]] = MappingProxyType(
     {"r001": R001_ROLES, "r004": R004_ROLES}
 )
+_TABLES: dict[str, dict[RoleId, RoleSpec]] = {"r001": _R001_TABLE, "r004": _R004_TABLE}
+_BUILT_IN: dict[str, frozenset[RoleId]] = {fam: frozenset(t) for fam, t in _TABLES.items()}
 
 #: Chinese role names accepted when a composition is written in Chinese (presets, judge input).
 _ZH_TO_ID: dict[str, dict[str, RoleId]] = {
@@ -453,6 +486,30 @@ _ZH_TO_ID["r001"].update(
     {"匪": RoleId.BANDIT, "匪徒": RoleId.BANDIT, "村民": RoleId.CIVILIAN, "炸弹": RoleId.POISON}
 )
 _ZH_TO_ID["r001"].update({"警方守护神": RoleId.POLICE_GUARDIAN, "匪方守护神": RoleId.BANDIT_GUARDIAN})
+
+
+def register_role(family: str, spec: RoleSpec) -> None:
+    """Add a variant's role to its family's table (``engine.register`` does it for a RuleSet's
+    ``extra_roles``). The same row again is fine; another row under a taken id or Chinese name is an
+    error: a variant cannot redefine a role other rule sets hold."""
+    table = _TABLES[family]
+    old = table.get(spec.id)
+    if old is not None and old != spec:
+        raise ValueError(f"role {spec.id.value!r} already exists in the {family} family")
+    taken = _ZH_TO_ID[family].get(spec.name_zh)
+    if taken is not None and taken != spec.id:
+        raise ValueError(f"the Chinese name {spec.name_zh!r} already belongs to role {taken.value!r}")
+    table[spec.id] = spec
+    _ZH_TO_ID[family][spec.name_zh] = spec.id
+
+
+def unregister_role(family: str, role: RoleId) -> None:
+    """Remove a role :func:`register_role` added (a built-in row stays)."""
+    if role in _BUILT_IN[family]:
+        return
+    spec = _TABLES[family].pop(role, None)
+    if spec is not None and _ZH_TO_ID[family].get(spec.name_zh) == role:
+        del _ZH_TO_ID[family][spec.name_zh]
 
 
 def role_id(family: str, name: str) -> RoleId:

@@ -28,7 +28,7 @@ from datetime import datetime
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from engine.actions import Night, NightAction
+from engine.actions import ActionKindSpec, Night, NightAction, register_action_kind, unregister_action_kind
 from engine.day.model import DayInput, DayResult, ProxyVote, RevotePlan, VotePost
 from engine.day.model import Override as DayOverride
 from engine.errors import IllegalActionError, UnknownRuleSetError
@@ -37,9 +37,20 @@ from engine.flags_day import DayFlags
 from engine.flags_night import NightFlags
 from engine.lastwords import LastWordsWindow
 from engine.outcome import Outcome
-from engine.roles import ROLE_TABLES, RoleId, RoleSpec, role_id
+from engine.roles import (
+    GROUP_ZH,
+    ROLE_TABLES,
+    ActionKind,
+    GroupId,
+    RoleId,
+    RoleSpec,
+    register_role,
+    role_id,
+    unregister_role,
+)
 from engine.state import GameState, Player
 from engine.table import Table
+from engine.vocab import Form, NightWord
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +103,12 @@ class RuleSet:
     # how a day punishes a missing vote or post: "strikes" (R001: two strikes drown, DayResult.strikes_after)
     # or "yellow_cards" (R004: DayResult.yellow_totals); what the desk's result panel shows
     day_discipline: ClassVar[str] = "strikes"
+    # the night vocabulary (engine/vocab.py): every kind of night statement, who writes it, where
+    night_words: ClassVar[tuple[NightWord, ...]] = ()
+    # the names a game file's [night_sources] may give a private group's forum → the group
+    group_sources: ClassVar[Mapping[str, GroupId]] = MappingProxyType({})
+    # a variant's own roles (added to the family's table when the rule set is registered)
+    extra_roles: ClassVar[tuple[RoleSpec, ...]] = ()
 
     def __repr__(self) -> str:
         return f"<RuleSet {self.id}>"
@@ -118,6 +135,58 @@ class RuleSet:
     def role_id(self, name: str) -> RoleId:
         """The role called ``name`` (id, Chinese name or alias); KeyError listing the known ones."""
         return role_id(self.family, name)
+
+    def night_word(self, kind: str) -> NightWord:
+        """The word of night kind ``kind``; KeyError naming the kinds this rule set has."""
+        for w in self.night_words:
+            if w.kind == kind:
+                return w
+        known = ", ".join(w.kind for w in self.night_words)
+        raise KeyError(f"{self.id} has no night kind {kind!r} (known: {known})")
+
+    def has_night_kind(self, kind: str) -> bool:
+        return any(w.kind == kind for w in self.night_words)
+
+    def source_group(self, name: str) -> GroupId:
+        """The group a [night_sources] entry names (``killers``, ``police`` …); KeyError if none."""
+        found = self.group_sources.get(name)
+        if found is None:
+            known = ", ".join(self.group_sources)
+            raise KeyError(f"{self.id} has no private group called {name!r} (known: {known})")
+        return found
+
+    def submit_refusal(self, state: GameState, word: NightWord, author: str) -> str | None:
+        """Why ``author`` may not submit ``word`` (Chinese), or None: a group's kind needs a member of the
+        group, a role's kind a holder of the role; ``anyone``: every player."""
+        if word.group is not None:
+            if author not in state.group_members(word.group):
+                return f"{author} 不在{GROUP_ZH[word.group]}，不能提交{word.name_zh}"
+            return None
+        if word.anyone:
+            return None
+        if word.roles:
+            if state.player(author).role not in word.roles:
+                holders = "、".join(self.role(r).name_zh for r in word.roles if r in self.family_roles)
+                return f"{author} 不是{holders}，没有{word.name_zh}技能"
+            return None
+        return f"本规则没有{word.name_zh}"
+
+    def check_hand_over(
+        self, state: GameState, word: NightWord, author: str, to: str
+    ) -> IllegalActionError | None:
+        """The rules' refusal of a hand-over (a word with no engine action naming who receives something,
+        R004's 威权), or None; the hand-over itself is applied by its own engine call."""
+        return None
+
+    def signs_group_action(self, state: GameState, name: str) -> bool:
+        """Whether a group's action submitted by ``name`` names him in its ``by`` (the engine checks it)."""
+        return True
+
+    def resolve_armed(self, state: GameState, holder: str, action: NightAction) -> Resolution:
+        """Resolve ``holder``'s armed submission (a word with ``armed``) now that he is out (the generic
+        "on death, the role may act" hook, engine/lastacts.py). The state has him out with his cause; a
+        rule set with no armed word never gets here."""
+        raise IllegalActionError(f"{self.id} has no action that fires on going out", rule=self.id)
 
     def proxy_vote_limit(self, flags: DayFlags) -> int | None:
         """Proxy votes (代投) per player per game; None: the rules set no limit."""
@@ -282,6 +351,12 @@ def register(ruleset: RuleSet) -> RuleSet:
     for name, key in zip((ruleset.id, *ruleset.aliases), keys, strict=True):
         if _ALIASES.get(key, ruleset.id) != ruleset.id:
             raise ValueError(f"name {name!r} already belongs to {_ALIASES[key]}")
+    for spec in ruleset.extra_roles:
+        register_role(ruleset.family, spec)
+    for word in ruleset.night_words:
+        if word.action is not None and not word.part_of:
+            kind = ActionKind.extend(word.kind)
+            register_action_kind(ActionKindSpec(kind, word.action, word.form is Form.TARGET, word.name_zh))
     for key in keys:
         _ALIASES[key] = ruleset.id
     _REGISTRY[ruleset.id] = ruleset
@@ -289,8 +364,17 @@ def register(ruleset: RuleSet) -> RuleSet:
 
 
 def unregister(rule_set_id: str) -> None:
-    """Remove a rule set and its names (tests that register a variant clean up with this)."""
-    _REGISTRY.pop(rule_set_id, None)
+    """Remove a rule set and its names (tests that register a variant clean up with this), with the roles
+    and night action kinds only it brought."""
+    gone = _REGISTRY.pop(rule_set_id, None)
+    if gone is not None:
+        others = list(_REGISTRY.values())
+        for spec in gone.extra_roles:
+            if not any(spec in rs.extra_roles for rs in others):
+                unregister_role(gone.family, spec.id)
+        for word in gone.night_words:
+            if word.action is not None and not any(rs.has_night_kind(word.kind) for rs in others):
+                unregister_action_kind(word.kind)
     for key in [k for k, v in _ALIASES.items() if v == rule_set_id]:
         del _ALIASES[key]
 

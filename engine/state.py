@@ -73,6 +73,10 @@ class GameState:
     phase: Phase = Phase.NIGHT
     out_order: tuple[str, ...] = ()  # every elimination of the game, in order
     outcome: Outcome | None = None
+    # ---- any rule set: armed submissions (engine/lastacts.py) ----
+    # holder → his armed action (action_to_dict): a night word with ``armed`` (a 猎人's shot), resolved by
+    # the rule set when the holder goes out
+    armed: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: EMPTY)
     # ---- r001 family ----
     possession_used: bool = False
     extra_check_round: int | None = None  # an extra check is owed for this round (poison checked)
@@ -242,6 +246,7 @@ def copy_state(base: GameState, changes: Mapping[str, Any]) -> GameState:
 # ---- serialisation ---------------------------------------------------------------------------------
 
 _MAP_FIELDS = (
+    "armed",
     "protections",
     "guardian_skips",
     "guardian_forced_streak",

@@ -106,11 +106,11 @@ class NightSources:
     groups: tuple[NightGroupSource, ...] = ()
 
 
-NIGHT_GROUPS = ("killers", "bandits", "police")
-
-
-def _night_sources(raw: Any) -> NightSources | None:
-    """The [night_sources] table: ``pm = true`` and one ``GROUP = { fid = N, tid = M }`` per group."""
+def _night_sources(raw: Any, ruleset: str | None) -> NightSources | None:
+    """The [night_sources] table: ``pm = true`` and one ``GROUP = { fid = N, tid = M }`` per group, each
+    GROUP a name the rule set gives its private groups (``RuleSet.group_sources``: killers, bandits,
+    police); with no readable rule set, the names are checked when the runner reads them."""
+    names = tuple(get_ruleset(ruleset).group_sources) if ruleset else ()
     if raw is None:
         return None
     if not isinstance(raw, Mapping):
@@ -125,11 +125,11 @@ def _night_sources(raw: Any) -> NightSources | None:
                 raise GameFileError(_("pm must be true or false"), field="night_sources.pm", fix="pm = true")
             pm = value
             continue
-        if key not in NIGHT_GROUPS:
+        if names and key not in names:
             raise GameFileError(
                 _("unknown group {name!r}").format(name=key),
                 field=f"night_sources.{key}",
-                fix=_("one of {groups} (or pm = true)").format(groups=", ".join(NIGHT_GROUPS)),
+                fix=_("one of {groups} (or pm = true)").format(groups=", ".join(names)),
             )
         if not isinstance(value, Mapping) or not isinstance(value.get("fid"), int):
             raise GameFileError(
@@ -437,7 +437,7 @@ def _build(data: Mapping[str, Any], path: Path | None, problems: list[GameFileEr
     days: tuple[DayConfig, ...] = ()
     if tt is not None and zone is not None:
         days = _days(data.get("days", []), tt, zone[1], set(roster), found)
-    night_sources = found.attempt(lambda: _night_sources(data.get("night_sources")))
+    night_sources = found.attempt(lambda: _night_sources(data.get("night_sources"), ruleset))
     flags = dict(data.get("flags", {}))
     if ruleset:
         found.attempt(lambda: _check_flags(flags, ruleset))

@@ -13,7 +13,9 @@ How a message is judged, in order (the first failing step gives the code):
    a name that is no player → ``unknown_name`` (a suggestion, never taken); several names for one target
    → ``ambiguous``; nothing readable after a keyword → ``unreadable``; a tentative mention (mid-sentence,
    a question) → ``ambiguous`` (flag ``night_tentative``);
-2. who: the author must be in the acting group (匪帮/杀手, 警署) or hold the skill's role → ``not_member``;
+2. who: the author must be in the acting group (匪帮/杀手, 警署) or hold the skill's role → ``not_member``
+   (who submits each kind, where, what a late one means: the rule set's night vocabulary,
+   ``RuleSet.night_words``; the rule set answers ``submit_refusal``);
 3. where: a group's action in its own group thread or by PM (flag ``night_group_actions_by_pm``); a
    single-holder skill by PM (flag ``night_solo_actions_in_group_thread``) → ``wrong_channel``;
 4. when: before ``opens_at`` → ``early``; at or after the deadline → ``late`` (flag
@@ -35,31 +37,24 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
-from typing import Any, cast
+from typing import Any
 
 from engine import (
     GROUP_ZH,
-    Arrow,
-    Assassinate,
     Check,
     EngineError,
-    Fireworks,
+    Form,
     GameState,
     GroupId,
-    Heal,
-    Hug,
     IllegalActionError,
-    Kidnap,
     Kill,
-    KillHostages,
     Night,
     NightAction,
+    NightWord,
     Phase,
     Protect,
     Refusal,
     RoleId,
-    Snipe,
-    Spy,
     Submission,
     check_action,
     resolve_extra_check,
@@ -67,9 +62,6 @@ from engine import (
 )
 from forumbot.i18n import N_
 from forumbot.parsers.nightmsg import (
-    KIND_ZH,
-    Grammar,
-    NightKind,
     NightReading,
     NightStatement,
     Problem,
@@ -196,7 +188,7 @@ class NightOverride:
     actor: str | None = None
 
     @staticmethod
-    def take(message_id: str, kind: NightKind, *targets: str, why: str, by: str) -> NightOverride:
+    def take(message_id: str, kind: str, *targets: str, why: str, by: str) -> NightOverride:
         """The common case: read the message as ``kind`` on ``targets``."""
         return NightOverride(message_id, why, by, statements=(NightStatement(kind, tuple(targets)),))
 
@@ -206,7 +198,7 @@ class NightPart:
     """What became of one slot a message fills (a message may fill several: 救治 + 威权)."""
 
     slot: tuple[str, ...]
-    kinds: tuple[NightKind, ...]
+    kinds: tuple[str, ...]
     code: NightCode
     reason: str
     action: NightAction | None = None  # the engine action this part contributed to (accepted parts)
@@ -294,88 +286,27 @@ def pm_messages(messages: Iterable[PmMessage]) -> list[NightMessage]:
     return out
 
 
-# --- who submits what -----------------------------------------------------------------------------------
-
-_GROUP_OF: dict[str, dict[NightKind, GroupId]] = {
-    "r001": {
-        NightKind.KILL: GroupId.BANDITS,
-        NightKind.PLEDGE: GroupId.BANDITS,
-        NightKind.POSSESS: GroupId.BANDITS,
-        NightKind.KILL_TEXT: GroupId.BANDITS,
-        NightKind.CHECK: GroupId.POLICE,
-    },
-    "r004": {NightKind.KILL: GroupId.KILLERS, NightKind.CHECK: GroupId.POLICE},
-}
-
-_R004_SOLO: dict[NightKind, RoleId] = {
-    NightKind.SNIPE: RoleId.SNIPER,
-    NightKind.FIREWORKS: RoleId.TERRORIST,
-    NightKind.SPY: RoleId.SPY,
-    NightKind.KIDNAP: RoleId.KIDNAPPER,
-    NightKind.KILL_HOSTAGES: RoleId.KIDNAPPER,
-    NightKind.HEAL: RoleId.DOCTOR,
-    NightKind.HUG: RoleId.BUTTERFLY,
-    NightKind.ASSASSINATE: RoleId.AGENT,
-    NightKind.ARROW: RoleId.CUPID,
-}
-
-_GUARDIANS = (RoleId.GUARDIAN, RoleId.POLICE_GUARDIAN, RoleId.BANDIT_GUARDIAN)
-_KILL_PARTS = (NightKind.KILL, NightKind.PLEDGE, NightKind.POSSESS, NightKind.KILL_TEXT)
-_ONE_TARGET: dict[NightKind, type[Any]] = {
-    NightKind.CHECK: Check,
-    NightKind.SNIPE: Snipe,
-    NightKind.FIREWORKS: Fireworks,
-    NightKind.SPY: Spy,
-    NightKind.KIDNAP: Kidnap,
-    NightKind.HEAL: Heal,
-    NightKind.HUG: Hug,
-    NightKind.ASSASSINATE: Assassinate,
-}
+# --- who submits what: the rule set's night vocabulary (engine/vocab.py) ----------------------------------
 
 
-def _grammar(state: GameState) -> Grammar:
-    """The submission grammar the game's rule set reads (its ``grammar``, as for votes): the tables of
-    this module are keyed by it, so a variant of a family reads its family's messages."""
-    return cast(Grammar, rules_of(state).grammar)
+def _word(state: GameState, kind: str) -> NightWord:
+    return rules_of(state).night_word(kind)
 
 
-def _slot(state: GameState, kind: NightKind, author: str) -> tuple[str, ...]:
-    if kind in _KILL_PARTS:
-        return ("kill",)
-    if kind is NightKind.PROTECT:
-        return ("protect", author)
-    if kind in (NightKind.KIDNAP, NightKind.KILL_HOSTAGES):
-        return ("kidnapper",)  # 绑架 and 撕票 exclude each other on one night: one slot
-    if kind is NightKind.SKIP:
-        return ("skip", author)
-    return (kind.value,)
+def _zh(state: GameState, kind: str) -> str:
+    return _word(state, kind).name_zh
 
 
-def _membership(state: GameState, kind: NightKind, author: str) -> tuple[GroupId | None, str | None]:
+def _slot(state: GameState, kind: str, author: str) -> tuple[str, ...]:
+    """The slot a statement fills: a part fills its kind's (生死状 → the kill), 绑架 and 撕票 share one,
+    a guardian's 守护 and a 放弃行动 are the author's own."""
+    return _word(state, kind).slot_of(author)
+
+
+def _membership(state: GameState, kind: str, author: str) -> tuple[GroupId | None, str | None]:
     """(the group the kind belongs to, or None for a single holder's skill; why the author may not)."""
-    grammar = _grammar(state)
-    group = _GROUP_OF[grammar].get(kind)
-    if group is not None:
-        members = state.group_members(group)
-        if author not in members:
-            return group, f"{author} 不在{GROUP_ZH[group]}，不能提交{KIND_ZH[kind]}"
-        return group, None
-    if kind is NightKind.PROTECT:
-        if grammar != "r001" or state.player(author).role not in _GUARDIANS:
-            return None, f"{author} 不是守护神，不能守护"
-        return None, None
-    if kind is NightKind.AUTHORITY:
-        if state.authority_pending != author:
-            return None, f"{author} 现在不需要移交威权（不是出局的威权持有者）"
-        return None, None
-    if kind is NightKind.SKIP:
-        return None, None
-    role = _R004_SOLO.get(kind)
-    if grammar != "r004" or role is None:
-        return None, f"本规则没有{KIND_ZH[kind]}"
-    if state.player(author).role is not role:
-        return None, f"{author} 没有{KIND_ZH[kind]}技能"
-    return None, None
+    word = _word(state, kind)
+    return word.group, rules_of(state).submit_refusal(state, word, author)
 
 
 # --- the judge ------------------------------------------------------------------------------------------
@@ -409,7 +340,7 @@ class _Work:
     def extra_mode(self) -> bool:
         """The night is resolved and the police owe their extra check (R001 §五 毒药4)."""
         s = self.state
-        return _grammar(s) == "r001" and s.phase is Phase.DAY and s.extra_check_round == s.round
+        return s.phase is Phase.DAY and s.extra_check_round == s.round
 
     def night(self, without: tuple[str, ...] | None = None) -> Night:
         night = Night(self.state.round)
@@ -456,7 +387,10 @@ def judge_night(
     verdicts: list[NightVerdict] = []
     for _, m in msgs:
         verdicts.append(_judge_message(work, m, by_id.get(m.id), deadline, opens_at))
-    held_authority = work.held.get(("authority",))
+    hand_over = next(
+        (w for w in rules_of(state).night_words if w.action is None and w.form is Form.TARGET), None
+    )
+    held_authority = work.held.get(hand_over.slot_of("")) if hand_over is not None else None
     authority = (held_authority.author, str(held_authority.value[0])) if held_authority else None
     final = [_finish(v, work.parts.get(v.message_id, [])) for v in verdicts]
     extra: Submission | None = None
@@ -544,12 +478,16 @@ def _judge_message(
             tuple(replace(s, firm=True, problem=None, correction=True) for s in override.statements), m.text
         )
     else:
-        reading = read_night_message(m.text, _grammar(state), state.names(), author=m.author)
-    statements = [s for s in reading.statements if s.kind is not NightKind.ALERT]
+        reading = read_night_message(m.text, rules_of(state), state.names(), author=m.author)
+    rules = rules_of(state)
+    unknown = next((s for s in reading.statements if not rules.has_night_kind(s.kind)), None)
+    if unknown is not None:  # a judge's reading naming a kind this rule set does not have
+        return replace(base, code=NightCode.NOT_MEMBER, reason=f"本规则没有这种夜间行动：{unknown.kind}")
+    statements = [s for s in reading.statements if _word(state, s.kind).form is not Form.FORCED]
     if not reading.statements:
         return replace(base, reason="不含夜间行动")
     if not statements:
-        return replace(base, reason="警戒是强制技能，无需提交")
+        return replace(base, reason=reading.statements[0].note or "强制技能，无需提交")
     if not state.has(m.author):
         return replace(base, code=NightCode.NOT_MEMBER, reason=f"{m.author} 不是本局玩家")
     bad = next((s for s in statements if s.problem is not None), None)
@@ -559,7 +497,7 @@ def _judge_message(
             Problem.SEVERAL_NAMES: NightCode.AMBIGUOUS,
         }.get(bad.problem, NightCode.UNREADABLE)  # type: ignore[arg-type]
         return replace(
-            base, code=code, reason=bad.note or f"{KIND_ZH[bad.kind]}看不懂", suggestion=bad.suggestion
+            base, code=code, reason=bad.note or f"{_zh(state, bad.kind)}看不懂", suggestion=bad.suggestion
         )
     if any(not s.firm for s in statements):
         if flags.night_tentative == "ignore":
@@ -592,7 +530,7 @@ def _judge_part(
 ) -> NightPart:
     state, flags = work.state, work.flags
     kinds = tuple(dict.fromkeys(s.kind for s in sts))
-    what = "、".join(KIND_ZH[k] for k in kinds)
+    what = "、".join(_zh(state, k) for k in kinds)
 
     def part(code: NightCode, reason: str, **kw: Any) -> NightPart:
         return NightPart(slot, kinds, code, reason, **kw)
@@ -606,7 +544,8 @@ def _judge_part(
     # where
     if m.channel is NightChannel.GROUP_THREAD:
         here = GROUP_ZH[m.group] if m.group is not None else "讨论组"
-        if group is None and slot[0] not in ("skip",) and not flags.night_solo_actions_in_group_thread:
+        anywhere = all(_word(state, k).anyone for k in kinds)  # 放弃行动 may be said anywhere
+        if group is None and not anywhere and not flags.night_solo_actions_in_group_thread:
             return part(NightCode.WRONG_CHANNEL, f"{what}须私信法官，不能发在{here}")
         if group is not None and m.group is not group:
             return part(
@@ -666,30 +605,18 @@ def _judge_part(
             return replace(taken, reason=taken.reason + why, rule=exc.rule)
         except EngineError as exc:
             return part(NightCode.ILLEGAL, f"不合规则：{exc}", action=action)
-    elif slot == ("authority",):
-        why = _authority_problem(state, m.author, str(value[0]))
-        if why is not None:
-            return part(NightCode.ILLEGAL, why, rule="R004 市长·威权")
+    elif not _is_composite(state, slot) and _word(state, kinds[-1]).form is Form.TARGET:
+        # a hand-over without an engine action (R004's 威权): the rule set checks whom it goes to
+        refused = rules_of(state).check_hand_over(state, _word(state, kinds[-1]), m.author, str(value[0]))
+        if refused is not None:
+            return part(NightCode.ILLEGAL, str(refused), rule=refused.rule)
     # the slot
     return _take_slot(work, m, slot, kinds, group, action, value, fields_set, sts)
 
 
-def _late_words(state: GameState, kinds: tuple[NightKind, ...]) -> str:
-    if _grammar(state) == "r004":
-        return "视为放弃夜晚行动"
-    if NightKind.KILL in kinds:
-        return "今晚平安夜"
-    if NightKind.CHECK in kinds:
-        return "不予受理"
-    return "视为未提交"
-
-
-def _authority_problem(state: GameState, author: str, to: str) -> str | None:
-    if to == author:
-        return "威权须交给另一名角色"
-    if not state.is_alive(to):
-        return f"{to} 已出局，不能获得威权"
-    return None
+def _late_words(state: GameState, kinds: tuple[str, ...]) -> str:
+    """What a late submission means (the rule set's word for the first kind: 今晚平安夜, 不予受理 …)."""
+    return _word(state, kinds[0]).late_zh
 
 
 def _build(
@@ -700,17 +627,14 @@ def _build(
     state = work.state
     last = sts[-1]
     kinds = tuple(dict.fromkeys(s.kind for s in sts))
-    if slot == ("kill",):
+    if _is_composite(state, slot):
         mine: dict[str, Any] = {}
         for s in sts:
-            if s.kind is NightKind.KILL:
-                mine["victim"] = None if s.none else s.target
-            elif s.kind is NightKind.PLEDGE:
-                mine["pledge"] = s.target
-            elif s.kind is NightKind.POSSESS:
-                mine["possess"] = None if s.none else s.target
-            elif s.kind is NightKind.KILL_TEXT:
-                mine["text"] = s.text
+            word = _word(state, s.kind)
+            if word.form is Form.TEXT:
+                mine[word.field] = s.text
+            else:
+                mine[word.field] = None if s.none else s.target
         if "victim" not in mine and not work.flags.night_kill_parts_separately:
             return NightPart(slot, kinds, NightCode.UNREADABLE, "生死状/附体/线文须与杀人目标同帖提交")
         merged = {k: v[2] for k, v in work.kill_fields.items()}
@@ -728,30 +652,34 @@ def _build(
                 by=victim_by if _may_sign(state, victim_by) else None,
             )
         return action, tuple(sorted((k, str(v)) for k, v in mine.items())), mine
-    if last.kind is NightKind.PROTECT:
-        return Protect(m.author, None if last.none else last.target), (last.target,), {}
-    if last.kind is NightKind.KILL_HOSTAGES:
-        return KillHostages(last.targets or None, by=m.author), last.targets, {}
-    if last.kind is NightKind.ARROW:
-        return Arrow(last.targets[0], last.targets[1], by=m.author), last.targets, {}
-    if last.kind is NightKind.AUTHORITY:
-        return None, (last.target,), {}
-    if last.kind is NightKind.SKIP:
-        return None, ("skip",), {}
-    cls = _ONE_TARGET[last.kind]
-    return cls(last.target, by=m.author), (last.target,), {}
+    word = _word(state, last.kind)
+    if word.form is Form.NOTHING:
+        return None, (word.kind,), {}
+    value = last.targets if word.form in (Form.PAIR, Form.ORDER) else (last.target,)
+    # the rule set's word builds the engine action (None for a word without one: 威权's hand-over)
+    return word.build(m.author, last.targets, none=last.none), value, {}
 
 
 def _may_sign(state: GameState, name: str) -> bool:
-    """R004's engine wants ``by`` to be a 杀手; a sniper who rejoined submits for the group unsigned."""
-    return _grammar(state) != "r004" or (state.has(name) and state.player(name).role is RoleId.KILLER)
+    """Whether a group's action names its poster in ``by`` (the rule set says: R004's engine wants a
+    杀手; a sniper who rejoined submits for the group unsigned)."""
+    return rules_of(state).signs_group_action(state, name)
+
+
+def _is_composite(state: GameState, slot: tuple[str, ...]) -> bool:
+    """The slot of a kind composed from parts (the kill with its 生死状, 附体 and 线文)."""
+    return any(w.part_of == slot[0] for w in rules_of(state).night_words)
+
+
+def _group_slots(state: GameState) -> frozenset[str]:
+    return frozenset((w.part_of or w.slot or w.kind) for w in rules_of(state).night_words if w.group)
 
 
 def _take_slot(
     work: _Work,
     m: NightMessage,
     slot: tuple[str, ...],
-    kinds: tuple[NightKind, ...],
+    kinds: tuple[str, ...],
     group: GroupId | None,
     action: NightAction | None,
     value: tuple[Any, ...],
@@ -759,10 +687,10 @@ def _take_slot(
     sts: list[NightStatement],
 ) -> NightPart:
     index = len(work.parts[m.id])
-    described = _describe(action, sts)
+    described = _describe(work.state, action, sts)
     correction = any(s.correction for s in sts)
-    if slot == ("kill",):
-        return _take_kill(work, m, kinds, group, action, fields_set, index, described, correction)
+    if _is_composite(work.state, slot):
+        return _take_kill(work, m, slot, kinds, group, action, fields_set, index, described, correction)
     held = work.held.get(slot)
     conflict = (
         group is not None
@@ -794,7 +722,7 @@ def _take_slot(
     if held is not None:
         _supersede(work, held.message_id, slot, m.id)
     _settle_dispute(work, slot, m.id)
-    if slot[0] == "skip":
+    if _word(work.state, kinds[0]).form is Form.NOTHING:
         _clear_author_slots(work, m)
     work.held[slot] = _Held(m.id, m.author, value, action, index)
     note = ""
@@ -847,7 +775,8 @@ _FIELD_ZH = {"victim": "杀人目标", "pledge": "生死状", "possess": "附体
 def _take_kill(
     work: _Work,
     m: NightMessage,
-    kinds: tuple[NightKind, ...],
+    slot: tuple[str, ...],
+    kinds: tuple[str, ...],
     group: GroupId | None,
     action: NightAction | None,
     fields_set: dict[str, Any],
@@ -857,7 +786,6 @@ def _take_kill(
 ) -> NightPart:
     """The group's kill is composed field by field (victim, 生死状, 附体, 线文): each message replaces the
     fields it names; a message stays accepted while it still provides one of them."""
-    slot = ("kill",)
     current = work.kill_fields.get("victim")
     if (
         "victim" in fields_set
@@ -920,13 +848,17 @@ def _take_kill(
 
 def _clear_author_slots(work: _Work, m: NightMessage) -> None:
     """放弃行动: the author's single-holder skills of tonight are withdrawn."""
+    groups = _group_slots(work.state)
+    skip = next(
+        (w.slot_of(m.author) for w in rules_of(work.state).night_words if w.form is Form.NOTHING), None
+    )
     for slot, held in list(work.held.items()):
-        if held.author == m.author and slot not in (("kill",), ("check",)) and slot[0] != "skip":
+        if held.author == m.author and slot[0] not in groups and slot != skip:
             _supersede(work, held.message_id, slot, m.id)
             del work.held[slot]
 
 
-def _describe(action: NightAction | None, sts: Sequence[NightStatement]) -> str:
+def _describe(state: GameState, action: NightAction | None, sts: Sequence[NightStatement]) -> str:
     if isinstance(action, Kill):
         bits = [f"杀 {action.victim}" if action.victim else "不杀人（空刀）"]
         if action.pledge:
@@ -938,17 +870,18 @@ def _describe(action: NightAction | None, sts: Sequence[NightStatement]) -> str:
         return "，".join(bits)
     if isinstance(action, Protect):
         return f"守护 {action.target}" if action.target else "放弃守护"
-    if isinstance(action, Arrow):
-        return f"丘比特之箭 {action.first}、{action.second}"
-    if isinstance(action, KillHostages):
-        return "撕票" + (f"（顺序：{'、'.join(action.order)}）" if action.order else "")
     last = sts[-1]
-    if last.kind is NightKind.AUTHORITY:
-        return f"威权交给 {last.target}"
-    if last.kind is NightKind.SKIP:
+    word = _word(state, last.kind)
+    if word.form is Form.NOTHING:
         return "放弃今晚的行动"
-    target = getattr(action, "target", None)
-    return f"{KIND_ZH[last.kind]} {target}"
+    if action is None:
+        return f"{word.name_zh}交给 {last.target}"  # a hand-over (威权) names who receives it
+    if word.form is Form.ORDER:
+        return word.name_zh + (f"（顺序：{'、'.join(last.targets)}）" if last.targets else "")
+    if word.form is Form.PAIR:
+        return f"{word.name_zh} {'、'.join(last.targets)}"
+    target = getattr(action, word.field, None)
+    return f"{word.name_zh} {target}"
 
 
 def override_log(mail: NightMail) -> list[Mapping[str, Any]]:

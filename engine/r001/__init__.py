@@ -32,6 +32,7 @@ from engine.lastwords import LastWordsWindow, police_officer_window
 from engine.outcome import Outcome
 from engine.r001 import apply, day, night, outcome, play, revote
 from engine.r001.guardians import GUARDIAN_ROLES
+from engine.r001.words import R001_WORDS
 from engine.roles import GroupId, RoleId
 from engine.ruleset import RuleSet, TimetableDefaults, register
 from engine.state import GameState, Player
@@ -65,6 +66,10 @@ class R001(RuleSet):
     # the vote closes the day after the case post at 13:00; the night ends at 17:00 (R001 §二)
     timetable = TimetableDefaults(vote_close="13:00", night_deadline="17:00", day_length=2)
     reveals_executed_identity = True
+    night_words = R001_WORDS
+    group_sources = MappingProxyType(
+        {"killers": GroupId.BANDITS, "bandits": GroupId.BANDITS, "police": GroupId.POLICE}
+    )
 
     def proxy_vote_limit(self, flags: DayFlags) -> int | None:
         return flags.r001_proxy_limit_per_game  # R001 §四.1.5: 每位玩家只能申请两次代投 (AMB-32)

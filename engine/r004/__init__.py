@@ -11,6 +11,7 @@ import random
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from functools import partial
+from types import MappingProxyType
 from typing import ClassVar
 
 from engine.actions import Night, NightAction
@@ -22,10 +23,12 @@ from engine.flags_night import NightFlags
 from engine.lastwords import LastWordsWindow, slot_windows
 from engine.outcome import Outcome
 from engine.r004 import apply, day, night, outcome, play
+from engine.r004.words import R004_WORDS
 from engine.roles import ROLE_TABLES, GroupId, RoleId, WinSide
 from engine.ruleset import RuleSet, TimetableDefaults, register
 from engine.state import GameState, Player
 from engine.table import Table
+from engine.vocab import NightWord
 
 
 class R004(RuleSet):
@@ -47,6 +50,31 @@ class R004(RuleSet):
     day_discipline = "yellow_cards"  # 黄牌 instead of strikes
     timetable = TimetableDefaults(vote_close="21:00", day_length=2, weekend_extra_day=True, night_hours=2)
     day_cutoff = "change_cutoff"  # no change in the last hour
+    night_words = R004_WORDS
+    group_sources = MappingProxyType(
+        {"killers": GroupId.KILLERS, "bandits": GroupId.KILLERS, "police": GroupId.POLICE}
+    )
+
+    # ---- the night vocabulary ----
+    def submit_refusal(self, state: GameState, word: NightWord, author: str) -> str | None:
+        if word.kind == "authority":  # only the eliminated holder passes 威权 on (R004 市长·威权)
+            if state.authority_pending != author:
+                return f"{author} 现在不需要移交威权（不是出局的威权持有者）"
+            return None
+        return super().submit_refusal(state, word, author)
+
+    def check_hand_over(
+        self, state: GameState, word: NightWord, author: str, to: str
+    ) -> IllegalActionError | None:
+        if to == author:
+            return IllegalActionError("威权须交给另一名角色", rule="R004 市长·威权")
+        if not state.is_alive(to):
+            return IllegalActionError(f"{to} 已出局，不能获得威权", rule="R004 市长·威权")
+        return None
+
+    def signs_group_action(self, state: GameState, name: str) -> bool:
+        # the engine wants a kill's ``by`` to be a 杀手; a sniper who rejoined submits for the group unsigned
+        return state.has(name) and state.player(name).role is RoleId.KILLER
 
     # ---- setup ----
     def setup_fields(

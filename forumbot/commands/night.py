@@ -242,10 +242,12 @@ def cmd_night_override(args: argparse.Namespace) -> int:
 
 
 def _override_kinds() -> tuple[str, ...]:
-    """What a night message may be accepted as (the desk's NIGHT_OVERRIDE_KINDS, loaded when needed)."""
-    from forumbot.desk import NIGHT_OVERRIDE_KINDS
+    """What a night message may be accepted as: the kinds of every rule set's night vocabulary (the desk
+    checks the game's own), loaded when needed."""
+    from engine import all_rulesets
+    from forumbot.desk import night_override_kinds
 
-    return NIGHT_OVERRIDE_KINDS
+    return tuple(dict.fromkeys(k for rs in all_rulesets() for k in night_override_kinds(rs)))
 
 
 def _action_kinds() -> tuple[str, ...]:

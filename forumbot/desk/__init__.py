@@ -88,9 +88,9 @@ from forumbot.desk.night import (
     read_submissions,
 )
 from forumbot.desk.nightmessages import (
-    NIGHT_OVERRIDE_KINDS,
     NIGHT_OVERRIDE_VERDICTS,
     NightOverrideDone,
+    night_override_kinds,
 )
 from forumbot.desk.setup import role_by_name
 from forumbot.desk.state import describe_state
@@ -98,7 +98,6 @@ from forumbot.desk.workflow import Desk
 
 __all__ = [
     "NIGHT_ACTION_KINDS",
-    "NIGHT_OVERRIDE_KINDS",
     "NIGHT_OVERRIDE_VERDICTS",
     "OVERRIDE_KINDS",
     "DayJudgement",
@@ -110,6 +109,7 @@ __all__ = [
     "case_post_draft",
     "describe_state",
     "elevator_draft",
+    "night_override_kinds",
     "read_submissions",
     "role_by_name",
     "vote_count_draft",

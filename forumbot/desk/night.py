@@ -119,10 +119,10 @@ def action_from_fields(kind: str, f: Mapping[str, Any]) -> NightAction:
         return KillHostages(order=tuple(order) if order else None, by=by)
     if kind == ActionKind.ARROW:
         return Arrow(first=need("first"), second=need("second"), by=by)
-    if kind not in NIGHT_ACTION_KINDS:
+    if kind not in ACTION_KINDS:  # the live table: a registered variant's kinds count too
         raise UsageError(
             _("unknown night action {kind!r} (one of {kinds})").format(
-                kind=kind, kinds=", ".join(NIGHT_ACTION_KINDS)
+                kind=kind, kinds=", ".join(k.value for k in ACTION_KINDS)
             )
         )
     action: NightAction = ACTION_KINDS[ActionKind(kind)].cls(target=need("target"), by=by)

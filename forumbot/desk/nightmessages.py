@@ -20,13 +20,13 @@ from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING, Any
 
-from engine import GameState, GroupId, Phase, action_to_dict
+from engine import Form, GameState, GroupId, Phase, RuleSet, action_to_dict
 from forumbot.desk.day import DaySteps
 from forumbot.desk.night import NightSteps
 from forumbot.errors import UsageError
 from forumbot.i18n import _
 from forumbot.labels import phase_label
-from forumbot.parsers.nightmsg import NightKind, NightStatement
+from forumbot.parsers.nightmsg import NightStatement
 from forumbot.store import nightmessages as repo
 from forumbot.store import records
 from forumbot.store.nightmessages import NightMessageRecord, NightOverrideRecord
@@ -36,10 +36,12 @@ if TYPE_CHECKING:  # imported where used: a day's desk does not load the night-m
 
 #: What a judge may say a message is (``forumbot night override --as``).
 NIGHT_OVERRIDE_VERDICTS = ("accept", "ignore")
-#: What a message may be accepted as (``--kind``): every submission the grammars read (警戒 is forced).
-NIGHT_OVERRIDE_KINDS: tuple[str, ...] = tuple(k.value for k in NightKind if k is not NightKind.ALERT)
-# Kinds whose "nothing" is a submission of its own (空刀, 不附体, 放弃守护): --none instead of a target.
-_MAY_BE_NONE = frozenset({NightKind.KILL, NightKind.POSSESS, NightKind.PROTECT})
+
+
+def night_override_kinds(ruleset: RuleSet) -> tuple[str, ...]:
+    """What a message may be accepted as (``--kind``): every kind of the rule set's night vocabulary
+    but a forced skill (警戒: nothing to submit)."""
+    return tuple(w.kind for w in ruleset.night_words if w.form is not Form.FORCED)
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,7 @@ def override_from_record(r: NightOverrideRecord) -> NightOverride:
         return NightOverride(r.message_id, r.why, r.by, r.at, strike=True, waive_time=r.waive_time)
     statements = tuple(
         NightStatement(
-            NightKind(d["kind"]),
+            str(d["kind"]),
             tuple(d.get("targets", ())),
             none=bool(d.get("none", False)),
             text=str(d.get("text", "")),
@@ -212,52 +214,44 @@ class NightMessageSteps(NightSteps, DaySteps):
     ) -> list[dict[str, Any]]:
         """The judge's reading of a message as JSON statements, checked for form (the rules are checked
         when the night is judged, as for any message)."""
+        kinds = night_override_kinds(self.ruleset)
         if not kind:
+            raise UsageError(_("--as accept needs --kind (one of {kinds})").format(kinds=", ".join(kinds)))
+        if kind not in kinds:
             raise UsageError(
-                _("--as accept needs --kind (one of {kinds})").format(kinds=", ".join(NIGHT_OVERRIDE_KINDS))
+                _("unknown night action {kind!r} (one of {kinds})").format(kind=kind, kinds=", ".join(kinds))
             )
-        if kind not in NIGHT_OVERRIDE_KINDS:
-            raise UsageError(
-                _("unknown night action {kind!r} (one of {kinds})").format(
-                    kind=kind, kinds=", ".join(NIGHT_OVERRIDE_KINDS)
-                )
-            )
-        k = NightKind(kind)
+        word = self.ruleset.night_word(kind)
         for name in (*targets, pledge, possess):
             if name and name not in self.game.roster:
                 raise UsageError(_("{name!r} is not in the roster (names match exactly)").format(name=name))
-        if (pledge or possess) and k is not NightKind.KILL:
+        parts = {w.field: w for w in self.ruleset.night_words if w.part_of == kind}
+        if (pledge and "pledge" not in parts) or (possess and "possess" not in parts):
             raise UsageError(_("--pledge and --possess go with --kind kill"))
         n_targets = len(targets)
-        if none and k not in _MAY_BE_NONE:
-            raise UsageError(_("--none goes with --kind kill, possess or protect"))
-        wanted = (
-            0
-            if k in (NightKind.SKIP, NightKind.KILL_TEXT) or none
-            else 2
-            if k is NightKind.ARROW
-            else None
-            if k is NightKind.KILL_HOSTAGES
-            else 1
-        )
+        if none and not word.may_be_none:
+            may = ", ".join(w.kind for w in self.ruleset.night_words if w.may_be_none)
+            raise UsageError(_("--none goes with --kind {kinds}").format(kinds=may))
+        wanted = 0 if word.form in (Form.NOTHING, Form.TEXT) or none else word.targets
         if wanted is not None and n_targets != wanted:
             raise UsageError(
                 _("--kind {kind} takes {n} target(s), not {given}").format(
                     kind=kind, n=wanted, given=n_targets
                 )
-                + (_(" (--none for no target)") if k in _MAY_BE_NONE and not none else "")
+                + (_(" (--none for no target)") if word.may_be_none and not none else "")
             )
-        if k is NightKind.KILL_TEXT and not (text or "").strip():
-            raise UsageError(_("--kind kill_text needs --text"))
+        if word.form is Form.TEXT and not (text or "").strip():
+            raise UsageError(_("--kind {kind} needs --text").format(kind=kind))
         out: list[dict[str, Any]] = [
-            {"kind": k.value, "targets": list(targets), "none": none, "text": text or ""}
+            {"kind": kind, "targets": list(targets), "none": none, "text": text or ""}
         ]
         if pledge:
-            out.append({"kind": NightKind.PLEDGE.value, "targets": [pledge], "none": False, "text": ""})
+            out.append({"kind": parts["pledge"].kind, "targets": [pledge], "none": False, "text": ""})
         if possess:
-            out.append({"kind": NightKind.POSSESS.value, "targets": [possess], "none": False, "text": ""})
-        if text and k is NightKind.KILL:
-            out.append({"kind": NightKind.KILL_TEXT.value, "targets": [], "none": False, "text": text})
+            out.append({"kind": parts["possess"].kind, "targets": [possess], "none": False, "text": ""})
+        texts = [w for w in parts.values() if w.form is Form.TEXT]
+        if text and texts:
+            out.append({"kind": texts[0].kind, "targets": [], "none": False, "text": text})
         return out
 
     def _stored_warning(self, n: int) -> str:

@@ -6,32 +6,12 @@ the order written. The reader never raises on any text; what it cannot read it s
 statements (who may submit what, where, until when, whether the rules allow it) is
 :mod:`forumbot.nightmail`'s job.
 
-Grammar (keywords per rule-set family; ``:`` / ``：`` and every other punctuation mark alike, AMB-25):
+The vocabulary is the rule set's (``RuleSet.night_words``, engine/vocab.py): each kind's keywords, its
+explicit nothing (空刀, 不附体, 放弃守护, 放弃行动 …) and what follows the keyword (one name, two, an order,
+free text, a 生死状 sentence, nothing at all for a forced skill). ``:`` / ``：`` and every other
+punctuation mark read alike (AMB-25). Each statement's ``kind`` is the engine's name of the kind.
 
-=====================  ==========================================================  ==================
-kind                   keywords (then ``:`` or the name directly)                  family
-=====================  ==========================================================  ==================
-kill                   杀 / 刀 / 杀人 / 击杀 / 刀人; none: 空刀, 不杀(人), 不刀(人)       r001, r004
-pledge (生死状)         生死状: X, or any "X与毒药同死" (和/跟/陪 too)                     r001
-possess (附体)          附体 / 附身: X; none: 不附体, 不附身, 放弃附体                    r001
-kill_text (线文)        线文 / 杀文: the rest of the line and the lines after it         r001
-check                  验 / 验人 / 查验 / 验证 / 查: X                                  r001, r004
-protect (守护)          守护 / 守 / 保护: X; none: 放弃守护, 不守护, 空守                  r001
-snipe                  狙 / 狙击: X                                                    r004
-fireworks              烟花 / 放烟花: X                                                r004
-spy                    潜伏: X                                                         r004
-kidnap                 绑 / 绑架: X                                                    r004
-kill_hostages          撕票 [: X Y … the order]                                        r004
-heal                   救 / 救治: X                                                    r004
-hug                    抱 / 拥抱: X                                                    r004
-assassinate            暗杀: X                                                         r004
-arrow                  丘比特 / 丘比特之箭 / 射箭 / 情侣: A B (exactly two names)          r004
-authority (威权)        威权 / 传威权 / 移交威权 / 威权给: X                                r004
-alert                  警戒 (a forced skill: nothing to submit)                          r004
-skip                   放弃 / 放弃行动 / 放弃技能 / 不行动 / 空过 (a line of its own)       r004
-=====================  ==========================================================  ==================
-
-* R001 also reads 今晚平安夜 on a line of its own as "no kill" (空刀). Labels 对象/目标/名单/给 may follow a
+* Labels 对象/目标/名单/给 may follow a
   keyword (杀人名单：X, 威权给X); ``@X`` works.
 * ``改`` before a keyword (改刀 X, 改验 X) or a line starting with 更正/修改 marks a **correction**.
 * Names are matched as votes are (:func:`forumbot.parsers.votes.name_matcher`): exactly, after
@@ -49,70 +29,25 @@ skip                   放弃 / 放弃行动 / 放弃技能 / 不行动 / 空过
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Literal
+from functools import lru_cache
 
-from engine import suggest_name
+from engine import Form, NightWord, RuleSet, get_ruleset, suggest_name
 from forumbot.parsers.votes import NameMatcher, name_matcher, normalize_vote_text
 
 __all__ = [
-    "KEYWORDS",
-    "Grammar",
-    "NightKind",
     "NightReading",
     "NightStatement",
     "Problem",
+    "Vocabulary",
+    "keyword_table",
     "read_night_message",
 ]
 
-Grammar = Literal["r001", "r004"]
-
-
-class NightKind(StrEnum):
-    """What a statement asks for. Values are stable English codes (JSON, store)."""
-
-    KILL = "kill"
-    PLEDGE = "pledge"
-    POSSESS = "possess"
-    KILL_TEXT = "kill_text"
-    CHECK = "check"
-    PROTECT = "protect"
-    SNIPE = "snipe"
-    FIREWORKS = "fireworks"
-    SPY = "spy"
-    KIDNAP = "kidnap"
-    KILL_HOSTAGES = "kill_hostages"
-    HEAL = "heal"
-    HUG = "hug"
-    ASSASSINATE = "assassinate"
-    ARROW = "arrow"
-    AUTHORITY = "authority"
-    ALERT = "alert"
-    SKIP = "skip"
-
-
-KIND_ZH: dict[NightKind, str] = {
-    NightKind.KILL: "杀人",
-    NightKind.PLEDGE: "生死状",
-    NightKind.POSSESS: "附体",
-    NightKind.KILL_TEXT: "线文",
-    NightKind.CHECK: "验人",
-    NightKind.PROTECT: "守护",
-    NightKind.SNIPE: "狙击",
-    NightKind.FIREWORKS: "放烟花",
-    NightKind.SPY: "潜伏",
-    NightKind.KIDNAP: "绑架",
-    NightKind.KILL_HOSTAGES: "撕票",
-    NightKind.HEAL: "救治",
-    NightKind.HUG: "拥抱",
-    NightKind.ASSASSINATE: "暗杀",
-    NightKind.ARROW: "丘比特之箭",
-    NightKind.AUTHORITY: "威权",
-    NightKind.ALERT: "警戒",
-    NightKind.SKIP: "放弃行动",
-}
+#: What a reader is given: a rule set, its name (id or alias), or its night words.
+Vocabulary = RuleSet | str | Sequence[NightWord]
 
 
 class Problem(StrEnum):
@@ -121,19 +56,20 @@ class Problem(StrEnum):
     UNKNOWN_NAME = "unknown_name"  # not a player (a suggestion may be given)
     SEVERAL_NAMES = "several_names"  # a one-target skill naming two or more players
     NO_TARGET = "no_target"  # a keyword with a colon and nothing after it
-    WRONG_COUNT = "wrong_count"  # 丘比特之箭 needs exactly two names
+    WRONG_COUNT = "wrong_count"  # a two-name skill (丘比特之箭) with another number of names
 
 
 @dataclass(frozen=True, slots=True)
 class NightStatement:
     """One keyword and what follows it.
 
-    ``targets`` are exact roster names (empty when ``problem`` is set, for 撕票 without an order, and for
-    the explicit nothing: ``none`` = 空刀 / 不附体 / 放弃守护). ``written`` is the text after the keyword
-    as written (for the judge). ``text`` is the kill text (线文) of a KILL_TEXT statement.
+    ``kind`` is the engine's name of the kind (the rule set's :class:`~engine.NightWord`). ``targets``
+    are exact roster names (empty when ``problem`` is set, for an order-taking skill without an order, and
+    for the explicit nothing: ``none`` = 空刀 / 不附体 / 放弃守护). ``written`` is the text after the keyword
+    as written (for the judge). ``text`` is the free text of a text statement (线文).
     """
 
-    kind: NightKind
+    kind: str
     targets: tuple[str, ...] = ()
     written: str = ""
     none: bool = False
@@ -168,92 +104,53 @@ class NightReading:
         return not self.statements
 
 
-# --- keywords -----------------------------------------------------------------------------------------
+# --- the vocabulary -----------------------------------------------------------------------------------
 
-_R001_KEYWORDS: dict[str, NightKind] = {
-    "生死状": NightKind.PLEDGE,
-    "线文": NightKind.KILL_TEXT,
-    "杀文": NightKind.KILL_TEXT,
-    "附体": NightKind.POSSESS,
-    "附身": NightKind.POSSESS,
-    "守护": NightKind.PROTECT,
-    "保护": NightKind.PROTECT,
-    "守": NightKind.PROTECT,
-    "杀人": NightKind.KILL,
-    "击杀": NightKind.KILL,
-    "刀人": NightKind.KILL,
-    "杀": NightKind.KILL,
-    "刀": NightKind.KILL,
-    "验人": NightKind.CHECK,
-    "查验": NightKind.CHECK,
-    "验证": NightKind.CHECK,
-    "验": NightKind.CHECK,
-    "查": NightKind.CHECK,
-}
 
-_R004_KEYWORDS: dict[str, NightKind] = {
-    "丘比特之箭": NightKind.ARROW,
-    "丘比特": NightKind.ARROW,
-    "射箭": NightKind.ARROW,
-    "情侣": NightKind.ARROW,
-    "移交威权": NightKind.AUTHORITY,
-    "传威权": NightKind.AUTHORITY,
-    "威权给": NightKind.AUTHORITY,
-    "威权": NightKind.AUTHORITY,
-    "放烟花": NightKind.FIREWORKS,
-    "烟花": NightKind.FIREWORKS,
-    "撕票": NightKind.KILL_HOSTAGES,
-    "暗杀": NightKind.ASSASSINATE,
-    "狙击": NightKind.SNIPE,
-    "狙": NightKind.SNIPE,
-    "潜伏": NightKind.SPY,
-    "绑架": NightKind.KIDNAP,
-    "绑": NightKind.KIDNAP,
-    "救治": NightKind.HEAL,
-    "救": NightKind.HEAL,
-    "拥抱": NightKind.HUG,
-    "抱": NightKind.HUG,
-    "查验": NightKind.CHECK,
-    "验人": NightKind.CHECK,
-    "验证": NightKind.CHECK,
-    "验": NightKind.CHECK,
-    "查": NightKind.CHECK,
-    "杀人": NightKind.KILL,
-    "击杀": NightKind.KILL,
-    "刀人": NightKind.KILL,
-    "杀": NightKind.KILL,
-    "刀": NightKind.KILL,
-    "警戒": NightKind.ALERT,
-}
+def _words(vocabulary: Vocabulary) -> tuple[NightWord, ...]:
+    if isinstance(vocabulary, RuleSet):
+        return vocabulary.night_words
+    if isinstance(vocabulary, str):
+        return get_ruleset(vocabulary).night_words
+    return tuple(vocabulary)
 
-#: The keyword table of each grammar (the report's grammar table is generated from this).
-KEYWORDS: dict[str, dict[str, NightKind]] = {"r001": _R001_KEYWORDS, "r004": _R004_KEYWORDS}
+
+def keyword_table(vocabulary: Vocabulary) -> dict[str, str]:
+    """keyword → the engine's kind, for a rule set (what the reader looks for)."""
+    return {kw: w.kind for w in _words(vocabulary) for kw in w.keywords}
+
+
+@dataclass(frozen=True, slots=True)
+class _Grammar:
+    """A vocabulary compiled for reading."""
+
+    words: dict[str, NightWord]  # kind → word
+    table: dict[str, NightWord]  # keyword → word
+    keyword_re: re.Pattern[str] | None
+    none_forms: tuple[tuple[re.Pattern[str], NightWord], ...]
+    pledge: NightWord | None  # the word a "X与毒药同死" sentence makes, if the rule set has one
 
 
 def _alternation(words: Collection[str]) -> str:
     return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
 
 
-_KEYWORD_RE: dict[str, re.Pattern[str]] = {
-    g: re.compile(
-        r"(?P<fix>改(?:为|成)?)?(?P<kw>" + _alternation(table) + r")"
-        r"(?P<label>对象|目标|名单|交给|传给|给)?[ ]*(?P<colon>[:=]|->|>)?[ ]*"
+@lru_cache(maxsize=32)
+def _compile(words: tuple[NightWord, ...]) -> _Grammar:
+    table = {kw: w for w in words for kw in w.keywords}
+    keyword_re = (
+        re.compile(
+            r"(?P<fix>改(?:为|成)?)?(?P<kw>" + _alternation(table) + r")"
+            r"(?P<label>对象|目标|名单|交给|传给|给)?[ ]*(?P<colon>[:=]|->|>)?[ ]*"
+        )
+        if table
+        else None
     )
-    for g, table in KEYWORDS.items()
-}
+    # an explicit nothing, on a line of its own (after the usual prefixes)
+    none_forms = tuple((re.compile(form), w) for w in words for form in w.none_forms)
+    pledge = next((w for w in words if w.form is Form.PLEDGE), None)
+    return _Grammar({w.kind: w for w in words}, table, keyword_re, none_forms, pledge)
 
-# An explicit nothing, on a line of its own (after the usual prefixes).
-_NONE_FORMS: dict[str, tuple[tuple[re.Pattern[str], NightKind], ...]] = {
-    "r001": (
-        (re.compile(r"(?:空刀|不杀人?|不刀人?|今晚平安夜)"), NightKind.KILL),
-        (re.compile(r"(?:不附体|不附身|放弃附体)"), NightKind.POSSESS),
-        (re.compile(r"(?:放弃守护|不守护|空守)"), NightKind.PROTECT),
-    ),
-    "r004": (
-        (re.compile(r"(?:空刀|不杀人?|不刀人?)"), NightKind.KILL),
-        (re.compile(r"(?:放弃(?:行动|技能|夜晚行动)?|不行动|空过)"), NightKind.SKIP),
-    ),
-}
 
 _PREFIX = (
     r"(?:今晚|今夜|本轮|本夜|当晚|第[一二三四五六七八九十\d]+[夜晚轮天]|确认|最终|最后|决定|我们|我方|"
@@ -277,9 +174,6 @@ _SEPARATORS = re.compile(r"(?:\s|[,、/&+|;]|和|或|与|跟|及|以及|还有|t
 _TOKEN = re.compile(r"[^\s,.!?;:()\[\]<>、\"'~]+")
 _SELF = ("我自己", "自己", "我")
 _PLEDGE_SENTENCE = re.compile(r"(?:与|和|跟|陪)毒药(?:一起|一同)?同死")
-_ARROW_KINDS = frozenset({NightKind.ARROW})
-_MULTI_KINDS = frozenset({NightKind.ARROW, NightKind.KILL_HOSTAGES})
-_NO_TARGET_KINDS = frozenset({NightKind.ALERT})
 
 
 def _is_word(c: str) -> bool:
@@ -291,18 +185,20 @@ def _is_word(c: str) -> bool:
 
 def read_night_message(
     text: str,
-    grammar: Grammar,
+    vocabulary: Vocabulary,
     players: Collection[str],
     *,
     author: str | None = None,
 ) -> NightReading:
-    """Every night statement in ``text`` (a post's or PM's plain text), for the rule-set family ``grammar``.
+    """Every night statement in ``text`` (a post's or PM's plain text), in a rule set's vocabulary (the
+    rule set, its name, or its night words).
 
     ``players``: the roster (every role-account name; whether a name is alive is the judge's question,
     not the reader's). ``author``: the writer, for ``自己``. Never raises on any text.
     """
     t = normalize_vote_text(text or "")
-    if grammar not in KEYWORDS:
+    g = _compile(_words(vocabulary))
+    if g.keyword_re is None and not g.none_forms:
         return NightReading((), t)
     names = name_matcher(tuple(players))
     lines = t.split("\n")
@@ -311,16 +207,16 @@ def read_night_message(
     for i, line in enumerate(lines):
         if i in skip_lines:
             continue
-        out.extend(_none_statements(line, i, grammar))
-        found = _line_statements(line, i, grammar, names, author)
+        out.extend(_none_statements(line, i, g))
+        found = _line_statements(line, i, g, names, author)
         for st in found:
-            if st.kind is NightKind.KILL_TEXT:
-                st, used = _kill_text(st, lines, i, grammar)
+            if g.words[st.kind].form is Form.TEXT:
+                st, used = _kill_text(st, lines, i, g)
                 st = _as_written(st, t, text or "")
                 skip_lines.update(used)
             out.append(st)
-        if not any(s.kind is NightKind.PLEDGE for s in found) and grammar == "r001":
-            pledge = _pledge_sentence(line, i, names)
+        if g.pledge is not None and not any(s.kind == g.pledge.kind for s in found):
+            pledge = _pledge_sentence(line, i, names, g.pledge)
             if pledge is not None:
                 out.append(pledge)
     out.sort(key=lambda s: (s.line, s.pos))
@@ -337,9 +233,9 @@ def _as_written(st: NightStatement, folded: str, original: str) -> NightStatemen
     return st if at < 0 else replace(st, text=original[at : at + len(st.text)])
 
 
-def _none_statements(line: str, i: int, grammar: str) -> list[NightStatement]:
+def _none_statements(line: str, i: int, g: _Grammar) -> list[NightStatement]:
     out: list[NightStatement] = []
-    for pattern, kind in _NONE_FORMS[grammar]:
+    for pattern, word in g.none_forms:
         for m in pattern.finditer(line):
             before, after = line[: m.start()], line[m.end() :]
             if not _FIRM_PREFIX.match(_clause(before)) or not _NONE_LINE_TAIL.match(
@@ -348,7 +244,7 @@ def _none_statements(line: str, i: int, grammar: str) -> list[NightStatement]:
                 continue
             out.append(
                 NightStatement(
-                    kind,
+                    word.kind,
                     none=True,
                     keyword=m.group(0),
                     line=i,
@@ -361,20 +257,21 @@ def _none_statements(line: str, i: int, grammar: str) -> list[NightStatement]:
 
 
 def _line_statements(
-    line: str, i: int, grammar: str, names: NameMatcher, author: str | None
+    line: str, i: int, g: _Grammar, names: NameMatcher, author: str | None
 ) -> list[NightStatement]:
-    table = KEYWORDS[grammar]
+    table = g.table
     out: list[NightStatement] = []
     question = bool(_QUESTION.search(line))
     pos = 0
-    pattern = _KEYWORD_RE[grammar]
-    while pos < len(line):
+    pattern = g.keyword_re
+    while pattern is not None and pos < len(line):
         m = pattern.search(line, pos)
         if m is None:
             break
         pos = max(m.end(), m.start() + 1)
         kw = m.group("kw")
-        kind = table[kw]
+        word = table[kw]
+        kind = word.kind
         start = m.start("kw")
         # a keyword inside a player's name (a player called 刀客) is the name, not the keyword
         inside = _inside_name(line, start, names)
@@ -395,21 +292,23 @@ def _line_statements(
         correction = m.group("fix") is not None or bool(_CORRECTION_LINE.match(line))
         firm = (colon or bool(_FIRM_PREFIX.match(_clause(before)))) and not question
         base = NightStatement(kind, keyword=kw, line=i, pos=start, correction=correction, firm=firm)
-        if kind in _NO_TARGET_KINDS:
+        if word.form is Form.FORCED:
             if colon or _FIRM_PREFIX.match(_clause(before)):
-                out.append(replace(base, note="警戒是强制技能，无需提交"))
+                out.append(replace(base, note=f"{word.name_zh}是强制技能，无需提交"))
             continue
-        if kind is NightKind.KILL_TEXT:
+        if word.form is Form.NOTHING:
+            continue  # only its explicit nothing (a line of its own) counts
+        if word.form is Form.TEXT:
             if colon:
                 out.append(replace(base, text=rest.strip()))
                 break  # the kill text is free text: no keyword after it counts
             continue
-        if kind is NightKind.PLEDGE:
-            st = _pledge_after(rest, names, base)
+        if word.form is Form.PLEDGE:
+            st = _pledge_after(rest, names, base, word)
             if st is not None:
                 out.append(st)
             continue
-        st = _targets_after(kind, rest, names, author, colon, base)
+        st = _targets_after(word, rest, names, author, colon, base)
         if st is not None:
             out.append(st)
             if st.targets and st.problem is None:
@@ -452,7 +351,7 @@ def _chain(r: str, names: NameMatcher, first: tuple[str, int]) -> tuple[list[str
 
 
 def _targets_after(
-    kind: NightKind,
+    word: NightWord,
     rest: str,
     names: NameMatcher,
     author: str | None,
@@ -463,20 +362,20 @@ def _targets_after(
     r = rest[lead:]
     m = names.match_at(r, 0)
     if m is None and author is not None:
-        for word in _SELF:
-            if r.startswith(word) and not (len(r) > len(word) and _is_word(r[len(word)])):
+        for me in _SELF:
+            if r.startswith(me) and not (len(r) > len(me) and _is_word(r[len(me)])):
                 if names.exact(author) is not None:
-                    m = (author, len(word))
+                    m = (author, len(me))
                 break
     if m is None:
-        if kind is NightKind.KILL_HOSTAGES:
+        if word.form is Form.ORDER:
             return base
         tm = _TOKEN.match(r)
         token = tm.group(0) if tm else ""
         token = token.rstrip(_PARTICLES) or token
         if not token:
             if colon:
-                return replace(base, problem=Problem.NO_TARGET, note=f"{KIND_ZH[kind]}后没有写目标")
+                return replace(base, problem=Problem.NO_TARGET, note=f"{word.name_zh}后没有写目标")
             return None
         suggestion = suggest_name(token, names.by_key.values())
         if not colon and suggestion is None:
@@ -491,13 +390,13 @@ def _targets_after(
         )
     chain, end = _chain(r, names, m)
     written = r[:end]
-    if kind in _MULTI_KINDS:
-        if kind in _ARROW_KINDS and len(chain) != 2:
+    if word.form in (Form.PAIR, Form.ORDER):
+        if word.targets is not None and len(chain) != word.targets:
             return replace(
                 base,
                 written=written,
                 problem=Problem.WRONG_COUNT,
-                note=f"丘比特之箭要两个名字，这里有 {len(chain)} 个（{'、'.join(chain)}）",
+                note=f"{word.name_zh}要{word.targets}个名字，这里有 {len(chain)} 个（{'、'.join(chain)}）",
             )
         return replace(base, targets=tuple(chain), written=written)
     if len(chain) > 1:
@@ -505,12 +404,14 @@ def _targets_after(
             base,
             written=written,
             problem=Problem.SEVERAL_NAMES,
-            note=f"{KIND_ZH[kind]}写了多个名字（{'、'.join(chain)}），目标不明确",
+            note=f"{word.name_zh}写了多个名字（{'、'.join(chain)}），目标不明确",
         )
     return replace(base, targets=(chain[0],), written=written)
 
 
-def _pledge_after(rest: str, names: NameMatcher, base: NightStatement) -> NightStatement | None:
+def _pledge_after(
+    rest: str, names: NameMatcher, base: NightStatement, word: NightWord
+) -> NightStatement | None:
     """生死状: X — or a whole sentence (如果我们错杀毒药，X与毒药同死): the one name in it, or the name
     right before 与毒药同死 when there are several."""
     found: list[str] = names.find_all(rest)
@@ -524,12 +425,12 @@ def _pledge_after(rest: str, names: NameMatcher, base: NightStatement) -> NightS
             base,
             written=rest.strip(),
             problem=Problem.SEVERAL_NAMES,
-            note=f"生死状写了多个名字（{'、'.join(found)}），看不出谁与毒药同死",
+            note=f"{word.name_zh}写了多个名字（{'、'.join(found)}），看不出谁与毒药同死",
         )
     tm = _TOKEN.match(rest.strip())
     token = tm.group(0) if tm else ""
     if not token:
-        return replace(base, problem=Problem.NO_TARGET, note="生死状后没有写名字")
+        return replace(base, problem=Problem.NO_TARGET, note=f"{word.name_zh}后没有写名字")
     sm = _PLEDGE_SENTENCE.search(rest)
     if sm is not None:  # 如果我们错杀毒药，月併与毒药同死: the word before 与毒药
         head = re.split(r"[\s,.!;:]", rest[: sm.start()])[-1]
@@ -541,7 +442,7 @@ def _pledge_after(rest: str, names: NameMatcher, base: NightStatement) -> NightS
         written=rest.strip(),
         problem=Problem.UNKNOWN_NAME,
         suggestion=suggestion,
-        note=f"生死状「{token}」不是玩家名{hint}",
+        note=f"{word.name_zh}「{token}」不是玩家名{hint}",
     )
 
 
@@ -556,13 +457,13 @@ def _name_before_pledge(s: str, names: NameMatcher) -> str | None:
     return None
 
 
-def _pledge_sentence(line: str, i: int, names: NameMatcher) -> NightStatement | None:
+def _pledge_sentence(line: str, i: int, names: NameMatcher, word: NightWord) -> NightStatement | None:
     """A pledge written as a sentence without the word 生死状: 如果我们错杀毒药，月饼与毒药同死."""
     sm = _PLEDGE_SENTENCE.search(line)
     if sm is None:
         return None
     name = _name_before_pledge(line, names)
-    base = NightStatement(NightKind.PLEDGE, keyword=sm.group(0), line=i, pos=sm.start())
+    base = NightStatement(word.kind, keyword=sm.group(0), line=i, pos=sm.start())
     if name is not None:
         return replace(base, targets=(name,), written=line)
     head = re.split(r"[\s,.!;:]", line[: sm.start()])[-1]
@@ -573,17 +474,17 @@ def _pledge_sentence(line: str, i: int, names: NameMatcher) -> NightStatement | 
         written=line,
         problem=Problem.UNKNOWN_NAME if head else Problem.NO_TARGET,
         suggestion=suggestion,
-        note=f"生死状「{head}」不是玩家名{hint}" if head else "生死状没有写名字",
+        note=f"{word.name_zh}「{head}」不是玩家名{hint}" if head else f"{word.name_zh}没有写名字",
     )
 
 
-def _kill_text(st: NightStatement, lines: list[str], i: int, grammar: str) -> tuple[NightStatement, set[int]]:
+def _kill_text(st: NightStatement, lines: list[str], i: int, g: _Grammar) -> tuple[NightStatement, set[int]]:
     """线文: the rest of its line and every following line up to the next line that starts with a keyword."""
     parts = [st.text] if st.text else []
     used: set[int] = set()
-    pattern = _KEYWORD_RE[grammar]
+    pattern = g.keyword_re
     for j in range(i + 1, len(lines)):
-        m = pattern.match(lines[j].lstrip())
+        m = pattern.match(lines[j].lstrip()) if pattern is not None else None
         if m is not None and m.group("colon") is not None:
             break
         if _PLEDGE_SENTENCE.search(lines[j]):

@@ -63,7 +63,7 @@ from forumbot.desk import Desk, LastWordsReport, case_post_draft, elevator_draft
 from forumbot.desk.private import PrivateNote
 from forumbot.drafts import local_text, words_without_authority
 from forumbot.errors import BoardError, ThreadNotFound, UsageError
-from forumbot.i18n import N_, _
+from forumbot.i18n import _
 from forumbot.labels import phase_label
 from forumbot.nightmail import (
     NightMail,
@@ -90,12 +90,6 @@ EARLY_DECISION = "night_resolved_early"  # the decision recording when a night w
 # A revote called within this time of the vote's deadline counts from that deadline (13:00 → 14:00);
 # one called later (a delayed close) counts from the call, giving the players the whole window.
 LATE_CALL = timedelta(minutes=10)
-
-# [night_sources] group names → the engine's groups, per submission grammar (as nightmail keys its tables).
-_GROUPS: Mapping[str, Mapping[str, GroupId]] = {
-    "r001": {"killers": GroupId.BANDITS, "bandits": GroupId.BANDITS, "police": GroupId.POLICE},
-    "r004": {"killers": GroupId.KILLERS, "bandits": GroupId.KILLERS, "police": GroupId.POLICE},
-}
 
 
 def night_mail_flags(game_flags: Mapping[str, Any]) -> NightMailFlags:
@@ -289,10 +283,16 @@ class BoardSteps:
         src = self.game.night_sources
         if src is None:
             return []
-        table = _GROUPS.get(self.grammar, _GROUPS["r001"])
         out: list[tuple[GroupId, int]] = []
         for g in src.groups:
-            group = table[g.group]
+            try:  # [night_sources] names a group as the rule set does (its ``group_sources``)
+                group = self.desk.ruleset.source_group(g.group)
+            except KeyError as exc:
+                raise UsageError(
+                    _("[night_sources] names the group {group}, which {ruleset} does not have").format(
+                        group=g.group, ruleset=self.desk.ruleset.id
+                    )
+                ) from exc
             if g.tid is not None:
                 out.append((group, g.tid))
                 continue
@@ -438,26 +438,34 @@ class BoardSteps:
     def early_blockers(self, st: GameState, mail: NightMail) -> list[str]:
         """Why night ``st.round`` cannot be resolved before its deadline yet (translated; empty: it can).
 
-        Required (R001 §二.3–4, the guardian variants): the kill of a group with a living member, the
-        police's check while a police officer lives, each living guardian's protection; all on time,
-        and nothing that waits for the judge (mail.open: a doubt, a 生死状 missing)."""
+        Required: each kind the rule set's night vocabulary marks ``required`` (R001 §二.3–4, the guardian
+        variants: the kill of a group with a living member, the police's check while a police officer
+        lives, each living guardian's protection); all on time, and nothing that waits for the judge
+        (mail.open: a doubt, a 生死状 missing)."""
         why = list(mail.open)
         night = mail.night
         alive = set(st.living())
-        for group, kind, what in (
-            (GroupId.BANDITS, ActionKind.KILL, N_("the kill")),
-            (GroupId.KILLERS, ActionKind.KILL, N_("the kill")),
-            (GroupId.POLICE, ActionKind.CHECK, N_("the check")),
-        ):
-            if alive & set(st.group_members(group)) and night.on_time(kind) is None:
-                why.append(
-                    _("{group} has not submitted {action} yet").format(group=GROUP_ZH[group], action=_(what))
-                )
-        for p in st.players:
-            if p.name in alive and ActionKind.PROTECT in self.desk.ruleset.role(p.role).night_actions:
-                sub = night.get(ActionKind.PROTECT, guardian=p.name)
-                if sub is None or sub.late:
-                    why.append(_("{player} has not submitted a protection yet").format(player=p.name))
+        for word in self.desk.ruleset.night_words:
+            if not word.required:
+                continue
+            if word.group is not None:
+                if alive & set(st.group_members(word.group)) and night.on_time(ActionKind(word.kind)) is None:
+                    why.append(
+                        _("{group} has not submitted {action} yet").format(
+                            group=GROUP_ZH[word.group], action=word.name_zh
+                        )
+                    )
+                continue
+            for p in st.players:
+                if p.name not in alive or p.role not in word.roles:
+                    continue
+                subs = [s for s in night.submissions if s.action.kind == word.kind]
+                if not any(getattr(s.action, word.actor, None) == p.name and not s.late for s in subs):
+                    why.append(
+                        _("{player} has not submitted {action} yet").format(
+                            player=p.name, action=word.name_zh
+                        )
+                    )
         return why
 
     def _early_cut(self, n: int) -> datetime | None:

@@ -271,7 +271,7 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
             "night.html",
             nv=data.night_view(game, store, n),
             choices=data.NIGHT_OVERRIDE_CHOICES,
-            kinds=data.night_kind_choices(),
+            kinds=data.night_kind_choices(game),
             action_error=error,
         )
 

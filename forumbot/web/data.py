@@ -31,16 +31,17 @@ from engine import (
     Phase,
     Refusal,
     action_from_dict,
+    get_ruleset,
 )
 from forumbot import drafts
 from forumbot.config import Game, game_from_dict
 from forumbot.desk import (
-    NIGHT_OVERRIDE_KINDS,
     OVERRIDE_KINDS,
     DayJudgement,
     Desk,
     NightOverrideDone,
     case_post_draft,
+    night_override_kinds,
     vote_count_draft,
 )
 from forumbot.desk.drafts import draft_as_of
@@ -57,7 +58,6 @@ from forumbot.labels import (
     winner_label,
 )
 from forumbot.nightmail import CODE_LABELS, NightChannel
-from forumbot.parsers.nightmsg import KIND_ZH, NightKind
 from forumbot.store import base, fetchlog, posts, records, threads
 from forumbot.store import judges as judges_repo
 from forumbot.store.db import Store
@@ -113,9 +113,6 @@ CAUSE_LABELS: dict[str, str] = {
     Cause.VOTE: N_("voted out"),
     Cause.RED_CARD: N_("red card"),
 }
-# The day's last-minute cutoff each day procedure has (a table keyed by the rule set's family: R001's
-# last void, R004's last change), drawn on the vote timeline and listed among the deadlines.
-CUTOFF_OF_FAMILY: dict[str, str] = {"r001": "void", "r004": "change"}
 POST_STATES: dict[str, str] = {
     "normal": N_("shown normally"),
     "banned": N_("author banned: content masked"),
@@ -168,8 +165,10 @@ def _desk(game: Game, store: Store, who: str | None = None) -> Desk:
 
 
 def _cutoff(desk: Desk) -> str:
-    """``void``, ``change`` or '' : which last-minute cutoff the rule set's day has."""
-    return CUTOFF_OF_FAMILY.get(desk.ruleset.family, "")
+    """``void``, ``change`` or '' : which last-minute cutoff the rule set's day has (R001's last void,
+    R004's last change: the rule set's ``day_cutoff``), drawn on the vote timeline and listed among the
+    deadlines."""
+    return desk.ruleset.day_cutoff.removesuffix("_cutoff")
 
 
 def _live_labels(desk: Desk) -> set[str]:
@@ -840,9 +839,12 @@ NIGHT_OVERRIDE_CHOICES: dict[str, str] = {
 }
 
 
-def night_kind_choices() -> tuple[tuple[str, str], ...]:
-    """(code, the judge's word) of every action a message may be accepted as."""
-    return tuple((k, KIND_ZH[NightKind(k)] if _zh() else k) for k in NIGHT_OVERRIDE_KINDS)
+def night_kind_choices(game: Game) -> tuple[tuple[str, str], ...]:
+    """(code, the judge's word) of every action a message may be accepted as: the game's rule set's night
+    vocabulary (its Chinese label in Chinese, the engine's name otherwise)."""
+    ruleset = get_ruleset(game.ruleset)
+    kinds = night_override_kinds(ruleset)
+    return tuple((k, ruleset.night_word(k).name_zh if _zh() else k) for k in kinds)
 
 
 def night_messages(

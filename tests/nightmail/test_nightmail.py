@@ -34,7 +34,7 @@ from forumbot.nightmail import (
     pm_messages,
     thread_messages,
 )
-from forumbot.parsers.nightmsg import NightKind, NightStatement
+from forumbot.parsers.nightmsg import NightStatement
 from forumbot.parsers.pm import PmMessage
 from forumbot.parsers.records import Post, PostState, TimeSource
 
@@ -341,7 +341,7 @@ def test_an_unknown_name_is_suggested_and_the_judge_can_take_it() -> None:
     mail = judge_night(r001(), [msg], deadline=DEADLINE)
     assert codes(mail) == ["unknown_name"] and mail.verdicts[0].suggestion == "烧卖"
     assert mail.night.submissions == ()
-    taken = (NightStatement(NightKind.KILL, ("烧卖",)), NightStatement(NightKind.PLEDGE, ("油条",)))
+    taken = (NightStatement("kill", ("烧卖",)), NightStatement("pledge", ("油条",)))
     fix = NightOverride("pid:53", "玩家笔误，指烧卖", "法官大人", statements=taken)
     mail = judge_night(r001(), [msg], deadline=DEADLINE, overrides=[fix])
     assert codes(mail) == ["accepted"]
@@ -423,7 +423,8 @@ def test_r004_authority_is_passed_only_by_the_holder_who_went_out() -> None:
     mail = judge_night(state, [pm("市长", "威权给饺子", 1)], deadline=DEADLINE)
     assert codes(mail) == ["accepted"] and mail.authority == ("市长", "饺子")
     mail = judge_night(state, [pm("市长", "威权给市长", 1)], deadline=DEADLINE)
-    assert codes(mail) == ["illegal"]
+    assert codes(mail) == ["illegal"] and "另一名角色" in mail.verdicts[0].reason  # the rule set's check
+    assert mail.verdicts[0].parts[0].rule == "R004 市长·威权"
     mail = judge_night(r004(), [pm("饺子", "威权给烧卖", 1)], deadline=DEADLINE)
     assert codes(mail) == ["not_member"]
 

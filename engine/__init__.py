@@ -231,7 +231,7 @@ from engine.ruleset import (
     rules_of,
     unregister,
 )
-from engine.setup import Setup, draw_roles, new_game
+from engine.setup import Setup, draw_roles, new_game, setup_notices
 from engine.simulate import random_day, random_night
 from engine.state import GameState, Phase, Player, frozen_map, state_from_dict, state_to_dict
 
@@ -395,6 +395,7 @@ __all__ = [
     "round_window",
     "rules_of",
     "send_off",
+    "setup_notices",
     "split_flags",
     "start_counters",
     "state_from_dict",

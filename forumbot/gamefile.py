@@ -177,18 +177,30 @@ class NightSourcesTable(_Table):
     police: NightGroupTable | None = None
 
 
+class SignupTable(_Table):
+    """``[signup]``: the sign-up thread (报名帖) forumbot reads up to its close (issue 19)."""
+
+    tid: Tid
+    closes_at: TimeValue
+    cap: Annotated[int, Field(ge=1, le=1000)] | None = None
+    auto_confirm: bool = False
+    draw: bool = False
+    seed: Annotated[int, Field(ge=0)] | None = None
+
+
 class GameFileSchema(_Table):
     """The whole file. ``[flags]`` is checked against the rule set's flags by the loader."""
 
     game: GameTable
     board: BoardTable
-    players: PlayersTable
+    players: PlayersTable | None = None
     timetable: TimetableTable = TimetableTable()
     days: list[DayTable] = []
     flags: dict[str, Any] = {}
     attendance: AttendanceTable = AttendanceTable()
     outbox: OutboxTable = OutboxTable()
     night_sources: NightSourcesTable | None = None
+    signup: SignupTable | None = None
 
 
 # The model of each table, by its path with list indices left out (for "did you mean", and which
@@ -207,6 +219,7 @@ TABLES: dict[tuple[str, ...], type[_Table]] = {
     ("night_sources", "killers"): NightGroupTable,
     ("night_sources", "bandits"): NightGroupTable,
     ("night_sources", "police"): NightGroupTable,
+    ("signup",): SignupTable,
 }
 
 # A line of TOML to show in a fix, by key path (list indices left out). Not translated: it is TOML.
@@ -275,6 +288,13 @@ EXAMPLES: dict[tuple[str, ...], str] = {
     ("night_sources", "bandits"): "bandits = { fid = 6, tid = 8 }",
     ("night_sources", "killers", "fid"): "fid = 6",
     ("night_sources", "killers", "tid"): "tid = 8",
+    ("signup",): "[signup] tid = 20",
+    ("signup", "tid"): "tid = 20",
+    ("signup", "closes_at"): 'closes_at = "2026-06-02 20:00"',
+    ("signup", "cap"): "cap = 12",
+    ("signup", "auto_confirm"): "auto_confirm = true",
+    ("signup", "draw"): "draw = true",
+    ("signup", "seed"): "seed = 20260603",
 }
 
 

@@ -180,6 +180,7 @@ class BoardSteps:
             days=days,
             facts=facts,
             last_night=True,
+            signup_close=self.game.signup.closes_at if self.game.signup is not None else None,
         )
         if not over:
             return moments
@@ -344,6 +345,7 @@ class BoardSteps:
 
     def run(self, moment: Moment, now: datetime) -> StepResult:
         self.desk.refresh()
+        self._rebind_game()
         if moment.kind is MomentKind.NIGHT_DEADLINE:
             return self.night_deadline(moment, now)
         if moment.kind in (MomentKind.VOID_CUTOFF, MomentKind.CHANGE_CUTOFF):
@@ -354,6 +356,8 @@ class BoardSteps:
             return self.last_words(moment, now)
         if moment.kind is MomentKind.EXTRA_CHECK:
             return self.extra_check(moment, now)
+        if moment.kind is MomentKind.SIGNUP_CLOSE:
+            return self.signup_close(moment)
         raise UsageError(_("unknown moment {kind}").format(kind=moment.kind))
 
     def ready_early(self, moment: Moment, now: datetime) -> bool:
@@ -887,6 +891,95 @@ class BoardSteps:
         text = "\n".join(e.text for e in events if e.public and e.kind is EventKind.GAME_OVER)
         body = f"[b]【{literal(self.game.name)}】游戏结束[/b]\n{literal(text)}"
         return self._add("game/over", ItemKind.JUDGE_POST, Reply(tid), lambda: body)
+
+    # ------------------------------------------------------------------ sign-up
+
+    def signup_close(self, m: Moment) -> StepResult:
+        """The sign-up thread's close: read it completely, keep the lists, confirm them (``[signup]
+        auto_confirm`` when no post needs a judge; else the judge does), set the roles up (``draw``,
+        else the judge gives them) and add each player's identity notice to the outbox, once. The
+        note lists the private forums the judge must open (forumbot changes no permission)."""
+        cfg = self.game.signup
+        if cfg is None:
+            return StepResult(_("no sign-up thread"), {})
+        self._full_read([cfg.tid], m.deadline)
+        result = self.desk.signup_read()
+        self.desk.signup_record(result)
+        verdicts = [v.to_dict() for v in result.verdicts]
+        if self.desk.signup_confirmed() is None:
+            if not cfg.auto_confirm or result.review:
+                raise WaitForJudge(
+                    _(
+                        "the sign-up closed with {players} players and {subs} substitutes ({review} posts "
+                        "need a judge): check and confirm it with forumbot signup --confirm"
+                    ).format(
+                        players=len(result.players), subs=len(result.substitutes), review=len(result.review)
+                    )
+                )
+            try:
+                self.desk.signup_confirm(result)
+            except UsageError as exc:
+                raise WaitForJudge(str(exc)) from exc
+        if self.desk.state() is None:
+            if not cfg.draw:
+                raise WaitForJudge(
+                    _(
+                        "the sign-up is confirmed: give the roles with forumbot signup --roles FILE "
+                        "(or --seed N)"
+                    )
+                )
+            self.desk.signup_roles(seed=cfg.seed)
+        self._rebind_game()
+        ids = []
+        for notice in self.desk.identity_notices():
+            if notice.uid is None:
+                raise WaitForJudge(
+                    _("the uid of {owner} is unknown: the identity notice of {player} cannot be sent").format(
+                        owner=notice.owner, player=notice.player
+                    )
+                )
+            ids.append(
+                self._add(
+                    f"setup/notice/{notice.player}",
+                    ItemKind.PRIVATE_NOTICE,
+                    PrivateMessage(notice.uid),
+                    functools.partial(str, notice.body),
+                    player=notice.player,
+                )
+            )
+        forums = self.desk.private_forum_access()
+        access = [{"group": a.group, "fid": a.fid, "members": list(a.members)} for a in forums]
+        lines = "; ".join(
+            _("{group} (fid {fid}): {members}").format(
+                group=a.group, fid=a.fid or "?", members="、".join(a.members)
+            )
+            for a in forums
+        )
+        conf = self.desk.signup_confirmed()
+        assert conf is not None
+        return StepResult(
+            _(
+                "sign-up closed: {players} play, substitutes {subs}; the judge must open the private "
+                "forums: {access}"
+            ).format(
+                players="、".join(conf.players),
+                subs="、".join(conf.substitutes) or _("none"),
+                access=lines or _("none"),
+            ),
+            {
+                "players": list(conf.players),
+                "substitutes": list(conf.substitutes),
+                "confirmed_by": conf.by,
+                "verdicts": verdicts,
+                "access": access,
+                "outbox": ids,
+            },
+        )
+
+    def _rebind_game(self) -> None:
+        """The desk's game (its roster once the sign-up is confirmed) for the steps and the outbox."""
+        self.game = self.desk.game
+        self.outbox.game = self.game
 
     # ------------------------------------------------------------------ day
 

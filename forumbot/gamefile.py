@@ -594,10 +594,16 @@ def _problem(err: Mapping[str, Any], data: Mapping[str, Any]) -> GameFileError:
 def check_shapes(data: Mapping[str, Any]) -> list[GameFileError]:
     """Every unknown key, wrong type and out-of-range value of the parsed file (nothing when the shapes
     are right). A union's branches are reported once, at the key (not once per branch)."""
+    # [players] may be left out only when the players come from the sign-up thread ([signup])
+    missing = (
+        []
+        if "players" in data or "signup" in data
+        else [_problem({"type": "missing", "loc": ("players",)}, data)]
+    )
     try:
         GameFileSchema.model_validate(data)
     except ValidationError as exc:
-        problems: list[GameFileError] = []
+        problems: list[GameFileError] = list(missing)
         seen: set[str] = set()
         for err in exc.errors():
             loc = tuple(err["loc"])
@@ -612,7 +618,7 @@ def check_shapes(data: Mapping[str, Any]) -> list[GameFileError]:
                 seen.add(problem.field or "")
                 problems.append(problem)
         return problems
-    return []
+    return missing
 
 
 def _is_branch(loc: Sequence[str | int]) -> bool:

@@ -164,6 +164,20 @@ class SignupConfig:
 
 
 @dataclass(frozen=True)
+class ThreadsConfig:
+    """``[threads]``: forumbot opens each day's discussion thread (the case post as its first floor) and
+    vote thread (a header with the deadlines and the vote format) in forum ``fid`` when the day's
+    [[days]] entry gives no tid (a tid in the file wins). ``title``: ``{game}``, ``{day}``, ``{kind}``
+    (讨论帖 / 投票帖)."""
+
+    fid: int
+    title: str = "【{game}】第{day}日 {kind}"
+
+    def subject(self, game: str, day: int, kind: str) -> str:
+        return self.title.format(game=game, day=day, kind=kind)
+
+
+@dataclass(frozen=True)
 class Game:
     name: str
     ruleset: str
@@ -180,6 +194,7 @@ class Game:
     outbox: Mapping[str, Any] = field(default_factory=dict)  # [outbox]: auto_approve, pm_interval, uids...
     night_sources: NightSources | None = None  # [night_sources]: where players send night actions
     signup: SignupConfig | None = None  # [signup]: the sign-up thread; the roster may come from it
+    threads: ThreadsConfig | None = None  # [threads]: forumbot opens the days' threads itself
 
     @property
     def tz(self) -> ZoneInfo:
@@ -464,6 +479,7 @@ def _build(data: Mapping[str, Any], path: Path | None, problems: list[GameFileEr
     _check_outbox(data.get("outbox", {}), roster, judges, found)
     _check_threads(data.get("days", []), days, night_sources, found)
     signup = found.attempt(lambda: _signup(data.get("signup"), zone[1], roster)) if zone is not None else None
+    threads = found.attempt(lambda: _threads(data.get("threads"), board))
     if found.problems or ruleset is None or board is None or players is None or zone is None:
         return None
     return Game(
@@ -482,7 +498,37 @@ def _build(data: Mapping[str, Any], path: Path | None, problems: list[GameFileEr
         outbox=dict(data.get("outbox", {})),  # read by forumbot.outbox.OutboxSettings
         night_sources=night_sources,
         signup=signup,
+        threads=threads,
     )
+
+
+def _threads(raw: Mapping[str, Any] | None, board: BoardConfig | None) -> ThreadsConfig | None:
+    """``[threads]``: the forum (its own ``fid``, else the board's) and a title that names the day."""
+    if raw is None or not raw.get("open", True):
+        return None
+    fid = raw.get("fid", board.fid if board is not None else None)
+    if fid is None:
+        raise GameFileError(
+            _("forumbot cannot open the days' threads without the public forum"),
+            field="threads.fid",
+            fix="fid = 3",
+        )
+    title = str(raw.get("title", "【{game}】第{day}日 {kind}"))
+    try:
+        shown = title.format(game="版杀", day=1, kind="讨论帖")
+    except (KeyError, IndexError, ValueError) as exc:
+        raise GameFileError(
+            _("the title template {title!r} cannot be filled: {error}").format(title=title, error=exc),
+            field="threads.title",
+            fix=_("use only {{game}}, {{day}} and {{kind}}"),
+        ) from exc
+    if "1" not in shown or "讨论帖" not in shown:
+        raise GameFileError(
+            _("the title template {title!r} must name the day and the thread's kind").format(title=title),
+            field="threads.title",
+            fix='title = "【{game}】第{day}日 {kind}"',
+        )
+    return ThreadsConfig(fid=int(fid), title=title)
 
 
 def _signup(raw: Mapping[str, Any] | None, tz: ZoneInfo, roster: tuple[str, ...]) -> SignupConfig | None:

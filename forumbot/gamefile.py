@@ -188,6 +188,14 @@ class SignupTable(_Table):
     seed: Annotated[int, Field(ge=0)] | None = None
 
 
+class ThreadsTable(_Table):
+    """``[threads]``: forumbot opens each day's discussion and vote thread itself (issue 19)."""
+
+    open: bool = True
+    fid: Tid | None = None
+    title: str = "【{game}】第{day}日 {kind}"
+
+
 class GameFileSchema(_Table):
     """The whole file. ``[flags]`` is checked against the rule set's flags by the loader."""
 
@@ -201,6 +209,7 @@ class GameFileSchema(_Table):
     outbox: OutboxTable = OutboxTable()
     night_sources: NightSourcesTable | None = None
     signup: SignupTable | None = None
+    threads: ThreadsTable | None = None
 
 
 # The model of each table, by its path with list indices left out (for "did you mean", and which
@@ -220,6 +229,7 @@ TABLES: dict[tuple[str, ...], type[_Table]] = {
     ("night_sources", "bandits"): NightGroupTable,
     ("night_sources", "police"): NightGroupTable,
     ("signup",): SignupTable,
+    ("threads",): ThreadsTable,
 }
 
 # A line of TOML to show in a fix, by key path (list indices left out). Not translated: it is TOML.
@@ -295,6 +305,10 @@ EXAMPLES: dict[tuple[str, ...], str] = {
     ("signup", "auto_confirm"): "auto_confirm = true",
     ("signup", "draw"): "draw = true",
     ("signup", "seed"): "seed = 20260603",
+    ("threads",): "[threads] open = true",
+    ("threads", "open"): "open = true",
+    ("threads", "fid"): "fid = 3",
+    ("threads", "title"): 'title = "【{game}】第{day}日 {kind}"',
 }
 
 

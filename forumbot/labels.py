@@ -64,6 +64,8 @@ OUTBOX_KIND_LABELS: dict[str, str] = {
     "check_result": N_("check result"),
     "night_result": N_("night result"),
     "judge_pm": N_("judge's private message"),
+    "day_thread": N_("day thread"),
+    "game_review": N_("game review"),
 }
 
 

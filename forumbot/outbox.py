@@ -81,6 +81,8 @@ class ItemKind(StrEnum):
     CHECK_RESULT = "check_result"  # 验人结果
     NIGHT_RESULT = "night_result"  # what one player learns at night
     JUDGE_PM = "judge_pm"  # a judge's own private message (not secret by kind)
+    DAY_THREAD = "day_thread"  # a day's vote thread forumbot opens (its header is the first post)
+    GAME_REVIEW = "game_review"  # 复盘: every role, every night, every day's tally, once the game ends
 
 
 SECRET_KINDS = frozenset({ItemKind.PRIVATE_NOTICE, ItemKind.CHECK_RESULT, ItemKind.NIGHT_RESULT})

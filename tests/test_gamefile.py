@@ -485,3 +485,20 @@ def test_signup_keys_are_checked(tmp_path: Path) -> None:
     assert err.field == "signup.cap" and "3" in err.message
     err = refused(tmp_path, edited('[players]\nroster = ["甲", "乙", "丙"]\n', ""))
     assert err.field == "players" and "missing" in err.message  # no [signup]: [players] is needed
+
+
+def test_a_threads_table_opens_the_days_threads_in_the_board_s_forum(tmp_path: Path) -> None:
+    p = tmp_path / "forumbot.toml"
+    p.write_text(GOOD + '\n[threads]\ntitle = "{game}·第{day}日{kind}"\n', "utf-8")
+    game = load_game(p)
+    assert game.threads is not None and game.threads.fid == 3
+    assert game.threads.subject(game.name, 2, "投票帖") == "测试局·第2日投票帖"
+    p.write_text(GOOD + "\n[threads]\nopen = false\n", "utf-8")
+    assert load_game(p).threads is None
+
+
+def test_a_title_template_that_cannot_be_filled_is_refused(tmp_path: Path) -> None:
+    err = only(refused(tmp_path, GOOD + '\n[threads]\ntitle = "【{game}】第{round}日"\n'))
+    assert err.field == "threads.title"
+    err = only(refused(tmp_path, GOOD + '\n[threads]\ntitle = "【{game}】"\n'))
+    assert err.field == "threads.title"

@@ -36,6 +36,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -74,7 +75,7 @@ from forumbot.nightmail import (
     pm_messages,
     thread_messages,
 )
-from forumbot.outbox import Destination, ItemKind, Outbox, OutboxRefused, PrivateMessage, Reply
+from forumbot.outbox import Destination, ItemKind, NewThread, Outbox, OutboxRefused, PrivateMessage, Reply
 from forumbot.parsers.pm import PmMessage, parse_pm_conversation, parse_pm_list
 from forumbot.poll import PollReport, poll
 from forumbot.runner import ledger
@@ -91,6 +92,13 @@ EARLY_DECISION = "night_resolved_early"  # the decision recording when a night w
 # A revote called within this time of the vote's deadline counts from that deadline (13:00 → 14:00);
 # one called later (a delayed close) counts from the call, giving the players the whole window.
 LATE_CALL = timedelta(minutes=10)
+# The vote thread's header (forumbot opens it, [threads]): the cutoff's name and the vote format, by the
+# rule set's cutoff and vote grammar (what the rules tell the players to write).
+_CUTOFF_WORDS = {"void_cutoff": "废票截止", "change_cutoff": "改票截止"}
+_VOTE_FORMAT = {
+    "r001": "投票格式：投票：名字（理由可写可不写；弃权写「弃权」）",
+    "r004": "投票格式：\n投票对象：名字\n投票理由：……\n（改票写「改票对象：名字」「改票理由：……」）",
+}
 
 # [night_sources] group names → the engine's groups, per submission grammar (as nightmail keys its tables).
 _GROUPS: Mapping[str, Mapping[str, GroupId]] = {
@@ -259,6 +267,7 @@ class BoardSteps:
 
     def read(self) -> str:
         """An incremental read of the day threads (the cheap poll between deadlines)."""
+        self._rebind_game()
         report = self._poll(self.game.watched_tids(), full=False)
         if not report.ok:
             raise BoardError(report.failure_message())
@@ -346,6 +355,13 @@ class BoardSteps:
     def run(self, moment: Moment, now: datetime) -> StepResult:
         self.desk.refresh()
         self._rebind_game()
+        if moment.kind in (
+            MomentKind.VOID_CUTOFF,
+            MomentKind.CHANGE_CUTOFF,
+            MomentKind.CLOSE,
+            MomentKind.REVOTE_DEADLINE,
+        ):
+            self._threads_ready(moment.round)
         if moment.kind is MomentKind.NIGHT_DEADLINE:
             return self.night_deadline(moment, now)
         if moment.kind in (MomentKind.VOID_CUTOFF, MomentKind.CHANGE_CUTOFF):
@@ -859,16 +875,18 @@ class BoardSteps:
 
     def _night_items(self, n: int, res: Resolution, before: GameState) -> list[int]:
         """The case post and every private result, each added once."""
-        tid = self._case_tid(n)
         ids = [
             self._add(
                 f"night{n}/case_post",
                 ItemKind.CASE_POST,
-                Reply(tid),
+                self._case_destination(n),
                 lambda: case_post_draft(self.desk, n, res.events),
                 night=n,
             )
         ]
+        if res.state.outcome is None:
+            vote_thread = self._vote_thread_item(n)
+            ids += [vote_thread] if vote_thread is not None else []
         for note in self.desk.night_private_messages(n, res, before):
             key = f"night{n}/private/{note.player}"
             ids.append(self._pm_item(key, _kind(note), note.player, note.body, n))
@@ -977,9 +995,89 @@ class BoardSteps:
         )
 
     def _rebind_game(self) -> None:
-        """The desk's game (its roster once the sign-up is confirmed) for the steps and the outbox."""
-        self.game = self.desk.game
+        """The desk's game (its roster once the sign-up is confirmed; the days' threads forumbot opened,
+        once the board gave their tids) for the steps, the desk and the outbox."""
+        self.game = self._bound_threads(self.desk.game)
+        self.desk.game = self.game
         self.outbox.game = self.game
+
+    # ------------------------------------------------------------------ the days' threads
+
+    def _opened_tid(self, key: str) -> int | None:
+        """The tid of the thread the outbox item ``key`` opened, once the board gave it (a 301's
+        Location, or the forum list read to settle an unclear answer)."""
+        item_id = self.outbox.by_key(key)
+        if item_id is None:
+            return None
+        item = self.outbox.get(item_id)
+        return item.result_tid if item.dest == "newthread" and item.status == "sent" else None
+
+    def _bound_threads(self, game: Game) -> Game:
+        """``game`` with each day's threads forumbot opened bound to the day; a tid in the file wins."""
+        if game.threads is None:
+            return game
+        days = []
+        for d in game.days:
+            disc = d.discussion_tid or self._opened_tid(f"night{d.day}/case_post")
+            vote = d.vote_tid or self._opened_tid(f"day{d.day}/vote_thread")
+            days.append(replace(d, discussion_tid=disc, vote_tid=vote))
+        return replace(game, days=tuple(days))
+
+    def _case_destination(self, n: int) -> Destination:
+        """Night ``n``'s case post: a reply in day ``n``'s discussion thread, or that thread's first
+        post when forumbot opens it (``[threads]`` and no tid in the file)."""
+        threads = self.game.threads
+        day = next((d for d in self.game.days if d.day == n), None)
+        if threads is not None and day is not None and day.discussion_tid is None:
+            return NewThread(threads.fid, threads.subject(self.game.name, n, "讨论帖"))
+        return Reply(self._case_tid(n))
+
+    def _vote_thread_item(self, n: int) -> int | None:
+        """Day ``n``'s vote thread opened by forumbot: a header with the day's deadlines and the vote
+        format (the rule set's), once."""
+        threads = self.game.threads
+        day = next((d for d in self.game.days if d.day == n), None)
+        if (
+            threads is None
+            or day is None
+            or (day.vote_tid is not None and not self.outbox.by_key(f"day{n}/vote_thread"))
+        ):
+            return None
+        subject = threads.subject(self.game.name, n, "投票帖")
+        cutoff_kind = MomentKind(self.desk.ruleset.day_cutoff)
+        cutoff = day.change_cutoff if cutoff_kind is MomentKind.CHANGE_CUTOFF else day.void_cutoff
+        tz = self.game.tz
+        body = "\n".join(
+            [
+                f"[b]{literal(subject)}[/b]",
+                f"投票开始：第{n}日案情公布后（约{local_text(day.opens, tz)}）",
+                f"{_CUTOFF_WORDS[cutoff_kind]}：{local_text(cutoff, tz)}",
+                f"投票截止：{local_text(day.closes, tz)}",
+                _VOTE_FORMAT.get(self.grammar, _VOTE_FORMAT["r001"]),
+            ]
+        )
+        return self._add(
+            f"day{n}/vote_thread", ItemKind.DAY_THREAD, NewThread(threads.fid, subject), lambda: body, day=n
+        )
+
+    def _threads_ready(self, n: int) -> None:
+        """Day ``n``'s moments need its threads on the board: Delay while forumbot's are not sent yet."""
+        if self.game.threads is None or not any(d.day == n for d in self.game.days):
+            return
+        day = self.game.day(n)
+        for tid, key, what in (
+            (day.discussion_tid, f"night{n}/case_post", "讨论帖"),
+            (day.vote_tid, f"day{n}/vote_thread", "投票帖"),
+        ):
+            if tid is not None:
+                continue
+            item_id = self.outbox.by_key(key)
+            status = self.outbox.get(item_id).status if item_id is not None else "-"
+            raise Delay(
+                _("day {day}'s {kind} is not on the board yet (outbox item {key}: {status})").format(
+                    day=n, kind=what, key=key, status=status
+                )
+            )
 
     # ------------------------------------------------------------------ day
 

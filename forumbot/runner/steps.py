@@ -61,6 +61,7 @@ from forumbot.boardtext import literal
 from forumbot.client import BoardClient
 from forumbot.config import Game
 from forumbot.desk import Desk, LastWordsReport, case_post_draft, elevator_draft, vote_count_draft
+from forumbot.desk.drafts import review_draft
 from forumbot.desk.private import PrivateNote
 from forumbot.drafts import local_text, words_without_authority
 from forumbot.errors import BoardError, ThreadNotFound, UsageError
@@ -602,6 +603,8 @@ class BoardSteps:
         items = self._night_items(n, res, st)
         if not resolved:
             self.desk.night_resolve(n, seed=seed)
+        if res.state.outcome is not None:
+            items.append(self._review_item(self.desk.night_deadline(n)))
         result: dict[str, Any] = {
             "messages": len(msgs),
             "verdicts": verdicts,
@@ -910,6 +913,20 @@ class BoardSteps:
         body = f"[b]【{literal(self.game.name)}】游戏结束[/b]\n{literal(text)}"
         return self._add("game/over", ItemKind.JUDGE_POST, Reply(tid), lambda: body)
 
+    def _review_item(self, as_of: datetime) -> int:
+        """The 复盘 once the game is over (added after the state that ended it: it reads the stored
+        versions), in a thread of its own when forumbot opens threads, else after the last day's."""
+        threads = self.game.threads
+        dest: Destination
+        if threads is not None:
+            dest = NewThread(threads.fid, f"【{self.game.name}】复盘")
+        else:
+            last = self.game.days[-1]
+            dest = Reply(last.vote_tid or last.discussion_tid or self._case_tid(last.day))
+        return self._add(
+            "game/review", ItemKind.GAME_REVIEW, dest, lambda: review_draft(self.desk, as_of + GRACE)
+        )
+
     # ------------------------------------------------------------------ sign-up
 
     def signup_close(self, m: Moment) -> StepResult:
@@ -1147,6 +1164,8 @@ class BoardSteps:
         # began with), only missing items added, the day not closed twice.
         items = self._day_items(n, judged, preview, m)
         res = preview if closed else self.desk.close_day(n)
+        if res.state.outcome is not None:
+            items.append(self._review_item(m.deadline))
         counts = {line.target: line.count for line in r.final_tally}
         return StepResult(
             _("day {day} closed: out {names}").format(day=n, names="、".join(res.out) or _("nobody")),

@@ -1,0 +1,54 @@
+"""The 复盘 at the game's end: drafted by the runner once the game is over, with every role, each night's
+actions (a check with its answer) and who went out, each day's tally; refused before the end, so no
+hidden role can leak through it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from forumbot.desk.drafts import review_draft
+from forumbot.errors import UsageError
+from forumbot.runner.fastplay import FastClock, example_roles, play
+from tests.runner.yexiao import SCENARIO, START, UNTIL, board, open_runner
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    clock = FastClock(START)
+    with board(clock) as b:
+        p = open_runner(b.url, Path(tmp_path_factory.mktemp("review")) / "game.db", clock)
+        play(p.runner, clock, until=UNTIL, board_moments=SCENARIO.moments())
+        yield p, b
+        p.store.close()
+
+
+def test_the_review_is_sent_once_the_game_is_over_with_every_role(played: Any) -> None:
+    p, b = played
+    item = p.steps.outbox.get(p.steps.outbox.by_key("game/review"))
+    assert item.kind == "game_review" and item.status == "sent" and item.dest == "reply" and item.tid == 5
+    assert sum(1 for w in b.writer.posts if w.text == item.body) == 1
+    body = item.body
+    assert body.startswith("[b]【夜宵杀】复盘[/b]") and "结果：警察与平民胜" in body
+    for name, role in example_roles("yexiao").items():
+        assert f"\n{name}：{role}" in body
+    assert "烧卖：平民（被附体匪）（出局）" in body
+    for section in ("第1夜", "第1日", "第2夜", "第2日", "第3夜"):
+        assert f"[b]{section}[/b]" in body
+    assert (
+        "馄饨：验人 包子 → 平民" in body and "出局：烧卖（平民，被附体匪）、煎饼（毒药）" in body
+    )  # night 3's check, with its answer
+    assert "票数：" in body and "出局：" in body
+
+
+def test_before_the_end_the_review_is_refused_and_names_no_role(played: Any) -> None:
+    p, _b = played
+    before_night3 = datetime(2026, 6, 5, 8, 0, tzinfo=UTC)  # 6/5 16:00 Beijing
+    with pytest.raises(UsageError) as err:
+        review_draft(p.steps.desk, before_night3)
+    assert not any(role in str(err.value) for role in ("杀手", "鬼匪", "警察", "毒药"))
+    assert not any(name in str(err.value) for name in example_roles("yexiao"))

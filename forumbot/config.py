@@ -520,7 +520,7 @@ def _threads(raw: Mapping[str, Any] | None, board: BoardConfig | None) -> Thread
         raise GameFileError(
             _("the title template {title!r} cannot be filled: {error}").format(title=title, error=exc),
             field="threads.title",
-            fix=_("use only {{game}}, {{day}} and {{kind}}"),
+            fix='title = "【{game}】第{day}日 {kind}"',
         ) from exc
     if "1" not in shown or "讨论帖" not in shown:
         raise GameFileError(

@@ -984,7 +984,7 @@ class BoardSteps:
             )
         forums = self.desk.private_forum_access()
         access = [{"group": a.group, "fid": a.fid, "members": list(a.members)} for a in forums]
-        lines = "; ".join(
+        lines = _("; ").join(
             _("{group} (fid {fid}): {members}").format(
                 group=a.group, fid=a.fid or "?", members="、".join(a.members)
             )

@@ -224,8 +224,8 @@ class SignupSteps(SetupSteps):
         if conf is None:
             raise UsageError(_("the sign-up is not confirmed yet: forumbot signup --confirm"))
         self.game = signed_up_game(self.game, self.store, self.gid)
-        if seed is None and roles is None:
-            seed = secrets.randbelow(10**9)
+        if seed is None and (roles is None or owners is None):
+            seed = secrets.randbelow(10**9)  # never an unrecorded or guessable draw: kept below
         accounts = list(self.game.roster)
         if self.game.signup is not None and self.game.signup.role_accounts:
             if owners is None:
@@ -236,7 +236,7 @@ class SignupSteps(SetupSteps):
                 raise UsageError(_("each role account must go to one player who signed up, each player once"))
         else:
             owners = {n: n for n in accounts}
-        done = self.setup(seed=seed, roles=roles)
+        done = self.setup(seed=None if roles is not None else seed, roles=roles)
         with self.store.session() as s:
             records.add_decision(
                 s,

@@ -19,11 +19,12 @@ from forumbot.config import Game, game_from_dict
 from forumbot.desk import Desk
 from forumbot.exampleboard.model import Scenario, scenario_from_dict
 from forumbot.resources import data_dir
-from forumbot.runner.fastplay import FastClock, play
+from forumbot.runner.fastplay import FastClock, example_roles, play
 from forumbot.runner.ledger import MomentStatus, records
 from forumbot.runner.steps import BoardSteps
 from forumbot.runner.tick import Runner
 from forumbot.store.db import open_store
+from forumbot.store.records import decisions_for as records_of
 from tests.runner.yexiao import ALL_KINDS, GAME_DIR, board
 
 START = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)  # 6/1 20:00 Beijing: the sign-up is open
@@ -148,3 +149,19 @@ def test_a_sign_up_a_judge_must_read_stops_the_close_until_he_confirms(tmp_path:
         desk.signup_confirm(result)
     conf = desk.signup_confirm(result, why="替朋友报名不算，须本人报名")
     assert conf.by == "法官大人" and conf.players == (*OWNERS[:11], SUB)
+    # The judges' own draw (made elsewhere): the same notices, groups and forum list as a seeded one.
+    roles = example_roles("yexiao")
+    desk.signup_roles(roles=roles)
+    st = desk.require_state()
+    assert {p.name: steps.desk.ruleset.role(p.role).name_zh for p in st.players} == roles
+    owners = desk.owners()
+    assert sorted(owners.values()) == sorted(conf.players)
+    notices = {n.player: n for n in desk.identity_notices()}
+    assert set(notices) == set(roles) and all(n.uid is not None for n in notices.values())
+    assert "匪帮讨论组成员：粽子、麻花" in notices["麻花"].body and notices["麻花"].owner == owners["麻花"]
+    assert "你的角色ID：麻花" in notices["麻花"].body
+    forums = {a.group: (a.fid, a.members) for a in desk.private_forum_access()}
+    assert forums == {"匪帮讨论组": (6, ("粽子", "麻花")), "警署讨论组": (7, ("馄饨", "汤圆"))}
+    with steps.store.session() as s:
+        drawn = records_of(s, steps.game_id, "signup_draw")[-1]
+    assert drawn.by == "法官大人" and isinstance(drawn.detail["seed"], int)  # the accounts' draw is recorded

@@ -165,3 +165,28 @@ def test_a_sign_up_a_judge_must_read_stops_the_close_until_he_confirms(tmp_path:
     with steps.store.session() as s:
         drawn = records_of(s, steps.game_id, "signup_draw")[-1]
     assert drawn.by == "法官大人" and isinstance(drawn.detail["seed"], int)  # the accounts' draw is recorded
+
+
+def test_forumbot_signup_reads_confirms_and_draws_by_hand(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The judge's own way (no auto_confirm, no draw): `forumbot signup --read`, `--confirm`, `--seed`."""
+    from forumbot.cli import main
+    from forumbot.exampleboard.server import LiveBoard
+
+    src = data_dir() / "examples" / "yexiao"
+    with LiveBoard.example("yexiao", now="2026-06-03 09:30") as b:
+        text = (src / "game.toml").read_text("utf-8").replace("http://127.0.0.1:8080/", b.url)
+        text = text.replace("min_interval = 0.0", "min_interval = 0.0\nretries = 0")
+        text += '\n[signup]\ntid = 1\ncloses_at = "2026-06-03 09:00"\n'  # [players]: role accounts
+        (tmp_path / "game.toml").write_text(text.replace('store = "', 'store_x = "'), "utf-8")
+        monkeypatch.setenv("FORUMBOT_PASSWORD", "demo")
+        game = ["--game", str(tmp_path / "game.toml"), "--store", f"sqlite:///{tmp_path / 'g.db'}"]
+        assert main([*game, "signup", "--read"]) == 0
+        shown = capsys.readouterr().out
+        assert "路人甲" in shown and "迟到君" in shown and "尚未确认" in shown
+        assert main([*game, "--judge", "法官大人", "signup", "--confirm"]) == 0
+        assert "由 法官大人 确认" in capsys.readouterr().out
+        assert main([*game, "--judge", "法官大人", "signup", "--seed", "5"]) == 0
+        out = capsys.readouterr().out
+        assert "请为以下玩家开放匪帮讨论组（fid 6）" in out and "角色ID：" in out

@@ -179,7 +179,7 @@ def test_forumbot_signup_reads_confirms_and_draws_by_hand(
         text = (src / "game.toml").read_text("utf-8").replace("http://127.0.0.1:8080/", b.url)
         text = text.replace("min_interval = 0.0", "min_interval = 0.0\nretries = 0")
         text += '\n[signup]\ntid = 1\ncloses_at = "2026-06-03 09:00"\n'  # [players]: role accounts
-        (tmp_path / "game.toml").write_text(text.replace('store = "', 'store_x = "'), "utf-8")
+        (tmp_path / "game.toml").write_text(text, "utf-8")
         monkeypatch.setenv("FORUMBOT_PASSWORD", "demo")
         game = ["--game", str(tmp_path / "game.toml"), "--store", f"sqlite:///{tmp_path / 'g.db'}"]
         assert main([*game, "signup", "--read"]) == 0

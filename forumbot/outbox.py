@@ -304,6 +304,10 @@ class Outbox:
         by: str = "forumbot",
     ) -> None:
         self.store = store
+        if game.signup is not None and not game.roster:  # the players are the confirmed sign-up's
+            from forumbot.desk.signup import with_signup_roster
+
+            game = with_signup_roster(game, store)
         self.game = game
         self.settings = OutboxSettings.from_game(game)
         self._client = guard_client(client, store, game.board) if client is not None else None

@@ -112,25 +112,13 @@ def run_demo(workdir: Path, out: Console) -> int:
 def judge_commands(steps: BoardSteps) -> int:
     """What a judge had to type in this game: each state version, decision or outbox approval made by
     someone other than the runner, and each item still waiting for a judge (a draft, a refused one)."""
-    from sqlmodel import select
-
-    from forumbot.store import records
-    from forumbot.store.models import JudgeDecisionRow
-
     runner = steps.by
-    with steps.store.session() as s:
-        versions = [v for v in records.state_history(s, steps.game_id) if v.by != runner]
-        decisions = s.exec(
-            select(JudgeDecisionRow).where(
-                JudgeDecisionRow.game_id == steps.game_id, JudgeDecisionRow.by != runner
-            )
-        ).all()
     items = [
         i
         for i in steps.outbox.items()
         if i.status in ("draft", "failed") or (i.approved_by and i.approved_by != runner)
     ]
-    return len(versions) + len(decisions) + len(items)
+    return steps.desk.records_not_by(runner) + len(items)
 
 
 def _local(t: datetime, steps: BoardSteps) -> str:

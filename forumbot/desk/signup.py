@@ -99,6 +99,16 @@ def signed_up_game(game: Game, store: Store, gid: int) -> Game:
     return game if conf is None else replace(game, roster=conf.players)
 
 
+def with_signup_roster(game: Game, store: Store) -> Game:
+    """:func:`signed_up_game` for a caller without a desk (the outbox, the web desk): the game's records
+    are found by its name and rule set."""
+    if game.signup is None or game.roster:
+        return game
+    with store.session() as s:
+        gid = records.find_game(s, game.name, game.ruleset)
+    return game if gid is None else signed_up_game(game, store, gid)
+
+
 class SignupSteps(SetupSteps):
     """The desk's sign-up operations (a mixin of :class:`forumbot.desk.Desk`)."""
 
@@ -283,6 +293,22 @@ class SignupSteps(SetupSteps):
                     return state_from_dict(found)
         raise UsageError(_("no roles are stored for this game yet: run `forumbot setup` first"))
 
+    def records_not_by(self, by: str) -> int:
+        """How many state versions and judges' decisions of this game someone other than ``by`` made
+        (the demo counts what a judge had to type beside the runner)."""
+        from sqlmodel import select
+
+        from forumbot.store.models import JudgeDecisionRow
+
+        with self.store.session() as s:
+            versions = [v for v in records.state_history(s, self.gid) if v.by != by]
+            decisions = s.exec(
+                select(JudgeDecisionRow).where(
+                    JudgeDecisionRow.game_id == self.gid, JudgeDecisionRow.by != by
+                )
+            ).all()
+        return len(versions) + len(decisions)
+
     def private_forum_access(self) -> list[ForumAccess]:
         """Who the judge must let into each group's private forum (the role accounts that log in)."""
         _notices, groups = setup_notices(self.setup_state())
@@ -319,4 +345,5 @@ __all__ = [
     "SignupSteps",
     "confirmed_signup",
     "signed_up_game",
+    "with_signup_roster",
 ]

@@ -165,6 +165,8 @@ def test_a_sign_up_a_judge_must_read_stops_the_close_until_he_confirms(tmp_path:
     with steps.store.session() as s:
         drawn = records_of(s, steps.game_id, "signup_draw")[-1]
     assert drawn.by == "法官大人" and isinstance(drawn.detail["seed"], int)  # the accounts' draw is recorded
+    # what the demo counts as judge commands: the confirmation, the draw's record and the roles stored
+    assert desk.records_not_by("forumbot-runner") == 3
 
 
 def test_forumbot_signup_reads_confirms_and_draws_by_hand(

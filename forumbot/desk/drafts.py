@@ -18,8 +18,10 @@ from engine import (
     Event,
     EventKind,
     GameState,
+    rules_of,
     state_from_dict,
 )
+from engine.gameover import game_over_events
 from forumbot import drafts
 from forumbot.config import DayConfig
 from forumbot.desk.day import DayJudgement
@@ -183,10 +185,9 @@ def _game_time(desk: Desk, label: str) -> datetime | None:
     return None
 
 
-def review_draft(desk: Desk, as_of: datetime) -> str:
-    """The 复盘 as of ``as_of``: every role, each night's actions (the stored submissions, a check with
-    its answer) and who went out, each day's tally and who went out. Only once the game is over as of
-    ``as_of`` (raises UsageError before: the roles are secret until then)."""
+def _states_as_of(desk: Desk, as_of: datetime) -> list[tuple[str, GameState]]:
+    """The live state versions up to ``as_of`` on the game's timeline, each with its step's label. Raises
+    UsageError unless the game is over as of then: the drafts of its end name every role."""
     states: list[tuple[str, GameState]] = []
     with desk.store.session() as s:
         for v in desk.live_history():
@@ -200,12 +201,34 @@ def review_draft(desk: Desk, as_of: datetime) -> str:
         raise UsageError(
             _("the game is not over yet: the review (复盘) names every role, so it waits for the end")
         )
+    return states
+
+
+@dataclass(frozen=True)
+class WinnerView:
+    game: str
+    text: str
+
+
+def winner_draft(desk: Desk, as_of: datetime) -> str:
+    """The winner's announcement as of ``as_of``: the result and every identity (engine.gameover's
+    words, as the rule set labels each player). Raises UsageError before the end."""
+    final = _states_as_of(desk, as_of)[-1][1]
+    text = "\n".join(drafts.public_words(e.text) for e in game_over_events(final))
+    return drafts.render("winner.bbcode.j2", WinnerView(desk.game.name, text))
+
+
+def review_draft(desk: Desk, as_of: datetime) -> str:
+    """The 复盘 as of ``as_of``: every role, each night's actions (the stored submissions, a check with
+    its answer) and who went out, each day's tally and who went out. Only once the game is over as of
+    ``as_of`` (raises UsageError before: the roles are secret until then)."""
+    states = _states_as_of(desk, as_of)
     final = states[-1][1]
     outcome = final.outcome
     assert outcome is not None
+    rules = rules_of(final)  # each identity as the winner's post labels it (ghost, possession)
     roles = tuple(
-        f"{p.name}：{_role_label(desk, final, p.name)}" + ("" if p.alive else "（出局）")
-        for p in final.players
+        f"{p.name}：{rules.final_identity(p, final)}" + ("" if p.alive else "（出局）") for p in final.players
     )
     sections: list[ReviewSection] = []
     before = states[0][1]

@@ -46,7 +46,6 @@ from engine import (
     GROUP_ZH,
     ActionKind,
     Check,
-    Event,
     EventKind,
     GameState,
     GroupId,
@@ -61,7 +60,7 @@ from forumbot.boardtext import literal
 from forumbot.client import BoardClient
 from forumbot.config import Game
 from forumbot.desk import Desk, LastWordsReport, case_post_draft, elevator_draft, vote_count_draft
-from forumbot.desk.drafts import review_draft
+from forumbot.desk.drafts import review_draft, winner_draft
 from forumbot.desk.private import PrivateNote
 from forumbot.drafts import local_text, words_without_authority
 from forumbot.errors import BoardError, ThreadNotFound, UsageError
@@ -908,10 +907,10 @@ class BoardSteps:
             )
         return tid
 
-    def _game_over(self, events: tuple[Event, ...], tid: int) -> int:
-        text = "\n".join(e.text for e in events if e.public and e.kind is EventKind.GAME_OVER)
-        body = f"[b]【{literal(self.game.name)}】游戏结束[/b]\n{literal(text)}"
-        return self._add("game/over", ItemKind.JUDGE_POST, Reply(tid), lambda: body)
+    def _winner_item(self, tid: int, as_of: datetime) -> int:
+        """The winner's announcement after a day that ends the game (a night that ends it says so in its
+        case post): the desk's draft, added once the close is stored (it reads the stored state)."""
+        return self._add("game/over", ItemKind.JUDGE_POST, Reply(tid), lambda: winner_draft(self.desk, as_of))
 
     def _review_item(self, as_of: datetime) -> int:
         """The 复盘 once the game is over (added after the state that ended it: it reads the stored
@@ -1165,6 +1164,7 @@ class BoardSteps:
         items = self._day_items(n, judged, preview, m)
         res = preview if closed else self.desk.close_day(n)
         if res.state.outcome is not None:
+            items.append(self._winner_item(judged.day.vote_tid or 0, m.deadline + GRACE))
             items.append(self._review_item(m.deadline))
         counts = {line.target: line.count for line in r.final_tally}
         return StepResult(
@@ -1242,8 +1242,6 @@ class BoardSteps:
         for note in self.desk.day_private_messages(judged, preview):
             key = f"day{n}/private/{note.player}"
             ids.append(self._pm_item(key, ItemKind.PRIVATE_NOTICE, note.player, note.body, n, day=True))
-        if preview.state.outcome is not None:
-            ids.append(self._game_over(preview.events, vote_tid))
         return ids
 
     # ------------------------------------------------------------------ the outbox, once per key

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from forumbot.desk.drafts import review_draft
+from forumbot.desk.drafts import review_draft, winner_draft
 from forumbot.errors import UsageError
 from forumbot.runner.fastplay import FastClock, example_roles, play
 from tests.runner.yexiao import SCENARIO, START, UNTIL, board, open_runner
@@ -52,3 +52,29 @@ def test_before_the_end_the_review_is_refused_and_names_no_role(played: Any) -> 
         review_draft(p.steps.desk, before_night3)
     assert not any(role in str(err.value) for role in ("杀手", "鬼匪", "警察", "毒药"))
     assert not any(name in str(err.value) for name in example_roles("yexiao"))
+
+
+def test_the_winner_s_announcement_is_the_desk_s_draft_as_of_the_end(played: Any) -> None:
+    p, _b = played
+    end = datetime(2026, 6, 5, 9, 1, tzinfo=UTC)  # night 3's deadline (17:00) and its grace minute
+    text = winner_draft(p.steps.desk, end)
+    assert text.startswith("[b]【夜宵杀】游戏结束[/b]\n游戏结束：警察与平民胜\n")
+    assert "粽子：鬼匪（已附体）（出局）" in text and "月饼：平民\n" in text  # as the case post names them
+    with pytest.raises(UsageError):
+        winner_draft(p.steps.desk, datetime(2026, 6, 5, 8, 0, tzinfo=UTC))
+
+
+def test_a_day_that_ends_the_game_posts_the_winner_then_the_review(tmp_path: Path) -> None:
+    """烧卖 dealt the police card: the ghost's possession fails, day 2's execution wipes the bandits out."""
+    clock = FastClock(START)
+    with board(clock) as b:
+        p = open_runner(b.url, tmp_path / "g.db", clock, roles={"烧卖": "警察", "汤圆": "平民"})
+        play(p.runner, clock, until=UNTIL, board_moments=SCENARIO.moments())
+        assert p.steps.desk.live_history()[-1].label == "day 2"
+        over = p.steps.outbox.get(p.steps.outbox.by_key("game/over"))
+        review = p.steps.outbox.get(p.steps.outbox.by_key("game/review"))
+        assert over.id < review.id and over.status == review.status == "sent" and over.tid == review.tid == 5
+        assert over.body.startswith("[b]【夜宵杀】游戏结束[/b]\n游戏结束：警察与平民胜\n")
+        assert "烧卖：警察\n" in over.body and "烧卖：警察\n" in review.body
+        assert "[b]第3夜[/b]" not in review.body and "[b]第2日[/b]" in review.body
+        p.store.close()

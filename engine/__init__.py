@@ -165,6 +165,7 @@ from engine.events import (
 from engine.flags import all_flags, split_flags
 from engine.flags_day import DayFlags, EditedVotePolicy, flag_table
 from engine.flags_night import NightFlags, flags_from_dict, flags_to_dict
+from engine.gameover import game_over_events
 from engine.history import Game, Step
 from engine.judgement import (
     carried_counters,
@@ -361,6 +362,7 @@ __all__ = [
     "fold_name",
     "fold_punctuation",
     "frozen_map",
+    "game_over_events",
     "get_ruleset",
     "held_until",
     "is_legal",

@@ -18,10 +18,10 @@ from engine import (
     Event,
     EventKind,
     GameState,
+    game_over_events,
     rules_of,
     state_from_dict,
 )
-from engine.gameover import game_over_events
 from forumbot import drafts
 from forumbot.config import DayConfig
 from forumbot.desk.day import DayJudgement

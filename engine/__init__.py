@@ -170,6 +170,7 @@ from engine.events import (
 from engine.flags import all_flags, split_flags
 from engine.flags_day import DayFlags, EditedVotePolicy, flag_table
 from engine.flags_night import NightFlags, flags_from_dict, flags_to_dict
+from engine.gameover import game_over_events
 from engine.history import Game, Step
 from engine.judgement import (
     carried_counters,
@@ -236,7 +237,7 @@ from engine.ruleset import (
     rules_of,
     unregister,
 )
-from engine.setup import Setup, draw_roles, new_game
+from engine.setup import Setup, draw_roles, new_game, setup_notices
 from engine.simulate import random_day, random_night
 from engine.state import GameState, Phase, Player, frozen_map, state_from_dict, state_to_dict
 from engine.vocab import Form, NightWord, Where
@@ -370,6 +371,7 @@ __all__ = [
     "fold_name",
     "fold_punctuation",
     "frozen_map",
+    "game_over_events",
     "get_ruleset",
     "held_until",
     "is_legal",
@@ -404,6 +406,7 @@ __all__ = [
     "round_window",
     "rules_of",
     "send_off",
+    "setup_notices",
     "split_flags",
     "start_counters",
     "state_from_dict",

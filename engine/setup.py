@@ -168,6 +168,14 @@ def draw_roles(
     )
 
 
+def setup_notices(state: GameState) -> tuple[Mapping[str, str], Mapping[str, tuple[str, ...]]]:
+    """Each player's private setup notice and the groups, for a state whose roles were given (not drawn):
+    the same words :func:`draw_roles` gives a draw, so both ways of setting up tell the players alike."""
+    groups = _groups(state)
+    notices = {p.name: _notice(state, p, groups) for p in state.players}
+    return MappingProxyType(notices), MappingProxyType(groups)
+
+
 def _groups(state: GameState) -> dict[str, tuple[str, ...]]:
     return {k: v for k, v in rules_of(state).setup_groups(state).items() if v}
 

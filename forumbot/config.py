@@ -145,6 +145,39 @@ def _night_sources(raw: Any, ruleset: str | None) -> NightSources | None:
 
 
 @dataclass(frozen=True)
+class SignupConfig:
+    """``[signup]``: the sign-up thread (报名帖) and how its list becomes the game's players (issue 19).
+
+    ``role_accounts``: the game file's ``[players].roster`` names the role accounts (角色ID) the board's
+    admin prepared (R001 §一: the identity goes to each player's own account, 本尊ID, with the role
+    account he plays); without a roster the players play with the accounts they signed up with.
+    ``auto_confirm``: the list read at the close is confirmed without a judge when no post needs one;
+    ``draw``: the roles are then drawn by seed (``seed``, else one forumbot picks and records)."""
+
+    tid: int
+    closes_at: datetime  # UTC, exclusive: a post shown at this minute is late
+    cap: int | None
+    auto_confirm: bool = False
+    draw: bool = False
+    seed: int | None = None
+    role_accounts: bool = False
+
+
+@dataclass(frozen=True)
+class ThreadsConfig:
+    """``[threads]``: forumbot opens each day's discussion thread (the case post as its first floor) and
+    vote thread (a header with the deadlines and the vote format) in forum ``fid`` when the day's
+    [[days]] entry gives no tid (a tid in the file wins). ``title``: ``{game}``, ``{day}``, ``{kind}``
+    (讨论帖 / 投票帖)."""
+
+    fid: int
+    title: str = "【{game}】第{day}日 {kind}"
+
+    def subject(self, game: str, day: int, kind: str) -> str:
+        return self.title.format(game=game, day=day, kind=kind)
+
+
+@dataclass(frozen=True)
 class Game:
     name: str
     ruleset: str
@@ -160,6 +193,8 @@ class Game:
     night1_deadline: datetime | None = None  # night 1's submissions are due (UTC)
     outbox: Mapping[str, Any] = field(default_factory=dict)  # [outbox]: auto_approve, pm_interval, uids...
     night_sources: NightSources | None = None  # [night_sources]: where players send night actions
+    signup: SignupConfig | None = None  # [signup]: the sign-up thread; the roster may come from it
+    threads: ThreadsConfig | None = None  # [threads]: forumbot opens the days' threads itself
 
     @property
     def tz(self) -> ZoneInfo:
@@ -443,6 +478,8 @@ def _build(data: Mapping[str, Any], path: Path | None, problems: list[GameFileEr
         found.attempt(lambda: _check_flags(flags, ruleset))
     _check_outbox(data.get("outbox", {}), roster, judges, found)
     _check_threads(data.get("days", []), days, night_sources, found)
+    signup = found.attempt(lambda: _signup(data.get("signup"), zone[1], roster)) if zone is not None else None
+    threads = found.attempt(lambda: _threads(data.get("threads"), board))
     if found.problems or ruleset is None or board is None or players is None or zone is None:
         return None
     return Game(
@@ -460,6 +497,63 @@ def _build(data: Mapping[str, Any], path: Path | None, problems: list[GameFileEr
         night1_deadline=_night1_deadline(tt, days, zone[1]) if tt is not None else None,
         outbox=dict(data.get("outbox", {})),  # read by forumbot.outbox.OutboxSettings
         night_sources=night_sources,
+        signup=signup,
+        threads=threads,
+    )
+
+
+def _threads(raw: Mapping[str, Any] | None, board: BoardConfig | None) -> ThreadsConfig | None:
+    """``[threads]``: the forum (its own ``fid``, else the board's) and a title that names the day."""
+    if raw is None or not raw.get("open", True):
+        return None
+    fid = raw.get("fid", board.fid if board is not None else None)
+    if fid is None:
+        raise GameFileError(
+            _("forumbot cannot open the days' threads without the public forum"),
+            field="threads.fid",
+            fix="fid = 3",
+        )
+    title = str(raw.get("title", "【{game}】第{day}日 {kind}"))
+    try:
+        shown = title.format(game="版杀", day=1, kind="讨论帖")
+    except (KeyError, IndexError, ValueError) as exc:
+        raise GameFileError(
+            _("the title template {title!r} cannot be filled: {error}").format(title=title, error=exc),
+            field="threads.title",
+            fix='title = "【{game}】第{day}日 {kind}"',
+        ) from exc
+    if "1" not in shown or "讨论帖" not in shown:
+        raise GameFileError(
+            _("the title template {title!r} must name the day and the thread's kind").format(title=title),
+            field="threads.title",
+            fix='title = "【{game}】第{day}日 {kind}"',
+        )
+    return ThreadsConfig(fid=int(fid), title=title)
+
+
+def _signup(raw: Mapping[str, Any] | None, tz: ZoneInfo, roster: tuple[str, ...]) -> SignupConfig | None:
+    """``[signup]`` (shapes checked by the schema). With a roster of role accounts the cap is the number of
+    role accounts: a bigger cap would leave a player without one."""
+    if raw is None:
+        return None
+    closes = parse_local_time(raw["closes_at"], tz, "signup.closes_at")
+    cap = raw.get("cap")
+    if roster:
+        if cap is not None and cap != len(roster):
+            raise GameFileError(
+                _("cap = {cap} but [players].roster lists {n} role accounts").format(cap=cap, n=len(roster)),
+                field="signup.cap",
+                fix=_("leave cap out (it is the number of role accounts) or list one per player"),
+            )
+        cap = len(roster)
+    return SignupConfig(
+        tid=int(raw["tid"]),
+        closes_at=closes,
+        cap=None if cap is None else int(cap),
+        auto_confirm=bool(raw.get("auto_confirm", False)),
+        draw=bool(raw.get("draw", False)),
+        seed=None if raw.get("seed") is None else int(raw["seed"]),
+        role_accounts=bool(roster),
     )
 
 
@@ -666,7 +760,10 @@ def _board_table(b: Mapping[str, Any], tzname: str) -> BoardConfig:
 def _roster_and_judges(
     data: Mapping[str, Any], g: Mapping[str, Any]
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The roster (each role account once, not empty) and the judges (none of them a player)."""
+    """The roster (each role account once, not empty) and the judges (none of them a player). A game with
+    a ``[signup]`` table may leave [players] out: its players are the sign-up's, confirmed in the store."""
+    if "players" not in data and "signup" in data:
+        return (), tuple(str(x) for x in g.get("judges", ()))
     players = _need(data, "players", "(file)", _("add [players] with roster = [...]"))
     roster_raw = _need(players, "roster", "players", _('roster = ["name1", "name2", ...]'))
     roster = tuple(str(x).strip() for x in roster_raw)

@@ -177,18 +177,39 @@ class NightSourcesTable(_Table):
     police: NightGroupTable | None = None
 
 
+class SignupTable(_Table):
+    """``[signup]``: the sign-up thread (报名帖) forumbot reads up to its close (issue 19)."""
+
+    tid: Tid
+    closes_at: TimeValue
+    cap: Annotated[int, Field(ge=1, le=1000)] | None = None
+    auto_confirm: bool = False
+    draw: bool = False
+    seed: Annotated[int, Field(ge=0)] | None = None
+
+
+class ThreadsTable(_Table):
+    """``[threads]``: forumbot opens each day's discussion and vote thread itself (issue 19)."""
+
+    open: bool = True
+    fid: Tid | None = None
+    title: str = "【{game}】第{day}日 {kind}"
+
+
 class GameFileSchema(_Table):
     """The whole file. ``[flags]`` is checked against the rule set's flags by the loader."""
 
     game: GameTable
     board: BoardTable
-    players: PlayersTable
+    players: PlayersTable | None = None
     timetable: TimetableTable = TimetableTable()
     days: list[DayTable] = []
     flags: dict[str, Any] = {}
     attendance: AttendanceTable = AttendanceTable()
     outbox: OutboxTable = OutboxTable()
     night_sources: NightSourcesTable | None = None
+    signup: SignupTable | None = None
+    threads: ThreadsTable | None = None
 
 
 # The model of each table, by its path with list indices left out (for "did you mean", and which
@@ -207,6 +228,8 @@ TABLES: dict[tuple[str, ...], type[_Table]] = {
     ("night_sources", "killers"): NightGroupTable,
     ("night_sources", "bandits"): NightGroupTable,
     ("night_sources", "police"): NightGroupTable,
+    ("signup",): SignupTable,
+    ("threads",): ThreadsTable,
 }
 
 # A line of TOML to show in a fix, by key path (list indices left out). Not translated: it is TOML.
@@ -275,6 +298,17 @@ EXAMPLES: dict[tuple[str, ...], str] = {
     ("night_sources", "bandits"): "bandits = { fid = 6, tid = 8 }",
     ("night_sources", "killers", "fid"): "fid = 6",
     ("night_sources", "killers", "tid"): "tid = 8",
+    ("signup",): "[signup] tid = 20",
+    ("signup", "tid"): "tid = 20",
+    ("signup", "closes_at"): 'closes_at = "2026-06-02 20:00"',
+    ("signup", "cap"): "cap = 12",
+    ("signup", "auto_confirm"): "auto_confirm = true",
+    ("signup", "draw"): "draw = true",
+    ("signup", "seed"): "seed = 20260603",
+    ("threads",): "[threads] open = true",
+    ("threads", "open"): "open = true",
+    ("threads", "fid"): "fid = 3",
+    ("threads", "title"): 'title = "【{game}】第{day}日 {kind}"',
 }
 
 
@@ -574,10 +608,16 @@ def _problem(err: Mapping[str, Any], data: Mapping[str, Any]) -> GameFileError:
 def check_shapes(data: Mapping[str, Any]) -> list[GameFileError]:
     """Every unknown key, wrong type and out-of-range value of the parsed file (nothing when the shapes
     are right). A union's branches are reported once, at the key (not once per branch)."""
+    # [players] may be left out only when the players come from the sign-up thread ([signup])
+    missing = (
+        []
+        if "players" in data or "signup" in data
+        else [_problem({"type": "missing", "loc": ("players",)}, data)]
+    )
     try:
         GameFileSchema.model_validate(data)
     except ValidationError as exc:
-        problems: list[GameFileError] = []
+        problems: list[GameFileError] = list(missing)
         seen: set[str] = set()
         for err in exc.errors():
             loc = tuple(err["loc"])
@@ -592,7 +632,7 @@ def check_shapes(data: Mapping[str, Any]) -> list[GameFileError]:
                 seen.add(problem.field or "")
                 problems.append(problem)
         return problems
-    return []
+    return missing
 
 
 def _is_branch(loc: Sequence[str | int]) -> bool:

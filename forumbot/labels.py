@@ -64,7 +64,30 @@ OUTBOX_KIND_LABELS: dict[str, str] = {
     "check_result": N_("check result"),
     "night_result": N_("night result"),
     "judge_pm": N_("judge's private message"),
+    "day_thread": N_("day thread"),
+    "game_review": N_("game review"),
 }
+
+
+# A sign-up post's verdict (forumbot.parsers.signup.SignupCode values).
+SIGNUP_LABELS: dict[str, str] = {
+    "joined": N_("signed up"),
+    "substitute": N_("substitute"),
+    "withdrawn": N_("withdrawn"),
+    "duplicate": N_("signed up twice"),
+    "not_signed_up": N_("not signed up"),
+    "late": N_("late"),
+    "judge": N_("judge"),
+    "opening": N_("opening post"),
+    "chatter": N_("not a sign-up"),
+    "unclear": N_("for the judge"),
+    "unreadable": N_("unreadable"),
+}
+
+
+def signup_label(code: str) -> str:
+    """A sign-up verdict in the judge's language (the code itself when it has no label)."""
+    return _(SIGNUP_LABELS[code]) if code in SIGNUP_LABELS else code
 
 
 def status_label(code: str) -> str:
@@ -111,6 +134,7 @@ MOMENT_LABELS: dict[str, str] = {
     "revote_deadline": N_("day {round}: revote #{number} closes"),
     "last_words": N_("day {round}: last words due"),
     "extra_check": N_("night {round}: extra check window ends"),
+    "signup_close": N_("the sign-up closes"),
 }
 
 
@@ -170,7 +194,7 @@ def moment_key_label(key: str, kind: str) -> str:
     key itself when it does not name a round."""
     found = re.match(r"(?:night|day)(\d+)/", key)
     if found is None:
-        return key
+        return moment_label(kind, 0) if kind == "signup_close" else key
     number = re.search(r"revote(\d+)$", key)
     return moment_label(kind, int(found.group(1)), int(number.group(1)) if number else 0)
 

@@ -59,6 +59,7 @@ from forumbot.posting import (
 )
 from forumbot.posting import as_board_shows as shown_by_board
 from forumbot.store import outbox as repo
+from forumbot.store import records
 from forumbot.store.db import Store
 from forumbot.store.logins import guard_client
 from forumbot.store.models import BoardRow, OutboxItemRow, PostRow
@@ -81,6 +82,8 @@ class ItemKind(StrEnum):
     CHECK_RESULT = "check_result"  # 验人结果
     NIGHT_RESULT = "night_result"  # what one player learns at night
     JUDGE_PM = "judge_pm"  # a judge's own private message (not secret by kind)
+    DAY_THREAD = "day_thread"  # a day's vote thread forumbot opens (its header is the first post)
+    GAME_REVIEW = "game_review"  # 复盘: every role, every night, every day's tally, once the game ends
 
 
 SECRET_KINDS = frozenset({ItemKind.PRIVATE_NOTICE, ItemKind.CHECK_RESULT, ItemKind.NIGHT_RESULT})
@@ -303,6 +306,10 @@ class Outbox:
         by: str = "forumbot",
     ) -> None:
         self.store = store
+        if game.signup is not None and not game.roster:  # the players are the confirmed sign-up's
+            from forumbot.desk.roster import with_signup_roster
+
+            game = with_signup_roster(game, store)
         self.game = game
         self.settings = OutboxSettings.from_game(game)
         self._client = guard_client(client, store, game.board) if client is not None else None
@@ -335,6 +342,16 @@ class Outbox:
         found.update(self.settings.uids)
         return found
 
+    def owner_uids(self) -> dict[str, int]:
+        """Role account → the uid of the player's own account (本尊ID), from the sign-up's draw
+        (forumbot/desk/signup.py): where an identity notice goes when the game uses role accounts."""
+        if self.game.signup is None or not self.game.signup.role_accounts:
+            return {}
+        with self.store.session() as s:
+            gid = records.find_game(s, self.game.name, self.game.ruleset)
+            found = records.decisions_for(s, gid, "signup_draw") if gid is not None else []
+        return {str(k): int(v) for k, v in found[-1].detail.get("owner_uids", {}).items()} if found else {}
+
     def _check_safe(self, kind: ItemKind, dest: Destination, player: str) -> None:
         """Refuse what must never be sent (see the module doc). Raises OutboxRefused."""
         if kind in SECRET_KINDS:
@@ -352,6 +369,9 @@ class Outbox:
                     ).format(kind=kind.value, player=player)
                 )
             uid = self.uid_map().get(player)
+            owner = self.owner_uids().get(player) if kind is ItemKind.PRIVATE_NOTICE else None
+            if owner is not None and dest.uids == (owner,):
+                uid = owner  # the identity notice goes to the player's own account (本尊ID)
             if uid is None:
                 raise OutboxRefused(
                     _(
@@ -368,7 +388,7 @@ class Outbox:
         if isinstance(dest, PrivateMessage):
             if not dest.uids:
                 raise OutboxRefused(_("the private message has no recipient"))
-            allowed = set(self.uid_map().values())
+            allowed = set(self.uid_map().values()) | set(self.owner_uids().values())
             strangers = [u for u in dest.uids if u not in allowed]
             if strangers:
                 raise OutboxRefused(

@@ -456,3 +456,49 @@ def test_the_starter_file_speaks_chinese_and_asks_for_the_roster(tmp_path: Path)
     err = only(refused(tmp_path, text))
     assert err.field == "players.roster" and "the roster is empty" in str(err)
     assert err.line == line_number(text, "roster =")
+
+
+SIGNUP = '\n[signup]\ntid = 20\ncloses_at = "2026-06-02 20:00"\nauto_confirm = true\ndraw = true\n'
+
+
+def test_a_signup_table_is_read_with_the_roster_as_role_accounts(tmp_path: Path) -> None:
+    p = tmp_path / "forumbot.toml"
+    p.write_text(GOOD + SIGNUP, "utf-8")
+    game = load_game(p)
+    assert game.signup is not None and game.signup.tid == 20 and game.signup.role_accounts
+    assert game.signup.cap == 3 and game.signup.auto_confirm and game.signup.draw and game.signup.seed is None
+    assert game.signup.closes_at == datetime(2026, 6, 2, 12, 0, tzinfo=UTC)  # 20:00 in Shanghai
+
+
+def test_without_players_the_signup_gives_them(tmp_path: Path) -> None:
+    p = tmp_path / "forumbot.toml"
+    p.write_text(edited('[players]\nroster = ["甲", "乙", "丙"]\n', "") + SIGNUP + "cap = 12\n", "utf-8")
+    game = load_game(p)
+    assert game.roster == () and game.signup is not None and not game.signup.role_accounts
+    assert game.signup.cap == 12
+
+
+def test_signup_keys_are_checked(tmp_path: Path) -> None:
+    err = only(refused(tmp_path, GOOD + SIGNUP + "capp = 3\n"))
+    assert err.field == "signup.capp" and "cap" in (err.fix or "")
+    err = only(refused(tmp_path, GOOD + SIGNUP + "cap = 5\n"))
+    assert err.field == "signup.cap" and "3" in err.message
+    err = refused(tmp_path, edited('[players]\nroster = ["甲", "乙", "丙"]\n', ""))
+    assert err.field == "players" and "missing" in err.message  # no [signup]: [players] is needed
+
+
+def test_a_threads_table_opens_the_days_threads_in_the_board_s_forum(tmp_path: Path) -> None:
+    p = tmp_path / "forumbot.toml"
+    p.write_text(GOOD + '\n[threads]\ntitle = "{game}·第{day}日{kind}"\n', "utf-8")
+    game = load_game(p)
+    assert game.threads is not None and game.threads.fid == 3
+    assert game.threads.subject(game.name, 2, "投票帖") == "测试局·第2日投票帖"
+    p.write_text(GOOD + "\n[threads]\nopen = false\n", "utf-8")
+    assert load_game(p).threads is None
+
+
+def test_a_title_template_that_cannot_be_filled_is_refused(tmp_path: Path) -> None:
+    err = only(refused(tmp_path, GOOD + '\n[threads]\ntitle = "【{game}】第{round}日"\n'))
+    assert err.field == "threads.title"
+    err = only(refused(tmp_path, GOOD + '\n[threads]\ntitle = "【{game}】"\n'))
+    assert err.field == "threads.title"

@@ -2,11 +2,14 @@
 
 The living example board (forumbot.exampleboard) serves the game's story on 127.0.0.1, its pages
 advancing with a fast clock; the demo runs ``forumbot run``'s own code on it (forumbot.runner: the plan,
-the ledger, the tick, the real steps) from night 1 to the win: the night actions read from the groups'
-private threads and the judge's PMs, each night resolved, the running count at 12:31, each day judged
-at the close, the tie's revote called and judged, drownings, every post and private result written to
-the outbox and sent once. The judge's part — the secret draw and approving the drafts — is done for
-him (``[outbox] auto_approve`` for every kind).
+the ledger, the tick, the real steps) from the sign-up thread to the 复盘: the sign-up read at its close
+(a withdrawal, a second sign-up, the substitute, a late post), the list confirmed and the roles drawn
+with the recorded seed (data/examples/yexiao/signup.toml), each identity notice sent by PM; the night
+actions read from the groups' private threads and the judge's PMs, each night resolved, the running
+count at 12:31, each day judged at the close, the tie's revote called and judged, drownings, every post
+and private result written to the outbox and sent once, and the 复盘 opened as a thread of its own. The
+judge's part is approving the drafts, which ``[outbox] auto_approve`` does for every kind: the demo
+counts the commands a judge still had to type (none).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from forumbot.commands.common import console, lit
 from forumbot.commands.day import verdict_rows
 from forumbot.commands.webdesk import DEFAULT_PORT, need_web, serve_game
 from forumbot.i18n import _, choose_language, set_language
-from forumbot.labels import moment_key_label, outbox_kind_label, status_label, winner_label
+from forumbot.labels import moment_key_label, outbox_kind_label, signup_label, status_label, winner_label
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -38,7 +41,7 @@ def run_demo(workdir: Path, out: Console) -> int:
     from forumbot.client import BoardClient
     from forumbot.exampleboard.server import LiveBoard
     from forumbot.outbox import ItemKind
-    from forumbot.runner.fastplay import FastClock, example_game, example_roles, play
+    from forumbot.runner.fastplay import FastClock, example_game, play
     from forumbot.runner.steps import BoardSteps
     from forumbot.runner.tick import Runner
     from forumbot.store.db import open_store
@@ -48,11 +51,17 @@ def run_demo(workdir: Path, out: Console) -> int:
         clock = FastClock(board.now)
         board.follow(clock)
         game = example_game(
-            EXAMPLE, board.url, str(workdir / "demo.db"), auto_approve=[k.value for k in ItemKind]
+            EXAMPLE,
+            board.url,
+            str(workdir / "demo.db"),
+            auto_approve=[k.value for k in ItemKind],
+            overlay="signup.toml",
         )
         out.rule(
             _("[b]forumbot demo — 【{name}】 ({ruleset}, {players} players)").format(
-                name=game.name, ruleset=game.ruleset, players=len(game.roster)
+                name=game.name,
+                ruleset=game.ruleset,
+                players=game.signup.cap if game.signup else len(game.roster),
             )
         )
         out.print(
@@ -66,14 +75,6 @@ def run_demo(workdir: Path, out: Console) -> int:
                 game, store, client=BoardClient(game.board, now=clock), clock=clock, by="forumbot-runner"
             )
             steps.outbox.sleep = lambda _s: None
-            roles = example_roles(EXAMPLE)
-            steps.desk.setup(roles=roles)
-            out.print(
-                "\n"
-                + _("[b]Setup[/b]: the judges' draw stored as secrets for {players} players.").format(
-                    players=len(roles)
-                )
-            )
             runner = Runner(store, steps, clock=clock, log=lambda _line: None)
 
             def shown(report: TickReport) -> None:
@@ -106,7 +107,20 @@ def run_demo(workdir: Path, out: Console) -> int:
                     requests=len(board.requests), store=game.store_url
                 )
             )
+            out.print("[b]" + _("judge commands: {n}").format(n=judge_commands(steps)) + "[/b]")
     return 0
+
+
+def judge_commands(steps: BoardSteps) -> int:
+    """What a judge had to type in this game: each state version, decision or outbox approval made by
+    someone other than the runner, and each item still waiting for a judge (a draft, a refused one)."""
+    runner = steps.by
+    items = [
+        i
+        for i in steps.outbox.items()
+        if i.status in ("draft", "failed") or (i.approved_by and i.approved_by != runner)
+    ]
+    return steps.desk.records_not_by(runner) + len(items)
 
 
 def _local(t: datetime, steps: BoardSteps) -> str:
@@ -143,6 +157,14 @@ def _show_moment(out: Console, steps: BoardSteps, key: str) -> None:
                 lit(v["id"]), lit(v["author"]), _(CODE_LABELS[NightCode(v["code"])]), lit(v["reason"])
             )
         out.print(table)
+    if rec.kind == MomentKind.SIGNUP_CLOSE.value and "verdicts" in res:
+        table = Table(_("floor"), _("author"), _("time"), _("verdict"), _("reason"))
+        for v in res["verdicts"]:
+            at = datetime.fromisoformat(v["at"]).astimezone(steps.game.tz).strftime("%m-%d %H:%M")
+            table.add_row(
+                str(v["floor"] or "-"), lit(v["author"]), at, signup_label(v["code"]), lit(v["reason"])
+            )
+        out.print(table)
     if rec.kind in (MomentKind.CLOSE.value, MomentKind.REVOTE_DEADLINE.value) and "revote" not in res:
         judged = steps.desk.tally(rec.round)
         table = Table(_("floor"), _("author"), _("time"), _("verdict"), _("target"), _("reason"))
@@ -160,6 +182,8 @@ def _show_moment(out: Console, steps: BoardSteps, key: str) -> None:
         item = steps.outbox.get(int(item_id))
         if item.dest == "pm":
             where = _("private message to {player}").format(player=lit(item.player))
+        elif item.dest == "newthread":
+            where = _("new thread «{subject}»").format(subject=lit(item.subject))
         else:
             where = _("thread {tid}").format(tid=item.tid)
         out.print("\n" + _("[b]{kind}[/b] → {where}:").format(kind=outbox_kind_label(item.kind), where=where))

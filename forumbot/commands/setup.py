@@ -8,7 +8,7 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import fields as dc_fields
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -47,6 +47,87 @@ def cmd_setup(args: argparse.Namespace) -> int:
                 out.print(f"\n── {lit(name)} ──\n{lit(text)}")
         elif notices:
             out.print(_("Private notices not shown (--no-notices)."))
+    return 0
+
+
+def _names(text: str) -> tuple[str, ...]:
+    """Names given as ``A,B`` or ``A，B``."""
+    return tuple(x.strip() for x in text.replace("，", ",").split(",") if x.strip())
+
+
+def cmd_signup(args: argparse.Namespace) -> int:
+    """The sign-up thread: read it (``--read``: from the board first), show each post's verdict and the
+    lists; ``--confirm`` them (``--players``/``--substitutes`` to change them, ``--why`` kept with your
+    name); ``--seed N`` / ``--roles FILE`` the roles of the confirmed players. The runner's sign-up
+    moment then sends each identity notice through the outbox."""
+    from rich.table import Table
+
+    game, store, desk = open_desk(args)
+    with store:
+        cfg = desk.signup_config()
+        out = console()
+        if args.read:
+            from forumbot.client import BoardClient
+            from forumbot.poll import poll
+
+            with BoardClient(game.board) as client:
+                report = poll(client, store, game.board, [cfg.tid], full=True, progress=False)
+            if not report.ok:
+                raise UsageError(report.failure_message())
+        result = desk.signup_read()
+        desk.signup_record(result)
+        table = Table(_("floor"), _("author"), _("time"), _("verdict"), _("reason"))
+        for v in result.verdicts:
+            table.add_row(
+                str(v.floor or "-"),
+                lit(v.author),
+                game.local(v.at).strftime("%m-%d %H:%M"),
+                v.code.value + (" ⚑" if v.needs_review else ""),
+                lit(v.reason),
+            )
+        out.print(table)
+        conf = desk.signup_confirmed()
+        if args.confirm and conf is None:
+            conf = desk.signup_confirm(
+                result,
+                why=args.why or "",
+                players=_names(args.players) if args.players is not None else None,
+                substitutes=_names(args.substitutes) if args.substitutes is not None else None,
+                now=datetime.now(UTC),
+            )
+        players, subs = (conf.players, conf.substitutes) if conf else (result.players, result.substitutes)
+        out.print(
+            _("[b]players[/b] ({n}): {players}").format(n=len(players), players=lit("、".join(players)))
+        )
+        out.print(_("[b]substitutes[/b]: {subs}").format(subs=lit("、".join(subs)) or _("none")))
+        if conf is None:
+            out.print(_("not confirmed yet: forumbot signup --confirm (with --why when a post is flagged ⚑)"))
+            return 0
+        out.print(_("confirmed by {judge} ({why})").format(judge=lit(conf.by), why=lit(conf.why)))
+        if (args.seed is not None or args.roles) and desk.state() is None:
+            roles = None
+            if args.roles:
+                roles = tomllib.loads(Path(args.roles).read_text("utf-8")).get("roles")
+                if not isinstance(roles, dict):
+                    raise UsageError(
+                        _("{file}: expected a [roles] table of name = role").format(file=args.roles)
+                    )
+            desk.signup_roles(seed=args.seed, roles=roles)
+            out.print(_("roles stored; the runner sends each identity notice through the outbox"))
+        if desk.state() is not None:
+            owners = desk.owners()
+            for a in desk.private_forum_access():
+                out.print(
+                    _("open {group} (fid {fid}) to: {members}").format(
+                        group=a.group, fid=a.fid or "?", members=lit("、".join(a.members))
+                    )
+                )
+            if any(k != v for k, v in owners.items()):
+                out.print(
+                    _("role accounts: {pairs}").format(
+                        pairs=lit("；".join(f"{a}←{o}" for a, o in sorted(owners.items())))
+                    )
+                )
     return 0
 
 
@@ -252,6 +333,22 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help=_("do not print the players' private notices"),
     )
     p.set_defaults(func=cmd_setup)
+
+    p = sub.add_parser("signup", help=_("the sign-up thread: each post's verdict, the lists, confirm, roles"))
+    p.add_argument("--read", action="store_true", help=_("read the sign-up thread from the board first"))
+    p.add_argument("--confirm", action="store_true", help=_("confirm the players and substitutes"))
+    p.add_argument(
+        "--why", help=_("why (kept with your name): needed when a post is flagged or a list changed")
+    )
+    p.add_argument(
+        "--players", metavar="A,B,...", help=_("the players as you confirm them (default: as read)")
+    )
+    p.add_argument("--substitutes", metavar="A,B,...", help=_("the substitutes as you confirm them"))
+    p.add_argument("--seed", type=int, help=_("draw the roles (and role accounts) with this seed (recorded)"))
+    p.add_argument(
+        "--roles", metavar="FILE", help=_("a TOML file with [roles] name = 角色 instead of a draw")
+    )
+    p.set_defaults(func=cmd_signup)
 
     p = sub.add_parser("state", help=_("the secret game state (judges only)"))
     p.add_argument("--json", action="store_true")

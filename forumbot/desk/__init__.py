@@ -11,6 +11,11 @@ Open a desk::
 Setup (desk/setup.py)
     ``desk.setup(seed=N | roles={name: 角色}, variant=None, force=False) -> Setup | GameState``
     draws (or takes) the roles and stores them as the first version of the secret state.
+Sign-up (desk/signup.py)
+    ``desk.signup_read() -> SignupResult`` the sign-up thread's verdicts and lists as of its close;
+    ``desk.signup_record(result)``, ``desk.signup_confirm(result, why=, players=, substitutes=)``,
+    ``desk.signup_confirmed()``; ``desk.signup_roles(seed= | roles=, owners=)`` the roles (and role
+    accounts) of the confirmed players; ``desk.identity_notices()`` and ``desk.private_forum_access()``.
 Night (desk/night.py)
     ``desk.night_submit(n, action, submitted_at) -> bool`` checks one engine action now and stores it
     (True: it came after the deadline); ``desk.night_record(n, [(action, at)]) -> [RecordedSubmission]``

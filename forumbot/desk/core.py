@@ -64,6 +64,10 @@ class DeskCore:
             else:
                 self.gid = records.ensure_game(s, game.name, self.ruleset.id).id or 0
                 s.commit()
+        if game.signup is not None and not game.roster:  # the players are the confirmed sign-up's
+            from forumbot.desk.roster import signed_up_game
+
+            self.game = signed_up_game(game, store, self.gid)
         # What this desk read and judged, each kept with what it was read or judged from and checked
         # against the store at each use (never stale, whoever wrote): the threads' posts by their
         # versions, the judged days and their carry-overs by their fingerprints (desk/carry.py).

@@ -10,10 +10,10 @@ from forumbot.desk.day import DaySteps
 from forumbot.desk.lastwords import LastWordsSteps
 from forumbot.desk.night import NightSteps
 from forumbot.desk.nightmessages import NightMessageSteps
-from forumbot.desk.setup import SetupSteps
+from forumbot.desk.signup import SignupSteps
 from forumbot.desk.undo import UndoSteps
 
 
-class Desk(SetupSteps, NightMessageSteps, NightSteps, DaySteps, LastWordsSteps, UndoSteps):
+class Desk(SignupSteps, NightMessageSteps, NightSteps, DaySteps, LastWordsSteps, UndoSteps):
     """One game's desk. Open with a loaded game file and an open store; every method is one unit of work
     (it reads the store, asks the engine, and stores what it decided)."""

@@ -46,10 +46,19 @@ def example_game(
     *,
     auto_approve: Iterable[str] = (),
     password: str | None = "demo",
+    overlay: str | None = None,
 ) -> Game:
     """A bundled example game (data/examples/NAME/game.toml) pointed at a local board and a store, with
-    the example board's judge password (the file names only the environment variable)."""
-    data: dict[str, Any] = tomllib.loads((data_dir() / "examples" / name / "game.toml").read_text("utf-8"))
+    the example board's judge password (the file names only the environment variable). ``overlay``: a
+    TOML file beside it whose tables replace the game file's (``signup.toml``: the game from its sign-up
+    thread; with a [signup] and no [players], game.toml's roster is left out: the sign-up gives it)."""
+    folder = data_dir() / "examples" / name
+    data: dict[str, Any] = tomllib.loads((folder / "game.toml").read_text("utf-8"))
+    if overlay is not None:
+        extra = tomllib.loads((folder / overlay).read_text("utf-8"))
+        if "signup" in extra and "players" not in extra:
+            data.pop("players", None)
+        data.update(extra)
     data["board"]["url"] = board_url
     data["board"]["min_interval"] = 0.0  # a local board: no politeness pause, no retries
     data["board"]["retries"] = 0

@@ -41,6 +41,7 @@ class MomentKind(StrEnum):
     REVOTE_DEADLINE = "revote_deadline"  # a revote's deadline: full read, judge it, close or call again
     LAST_WORDS = "last_words"  # a last-words window ends: read who left them, release what waits for them
     EXTRA_CHECK = "extra_check"  # R001: the extra check's window ends: read it, answer it privately
+    SIGNUP_CLOSE = "signup_close"  # the sign-up thread closes: read it, the roles, the identity notices
 
 
 @dataclass(frozen=True, order=True)
@@ -89,6 +90,7 @@ def plan(
     days: Sequence[DayTimes],
     facts: Facts = Facts(),
     last_night: bool = False,
+    signup_close: datetime | None = None,
 ) -> list[Moment]:
     """Every moment of the game, in the order they are to be done.
 
@@ -96,7 +98,8 @@ def plan(
     Night N's deadline comes from the day before (night 1: the timetable's first night). A game that is
     over plans nothing more: the ledger keeps what was done. ``last_night``: the night after the game
     file's last day is played too (its deadline is that day's ``night_deadline``): a game file often
-    lists only the days, and the last night may end the game.
+    lists only the days, and the last night may end the game. ``signup_close``: the sign-up thread's
+    close (``[signup]``), the game's first moment.
     """
     out: list[Moment] = []
     seq = 0
@@ -114,6 +117,8 @@ def plan(
     def last_words(n: int) -> None:
         add(MomentKind.LAST_WORDS, n, facts.last_words[n], f"day{n}/lastwords")
 
+    if signup_close is not None:
+        add(MomentKind.SIGNUP_CLOSE, 0, signup_close, "signup/close")
     if night1_deadline is not None:
         night(1, night1_deadline)
         if 0 in facts.last_words:

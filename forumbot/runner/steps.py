@@ -36,6 +36,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -45,7 +46,6 @@ from engine import (
     GROUP_ZH,
     ActionKind,
     Check,
-    Event,
     EventKind,
     GameState,
     GroupId,
@@ -60,6 +60,7 @@ from forumbot.boardtext import literal
 from forumbot.client import BoardClient
 from forumbot.config import Game
 from forumbot.desk import Desk, LastWordsReport, case_post_draft, elevator_draft, vote_count_draft
+from forumbot.desk.drafts import review_draft, winner_draft
 from forumbot.desk.private import PrivateNote
 from forumbot.drafts import local_text, words_without_authority
 from forumbot.errors import BoardError, ThreadNotFound, UsageError
@@ -74,7 +75,7 @@ from forumbot.nightmail import (
     pm_messages,
     thread_messages,
 )
-from forumbot.outbox import Destination, ItemKind, Outbox, OutboxRefused, PrivateMessage, Reply
+from forumbot.outbox import Destination, ItemKind, NewThread, Outbox, OutboxRefused, PrivateMessage, Reply
 from forumbot.parsers.pm import PmMessage
 from forumbot.poll import PollReport, poll
 from forumbot.runner import ledger
@@ -90,6 +91,13 @@ EARLY_DECISION = "night_resolved_early"  # the decision recording when a night w
 # A revote called within this time of the vote's deadline counts from that deadline (13:00 → 14:00);
 # one called later (a delayed close) counts from the call, giving the players the whole window.
 LATE_CALL = timedelta(minutes=10)
+# The vote thread's header (forumbot opens it, [threads]): the cutoff's name and the vote format, by the
+# rule set's cutoff and vote grammar (what the rules tell the players to write).
+_CUTOFF_WORDS = {"void_cutoff": "废票截止", "change_cutoff": "改票截止"}
+_VOTE_FORMAT = {
+    "r001": "投票格式：投票：名字（理由可写可不写；弃权写「弃权」）",
+    "r004": "投票格式：\n投票对象：名字\n投票理由：……\n（改票写「改票对象：名字」「改票理由：……」）",
+}
 
 
 def night_mail_flags(game_flags: Mapping[str, Any]) -> NightMailFlags:
@@ -182,6 +190,7 @@ class BoardSteps:
             days=days,
             facts=facts,
             last_night=True,
+            signup_close=self.game.signup.closes_at if self.game.signup is not None else None,
         )
         if not over:
             return moments
@@ -260,6 +269,7 @@ class BoardSteps:
 
     def read(self) -> str:
         """An incremental read of the day threads (the cheap poll between deadlines)."""
+        self._rebind_game()
         report = self._poll(self.game.watched_tids(), full=False)
         if not report.ok:
             raise BoardError(report.failure_message())
@@ -340,6 +350,14 @@ class BoardSteps:
 
     def run(self, moment: Moment, now: datetime) -> StepResult:
         self.desk.refresh()
+        self._rebind_game()
+        if moment.kind in (
+            MomentKind.VOID_CUTOFF,
+            MomentKind.CHANGE_CUTOFF,
+            MomentKind.CLOSE,
+            MomentKind.REVOTE_DEADLINE,
+        ):
+            self._threads_ready(moment.round)
         if moment.kind is MomentKind.NIGHT_DEADLINE:
             return self.night_deadline(moment, now)
         if moment.kind in (MomentKind.VOID_CUTOFF, MomentKind.CHANGE_CUTOFF):
@@ -350,6 +368,8 @@ class BoardSteps:
             return self.last_words(moment, now)
         if moment.kind is MomentKind.EXTRA_CHECK:
             return self.extra_check(moment, now)
+        if moment.kind is MomentKind.SIGNUP_CLOSE:
+            return self.signup_close(moment)
         raise UsageError(_("unknown moment {kind}").format(kind=moment.kind))
 
     def ready_early(self, moment: Moment, now: datetime) -> bool:
@@ -586,6 +606,8 @@ class BoardSteps:
         items = self._night_items(n, res, st)
         if not resolved:
             self.desk.night_resolve(n, seed=seed)
+        if res.state.outcome is not None:
+            items.append(self._review_item(self.desk.night_deadline(n)))
         result: dict[str, Any] = {
             "messages": len(msgs),
             "verdicts": verdicts,
@@ -859,16 +881,18 @@ class BoardSteps:
 
     def _night_items(self, n: int, res: Resolution, before: GameState) -> list[int]:
         """The case post and every private result, each added once."""
-        tid = self._case_tid(n)
         ids = [
             self._add(
                 f"night{n}/case_post",
                 ItemKind.CASE_POST,
-                Reply(tid),
+                self._case_destination(n),
                 lambda: case_post_draft(self.desk, n, res.events),
                 night=n,
             )
         ]
+        if res.state.outcome is None:
+            vote_thread = self._vote_thread_item(n)
+            ids += [vote_thread] if vote_thread is not None else []
         for note in self.desk.night_private_messages(n, res, before):
             key = f"night{n}/private/{note.player}"
             ids.append(self._pm_item(key, _kind(note), note.player, note.body, n))
@@ -887,10 +911,193 @@ class BoardSteps:
             )
         return tid
 
-    def _game_over(self, events: tuple[Event, ...], tid: int) -> int:
-        text = "\n".join(e.text for e in events if e.public and e.kind is EventKind.GAME_OVER)
-        body = f"[b]【{literal(self.game.name)}】游戏结束[/b]\n{literal(text)}"
-        return self._add("game/over", ItemKind.JUDGE_POST, Reply(tid), lambda: body)
+    def _winner_item(self, tid: int, as_of: datetime) -> int:
+        """The winner's announcement after a day that ends the game (a night that ends it says so in its
+        case post): the desk's draft, added once the close is stored (it reads the stored state)."""
+        return self._add("game/over", ItemKind.JUDGE_POST, Reply(tid), lambda: winner_draft(self.desk, as_of))
+
+    def _review_item(self, as_of: datetime) -> int:
+        """The 复盘 once the game is over (added after the state that ended it: it reads the stored
+        versions), in a thread of its own when forumbot opens threads, else after the last day's."""
+        threads = self.game.threads
+        dest: Destination
+        if threads is not None:
+            dest = NewThread(threads.fid, f"【{self.game.name}】复盘")
+        else:
+            last = self.game.days[-1]
+            dest = Reply(last.vote_tid or last.discussion_tid or self._case_tid(last.day))
+        return self._add(
+            "game/review", ItemKind.GAME_REVIEW, dest, lambda: review_draft(self.desk, as_of + GRACE)
+        )
+
+    # ------------------------------------------------------------------ sign-up
+
+    def signup_close(self, m: Moment) -> StepResult:
+        """The sign-up thread's close: read it completely, keep the lists, confirm them (``[signup]
+        auto_confirm`` when no post needs a judge; else the judge does), set the roles up (``draw``,
+        else the judge gives them) and add each player's identity notice to the outbox, once. The
+        note lists the private forums the judge must open (forumbot changes no permission)."""
+        cfg = self.game.signup
+        if cfg is None:
+            return StepResult(_("no sign-up thread"), {})
+        self._full_read([cfg.tid], m.deadline)
+        result = self.desk.signup_read()
+        self.desk.signup_record(result)
+        verdicts = [v.to_dict() for v in result.verdicts]
+        if self.desk.signup_confirmed() is None:
+            if not cfg.auto_confirm or result.review:
+                raise WaitForJudge(
+                    _(
+                        "the sign-up closed with {players} players and {subs} substitutes ({review} posts "
+                        "need a judge): check and confirm it with forumbot signup --confirm"
+                    ).format(
+                        players=len(result.players), subs=len(result.substitutes), review=len(result.review)
+                    )
+                )
+            try:
+                self.desk.signup_confirm(result)
+            except UsageError as exc:
+                raise WaitForJudge(str(exc)) from exc
+        if self.desk.state() is None:
+            if not cfg.draw:
+                raise WaitForJudge(
+                    _(
+                        "the sign-up is confirmed: give the roles with forumbot signup --roles FILE "
+                        "(or --seed N)"
+                    )
+                )
+            self.desk.signup_roles(seed=cfg.seed)
+        self._rebind_game()
+        ids = []
+        for notice in self.desk.identity_notices():
+            if notice.uid is None:
+                raise WaitForJudge(
+                    _("the uid of {owner} is unknown: the identity notice of {player} cannot be sent").format(
+                        owner=notice.owner, player=notice.player
+                    )
+                )
+            ids.append(
+                self._add(
+                    f"setup/notice/{notice.player}",
+                    ItemKind.PRIVATE_NOTICE,
+                    PrivateMessage(notice.uid),
+                    functools.partial(str, notice.body),
+                    player=notice.player,
+                )
+            )
+        forums = self.desk.private_forum_access()
+        access = [{"group": a.group, "fid": a.fid, "members": list(a.members)} for a in forums]
+        lines = _("; ").join(
+            _("{group} (fid {fid}): {members}").format(
+                group=a.group, fid=a.fid or "?", members="、".join(a.members)
+            )
+            for a in forums
+        )
+        conf = self.desk.signup_confirmed()
+        assert conf is not None
+        return StepResult(
+            _(
+                "sign-up closed: {players} play, substitutes {subs}; the judge must open the private "
+                "forums: {access}"
+            ).format(
+                players="、".join(conf.players),
+                subs="、".join(conf.substitutes) or _("none"),
+                access=lines or _("none"),
+            ),
+            {
+                "players": list(conf.players),
+                "substitutes": list(conf.substitutes),
+                "confirmed_by": conf.by,
+                "verdicts": verdicts,
+                "access": access,
+                "outbox": ids,
+            },
+        )
+
+    def _rebind_game(self) -> None:
+        """The desk's game (its roster once the sign-up is confirmed; the days' threads forumbot opened,
+        once the board gave their tids) for the steps, the desk and the outbox."""
+        self.game = self._bound_threads(self.desk.game)
+        self.desk.game = self.game
+        self.outbox.game = self.game
+
+    # ------------------------------------------------------------------ the days' threads
+
+    def _opened_tid(self, key: str) -> int | None:
+        """The tid of the thread the outbox item ``key`` opened, once the board gave it (a 301's
+        Location, or the forum list read to settle an unclear answer)."""
+        item_id = self.outbox.by_key(key)
+        if item_id is None:
+            return None
+        item = self.outbox.get(item_id)
+        return item.result_tid if item.dest == "newthread" and item.status == "sent" else None
+
+    def _bound_threads(self, game: Game) -> Game:
+        """``game`` with each day's threads forumbot opened bound to the day; a tid in the file wins."""
+        if game.threads is None:
+            return game
+        days = []
+        for d in game.days:
+            disc = d.discussion_tid or self._opened_tid(f"night{d.day}/case_post")
+            vote = d.vote_tid or self._opened_tid(f"day{d.day}/vote_thread")
+            days.append(replace(d, discussion_tid=disc, vote_tid=vote))
+        return replace(game, days=tuple(days))
+
+    def _case_destination(self, n: int) -> Destination:
+        """Night ``n``'s case post: a reply in day ``n``'s discussion thread, or that thread's first
+        post when forumbot opens it (``[threads]`` and no tid in the file)."""
+        threads = self.game.threads
+        day = next((d for d in self.game.days if d.day == n), None)
+        if threads is not None and day is not None and day.discussion_tid is None:
+            return NewThread(threads.fid, threads.subject(self.game.name, n, "讨论帖"))
+        return Reply(self._case_tid(n))
+
+    def _vote_thread_item(self, n: int) -> int | None:
+        """Day ``n``'s vote thread opened by forumbot: a header with the day's deadlines and the vote
+        format (the rule set's), once."""
+        threads = self.game.threads
+        day = next((d for d in self.game.days if d.day == n), None)
+        if (
+            threads is None
+            or day is None
+            or (day.vote_tid is not None and not self.outbox.by_key(f"day{n}/vote_thread"))
+        ):
+            return None
+        subject = threads.subject(self.game.name, n, "投票帖")
+        cutoff_kind = MomentKind(self.desk.ruleset.day_cutoff)
+        cutoff = day.change_cutoff if cutoff_kind is MomentKind.CHANGE_CUTOFF else day.void_cutoff
+        tz = self.game.tz
+        body = "\n".join(
+            [
+                f"[b]{literal(subject)}[/b]",
+                f"投票开始：第{n}日案情公布后（约{local_text(day.opens, tz)}）",
+                f"{_CUTOFF_WORDS[cutoff_kind]}：{local_text(cutoff, tz)}",
+                f"投票截止：{local_text(day.closes, tz)}",
+                _VOTE_FORMAT.get(self.grammar, _VOTE_FORMAT["r001"]),
+            ]
+        )
+        return self._add(
+            f"day{n}/vote_thread", ItemKind.DAY_THREAD, NewThread(threads.fid, subject), lambda: body, day=n
+        )
+
+    def _threads_ready(self, n: int) -> None:
+        """Day ``n``'s moments need its threads on the board: Delay while forumbot's are not sent yet."""
+        if self.game.threads is None or not any(d.day == n for d in self.game.days):
+            return
+        day = self.game.day(n)
+        for tid, key, what in (
+            (day.discussion_tid, f"night{n}/case_post", "讨论帖"),
+            (day.vote_tid, f"day{n}/vote_thread", "投票帖"),
+        ):
+            if tid is not None:
+                continue
+            item_id = self.outbox.by_key(key)
+            status = self.outbox.get(item_id).status if item_id is not None else "-"
+            raise Delay(
+                _("day {day}'s {kind} is not on the board yet (outbox item {key}: {status})").format(
+                    day=n, kind=what, key=key, status=status
+                )
+            )
 
     # ------------------------------------------------------------------ day
 
@@ -960,6 +1167,9 @@ class BoardSteps:
         # began with), only missing items added, the day not closed twice.
         items = self._day_items(n, judged, preview, m)
         res = preview if closed else self.desk.close_day(n)
+        if res.state.outcome is not None:
+            items.append(self._winner_item(judged.day.vote_tid or 0, m.deadline + GRACE))
+            items.append(self._review_item(m.deadline))
         counts = {line.target: line.count for line in r.final_tally}
         return StepResult(
             _("day {day} closed: out {names}").format(day=n, names="、".join(res.out) or _("nobody")),
@@ -1036,8 +1246,6 @@ class BoardSteps:
         for note in self.desk.day_private_messages(judged, preview):
             key = f"day{n}/private/{note.player}"
             ids.append(self._pm_item(key, ItemKind.PRIVATE_NOTICE, note.player, note.body, n, day=True))
-        if preview.state.outcome is not None:
-            ids.append(self._game_over(preview.events, vote_tid))
         return ids
 
     # ------------------------------------------------------------------ the outbox, once per key

@@ -48,6 +48,10 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
     """The desk for one game over one store. ``secret`` signs the session cookies: give the same one
     (or set FORUMBOT_DESK_SECRET) to several desks of a team so a login works on each; without one a
     random secret is drawn and every login ends when the desk stops."""
+    if game.signup is not None and not game.roster:  # the players are the confirmed sign-up's
+        from forumbot.desk.roster import with_signup_roster
+
+        game = with_signup_roster(game, store)
     folder = templates_dir() / "web"
     app = Flask(
         __name__, template_folder=str(folder), static_folder=str(folder / "static"), static_url_path="/static"

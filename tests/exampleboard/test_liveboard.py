@@ -339,7 +339,7 @@ def test_a_wrong_scenario_says_which_entry_is_wrong() -> None:
 
 def test_the_example_game_is_served_by_name_and_its_moments_are_in_order() -> None:
     moments = SCENARIO.moments()
-    assert moments == sorted(moments) and moments[0] == utc("2026-06-03 10:00:00")
+    assert moments == sorted(moments) and moments[0] == utc("2026-06-01 20:00:00")  # the sign-up opens
     assert utc("2026-06-04 09:30:00") in moments  # the edit
     assert utc("2026-06-04 17:30:00") in moments  # 烧卖 let into the bandits' forum
     with LiveBoard.example("yexiao", now=moments[-1]) as board:

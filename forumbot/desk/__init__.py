@@ -47,6 +47,10 @@ Last words and applications (desk/lastwords.py, desk/applications.py)
     result / case post (R004: day-start post) go out; ``desk.applications(day) -> ApplicationsResult |
     None``: R004's 延时/加速 applications from ``[[days]] process``, which ``desk.day(n)`` applies to the
     close and the accelerated state unless the game file gives them.
+R004 威权 (desk/authority.py)
+    ``desk.pass_authority(to, at, seed=None, sender=None, why="") -> AuthorityPassed`` applies the
+    hand-over (``to=None``: the director's random draw) as version ``authority N`` (undoable), refused
+    with a Chinese reason (AuthorityRefused) when the rules do not allow it; ``desk.authority_problem``.
 Undo and state (desk/undo.py, desk/core.py, desk/state.py)
     ``desk.undo() -> (undone label, current label)`` records an undo naming the version it cancels;
     ``desk.state()``, ``desk.require_state()``, ``desk.history() -> [StateVersion]``,
@@ -77,6 +81,7 @@ with a message a judge can act on. Every decision is stored with who made it (``
 
 from __future__ import annotations
 
+from forumbot.desk.authority import AUTHORITY_DECISION, AuthorityPassed, AuthorityRefused, AuthoritySteps
 from forumbot.desk.core import whoami
 from forumbot.desk.day import OVERRIDE_KINDS, DayJudgement, DaySteps
 from forumbot.desk.drafts import case_post_draft, elevator_draft, vote_count_draft
@@ -99,16 +104,19 @@ from forumbot.desk.state import describe_state
 from forumbot.desk.undo import UndoSteps
 
 
-class Desk(SetupSteps, NightMessageSteps, NightSteps, DaySteps, LastWordsSteps, UndoSteps):
+class Desk(SetupSteps, NightMessageSteps, NightSteps, DaySteps, LastWordsSteps, AuthoritySteps, UndoSteps):
     """One game's desk. Open with a loaded game file and an open store; every method is one unit of work
     (it reads the store, asks the engine, and stores what it decided)."""
 
 
 __all__ = [
+    "AUTHORITY_DECISION",
     "NIGHT_ACTION_KINDS",
     "NIGHT_OVERRIDE_KINDS",
     "NIGHT_OVERRIDE_VERDICTS",
     "OVERRIDE_KINDS",
+    "AuthorityPassed",
+    "AuthorityRefused",
     "DayJudgement",
     "Desk",
     "LastWordsReport",

@@ -300,7 +300,15 @@ class DaySteps(ApplicationSteps):
     # ------------------------------------------------------------------ judging the day
 
     def day_start_state(self, n: int) -> GameState | None:
-        """The secret state the day began from: after night ``n`` was resolved."""
+        """The secret state the day began from: after night ``n`` was resolved, or after a 威权
+        hand-over made since (version ``authority N``, desk/authority.py): the new holder decides day
+        ``n``'s tie (R004 §c.2)."""
+        live = [v.label for v in self.live_history()]
+        if f"night {n}" not in live:
+            return None
+        after = live[len(live) - 1 - live[::-1].index(f"night {n}") :]
+        if f"authority {n}" in after:
+            return self.state_labelled(f"authority {n}")
         return self.state_labelled(f"night {n}")
 
     def day(self, n: int) -> DayConfig:

@@ -55,11 +55,13 @@ from engine import (
     action_to_dict,
     publishable_last_words,
 )
+from engine import pass_authority as engine_pass_authority
 from forumbot import urls
 from forumbot.boardtext import literal
 from forumbot.client import BoardClient
 from forumbot.config import Game
 from forumbot.desk import Desk, LastWordsReport, case_post_draft, elevator_draft, vote_count_draft
+from forumbot.desk.authority import AUTHORITY_DECISION, authority_key, authority_notes
 from forumbot.desk.private import PrivateNote
 from forumbot.drafts import local_text, words_without_authority
 from forumbot.errors import BoardError, ThreadNotFound, UsageError
@@ -75,6 +77,7 @@ from forumbot.nightmail import (
     thread_messages,
 )
 from forumbot.outbox import Destination, ItemKind, Outbox, OutboxRefused, PrivateMessage, Reply
+from forumbot.parsers.nightmsg import NightKind, read_night_message
 from forumbot.parsers.pm import PmMessage, parse_pm_conversation, parse_pm_list
 from forumbot.poll import PollReport, poll
 from forumbot.runner import ledger
@@ -203,7 +206,21 @@ class BoardSteps:
             windows = self.desk.last_words_owed(n)
             if windows:
                 out[n] = max(w.due for w in windows)
+            elif self._authority_owed(n):
+                out[n] = self.desk.last_words_due(n)  # 威权 is due when the words are (行动时限)
         return out
+
+    def _authority_owed(self, n: int) -> bool:
+        """R004: whether a 威权 holder went out by the state the words after day ``n`` are read from
+        (he must hand it over by the same deadline as the words, even without a words slot)."""
+        if self.desk.ruleset.last_words_due != "next_day_opens":
+            return False
+        try:
+            st = self.desk._state_for_last_words(n)
+            self.desk.last_words_due(n)
+        except UsageError:
+            return False
+        return st.authority_pending is not None
 
     def extra_check_window(self, n: int) -> tuple[datetime, bool, bool]:
         """(when night ``n``'s extra check window opens, whether the police's result was released,
@@ -680,6 +697,10 @@ class BoardSteps:
         items: list[int] = []
         if r004 and not unread and report.windows:
             items.append(self._words_post(n, report))
+        authority: dict[str, Any] = {}
+        if r004 and not unread:
+            authority, more = self.authority(n, m.deadline)
+            items += more
         if unread:
             note = _(
                 "day {day}'s last words: this game reads no PMs; the judge collects and publishes them "
@@ -687,7 +708,11 @@ class BoardSteps:
             ).format(day=n)
         else:
             words = _("; ").join(w.reason_zh(now, report.posted.get(w.player)) for w in report.windows)
-            note = _("day {day}'s last words: {words}").format(day=n, words=words)
+            note = _("day {day}'s last words: {words}").format(day=n, words=words or _("none owed"))
+            if authority.get("holder"):
+                note += _("; 威权: {passer} → {holder}").format(
+                    passer=authority["passer"], holder=authority["holder"]
+                )
         released = local_text(report.held.released_at, tz) if report.held.released_at else None
         return StepResult(
             note,
@@ -700,9 +725,141 @@ class BoardSteps:
                     "reason": report.held.reason,
                 },
                 "notes": list(report.notes),
+                "authority": authority,
                 "outbox": items,
             },
         )
+
+    # ------------------------------------------------------------------ R004's 威权 hand-over
+
+    def authority_messages(self, n: int, due: datetime) -> list[dict[str, Any]]:
+        """Every hand-over of 威权 the judge's PMs carry after day ``n``'s close (night 1: since the game
+        began), judged in time order against the state the words are read from: ``ok`` with the new
+        holder, or refused with a Chinese reason (not the holder, the holder himself, a role out or
+        unknown, after the deadline)."""
+        base = self.desk._state_for_last_words(n)
+        since = self.game.day(n).closes if n >= 1 else None
+        out: list[dict[str, Any]] = []
+        for pm in self.read_pms():
+            if pm.mine or (since is not None and pm.sent_at < since):
+                continue
+            reading = read_night_message(pm.text, "r004", self.game.roster, author=pm.from_name)
+            said = [st for st in reading.statements if st.kind is NightKind.AUTHORITY]
+            if not said:
+                continue
+            last = said[-1]  # a PM that names two holders: its last word stands
+            to = last.target
+            if to is None:
+                why = f"没有读出威权交给谁（写的是「{last.written}」），请写明：威权交给：角色名"
+            elif pm.sent_at > due:
+                why = f"移交威权须在下一讨论日开始前（{local_text(due, self.game.tz)}）送达，已超时，不予受理"
+            else:
+                why = self.desk.authority_problem(base, pm.from_name, to) or ""
+            out.append(
+                {
+                    "pmid": pm.pmid,
+                    "from": pm.from_name,
+                    "to": to,
+                    "at": pm.sent_at,
+                    "ok": not why,
+                    "reason": why,
+                }
+            )
+        return out
+
+    def authority(self, n: int, due: datetime) -> tuple[dict[str, Any], list[int]]:
+        """R004 威权 after day ``n`` (行动时限, AMB-61): the holder who went out hands it over by PM before
+        discussion day ``n + 1`` opens; his latest valid choice stands; with none, the director draws
+        the new holder at random. The new holder is told by PM, each refused hand-over's sender too
+        (with the reason); the hand-over is applied as the state version ``authority N``.
+
+        Run again after a crash: the messages are judged against the same state (the one before the
+        hand-over), every outbox item has its key and is added before the state changes, and a
+        hand-over already applied (by this runner or by a judge, ``forumbot authority``) is not
+        applied again."""
+        base = self.desk._state_for_last_words(n)
+        passer = base.authority_pending
+        judged = self.authority_messages(n, due)
+        items: list[int] = []
+        for m in judged:
+            if m["ok"]:
+                continue
+            body = f"【{self.game.name}】你的威权移交未被受理：{m['reason']}"
+            if self.outbox.uid_map().get(m["from"]) is None:
+                m["told"] = False  # the judge reads the reason in the moment's result and tells him
+                continue
+            items.append(
+                self._pm_item(
+                    f"day{n}/authority/refused/{m['pmid']}",
+                    ItemKind.PRIVATE_NOTICE,
+                    m["from"],
+                    body,
+                    n,
+                    day=True,
+                )
+            )
+        verdicts = [
+            {k: (local_text(v, self.game.tz) if k == "at" else v) for k, v in m.items()} for m in judged
+        ]
+        if passer is None:
+            return ({"verdicts": verdicts} if verdicts else {}), items
+        current = self.desk.require_state()
+        with self.store.session() as s:
+            done = [
+                d
+                for d in records.decisions_for(s, self.game_id, AUTHORITY_DECISION)
+                if d.detail.get("passer") == passer
+            ]
+        if done and current.authority_pending != passer:
+            d = done[-1]
+            holder = d.detail.get("holder")
+            # Applied already (a run again, or a judge entered it by hand): what was applied stands;
+            # the holder is told (the item exists after a run again).
+            if holder:
+                items += self._authority_notice(n, base, holder, passer)
+            return {
+                "passer": passer,
+                "holder": holder,
+                "drawn": d.detail.get("drawn"),
+                "by": d.by,
+                "verdicts": verdicts,
+            }, items
+        chosen = next((m for m in reversed(judged) if m["ok"]), None)
+        to = chosen["to"] if chosen is not None else None
+        seed = None if to is not None else self.game_id * 1000 + 500 + base.round
+        preview = engine_pass_authority(base, to, seed=seed)
+        holder = preview.state.authority_holder
+        if holder:
+            items += self._authority_notice(n, base, holder, passer)
+        at = chosen["at"] if chosen is not None else due
+        if current.authority_pending == passer:
+            why = (
+                f"{passer} 以站内短消息移交威权给 {holder}"
+                if to is not None
+                else f"{passer} 未在下一讨论日开始前有效移交威权：随机指定 {holder}（种子 {seed}）"
+            )
+            self.desk.pass_authority(to, at, seed=seed, sender=passer, why=why)
+        return {
+            "passer": passer,
+            "holder": holder,
+            "drawn": to is None,
+            "by": self.by,
+            "verdicts": verdicts,
+        }, items
+
+    def _authority_notice(self, n: int, base: GameState, holder: str, passer: str) -> list[int]:
+        """The new holder's PM (desk/authority.py's words), once per hand-over."""
+        return [
+            self._pm_item(
+                authority_key(passer, note.player),
+                ItemKind.PRIVATE_NOTICE,
+                note.player,
+                note.body,
+                n,
+                day=True,
+            )
+            for note in authority_notes(self.game.name, base, holder)
+        ]
 
     def _words_post(self, n: int, report: LastWordsReport) -> int:
         """R004: the words received, published with the day-start (公示前一天出局角色名单及遗言) in day

@@ -94,6 +94,8 @@ EARLY_DECISION = "night_resolved_early"  # the decision recording when a night w
 # A revote called within this time of the vote's deadline counts from that deadline (13:00 → 14:00);
 # one called later (a delayed close) counts from the call, giving the players the whole window.
 LATE_CALL = timedelta(minutes=10)
+RATE_LIMIT_DECISION = "board_rate_limited"  # the board's Retry-After, stored for a runner started again
+MAX_RATE_LIMIT_WAIT = timedelta(hours=6)  # the longest the runner defers its ticks for one Retry-After
 
 # [night_sources] group names → the engine's groups, per submission grammar (as nightmail keys its tables).
 _GROUPS: Mapping[str, Mapping[str, GroupId]] = {
@@ -356,6 +358,30 @@ class BoardSteps:
             raise Delay(_("cannot read the judge's private messages: {error}").format(error=exc)) from exc
         unique = {m.pmid: m for m in found}
         return sorted(unique.values(), key=lambda m: (m.sent_at, m.pmid))
+
+    # ------------------------------------------------------------------ the board's Retry-After
+
+    def rate_limited_until(self, now: datetime) -> datetime | None:
+        """Until when the board asked us not to come back (a 429/503 with Retry-After), if still ahead
+        of ``now``: the client's latest answer is stored first (a decision ``board_rate_limited``), so
+        a runner started again also waits. Bounded by MAX_RATE_LIMIT_WAIT: a board asking for days
+        would stop the game, so after that the runner asks again (and learns again)."""
+        fresh = getattr(self.client, "retry_after_until", None)
+        with self.store.session() as s:
+            found = records.decisions_for(s, self.game_id, RATE_LIMIT_DECISION)
+            stored = datetime.fromisoformat(found[-1].detail["until"]) if found else None
+            if isinstance(fresh, datetime) and (stored is None or fresh > stored):
+                stored = min(fresh, now + MAX_RATE_LIMIT_WAIT)
+                records.add_decision(
+                    s,
+                    self.game_id,
+                    RATE_LIMIT_DECISION,
+                    f"论坛要求在 {local_text(stored, self.game.tz)} 之前不要再请求（Retry-After）",
+                    self.by,
+                    detail={"until": stored.isoformat()},
+                )
+                s.commit()
+        return stored if stored is not None and stored > now else None
 
     # ------------------------------------------------------------------ the steps
 

@@ -72,7 +72,9 @@ def items_to(steps: BoardSteps, name: str) -> list[str]:
 
 def test_the_holders_choice_by_pm_hands_over_authority_and_the_new_holder_is_told(store: Store) -> None:
     steps = mayor_killed_on_night_1(store)
-    res = run_words_moment(steps, [pm("豆花", "威权交给：锅盔\n我是好人，请看好锅盔。", "2026-06-09 07:30", 1)])
+    res = run_words_moment(
+        steps, [pm("豆花", "威权交给：锅盔\n我是好人，请看好锅盔。", "2026-06-09 07:30", 1)]
+    )
     assert res["authority"]["passer"] == "豆花" and res["authority"]["holder"] == "锅盔"
     assert not res["authority"]["drawn"]
     st = steps.desk.require_state()
@@ -156,7 +158,10 @@ def test_without_a_valid_choice_by_the_deadline_the_director_draws_the_new_holde
 
 def test_run_again_after_a_crash_hands_over_once_and_adds_nothing(store: Store) -> None:
     steps = mayor_killed_on_night_1(store)
-    pms = [pm("豆花", "威权交给：豆花", "2026-06-09 07:00", 1), pm("豆花", "威权交给：锅盔", "2026-06-09 08:00", 2)]
+    pms = [
+        pm("豆花", "威权交给：豆花", "2026-06-09 07:00", 1),
+        pm("豆花", "威权交给：锅盔", "2026-06-09 08:00", 2),
+    ]
     first = run_words_moment(steps, pms)
     versions = len(steps.desk.live_history())
     again = run_words_moment(steps, pms)

@@ -79,6 +79,7 @@ from forumbot.nightmail import (
 from forumbot.outbox import Destination, ItemKind, Outbox, OutboxRefused, PrivateMessage, Reply
 from forumbot.parsers.nightmsg import NightKind, read_night_message
 from forumbot.parsers.pm import PmMessage, parse_pm_conversation, parse_pm_list
+from forumbot.parsers.proxyvote import read_proxy_request
 from forumbot.poll import PollReport, poll
 from forumbot.runner import ledger
 from forumbot.runner.plan import GRACE, DayTimes, Facts, Moment, MomentKind, plan
@@ -1071,6 +1072,62 @@ class BoardSteps:
         body = f"[b]【{literal(self.game.name)}】游戏结束[/b]\n{literal(text)}"
         return self._add("game/over", ItemKind.JUDGE_POST, Reply(tid), lambda: body)
 
+    # ------------------------------------------------------------------ 代投 by PM
+
+    def proxy_requests(self, n: int, upto: datetime) -> list[dict[str, Any]]:
+        """Day ``n``'s proxy-vote requests (代投) sent to the judge by PM from the day's opening up to
+        ``upto`` (the moment's deadline), each with a verdict and a Chinese reason; the ones a judge
+        would enter are entered as the desk's proxy vote (``forumbot proxy``: the same operation),
+        at the PM's time, once. The day engine then judges the proxy vote itself (R001: twice per
+        game, AMB-32; R004: not in the last hour), with its own reason in the vote count.
+
+        Only when the game reads the judge's PMs (``[night_sources] pm``); a refused request's sender
+        is told why by PM when his uid is known."""
+        if self.game.night_sources is None or not self.game.night_sources.pm:
+            return []
+        day = self.desk.day(n)
+        with self.store.session() as s:
+            have = {(p, t, at) for _d, p, t, at, _by in records.proxy_votes_for(s, self.game_id, n)}
+        out: list[dict[str, Any]] = []
+        for pm in self.read_pms():
+            if pm.mine or pm.sent_at < day.opens or pm.sent_at > upto:
+                continue
+            req = read_proxy_request(pm.text, self.game.roster)
+            if req is None:
+                continue
+            why = req.problem or ""
+            if pm.from_name not in self.game.roster:
+                why = f"{pm.from_name} 不是本局的玩家，不能申请代投"
+            elif pm.sent_at >= day.closes:
+                why = f"代投申请在投票截止（{local_text(day.closes, self.game.tz)}）之后送达，不予受理"
+            verdict: dict[str, Any] = {
+                "pmid": pm.pmid,
+                "from": pm.from_name,
+                "at": local_text(pm.sent_at, self.game.tz),
+                "target": req.target,
+                "written": req.written,
+                "ok": not why,
+                "reason": why or f"代投申请：{pm.from_name} 投 {req.target}（计票时按代投规则判定）",
+            }
+            out.append(verdict)
+            if why:
+                if self.outbox.uid_map().get(pm.from_name) is not None:
+                    body = f"【{self.game.name}】你的代投申请未被受理：{why}"
+                    self._pm_item(
+                        f"day{n}/proxy/refused/{pm.pmid}",
+                        ItemKind.PRIVATE_NOTICE,
+                        pm.from_name,
+                        body,
+                        n,
+                        day=True,
+                    )
+                continue
+            target = req.target or "弃权"
+            if (pm.from_name, target, pm.sent_at) not in have:
+                self.desk.proxy_vote(n, pm.from_name, target, pm.sent_at)
+                have.add((pm.from_name, target, pm.sent_at))
+        return out
+
     # ------------------------------------------------------------------ day
 
     def cutoff(self, m: Moment) -> StepResult:
@@ -1079,6 +1136,7 @@ class BoardSteps:
         day = self.game.day(n)
         tids = [t for t in (day.vote_tid,) if t is not None]
         self._full_read(tids, m.deadline)
+        proxies = self.proxy_requests(n, m.deadline)
         judged = self.desk.tally(n, as_of=m.deadline)
         if day.vote_tid is None:
             return StepResult(_("no vote thread"), {})
@@ -1090,9 +1148,10 @@ class BoardSteps:
             day=n,
         )
         counts = {line.target: line.count for line in judged.result.final_tally}
-        return StepResult(
-            _("day {day}: the count before the cutoff").format(day=n), {"count": counts, "outbox": [item]}
-        )
+        result: dict[str, Any] = {"count": counts, "outbox": [item]}
+        if proxies:
+            result["proxy_requests"] = proxies
+        return StepResult(_("day {day}: the count before the cutoff").format(day=n), result)
 
     def close(self, m: Moment, now: datetime) -> StepResult:
         """The close or a revote's deadline: a full read, the day judged, a revote called or the day
@@ -1101,6 +1160,7 @@ class BoardSteps:
         day = self.game.day(n)
         tids = [t for t in (day.vote_tid, day.discussion_tid) if t is not None]
         self._full_read(tids, m.deadline)
+        proxies = self.proxy_requests(n, m.deadline)
         if self.desk.state() is None:
             raise WaitForJudge(
                 _("no roles stored yet: run forumbot setup first; the next tick judges this day")
@@ -1147,7 +1207,8 @@ class BoardSteps:
                 "executed": list(r.executed),
                 "drowned": list(r.drowned_names),
                 "outbox": items,
-            },
+            }
+            | ({"proxy_requests": proxies} if proxies else {}),
         )
 
     def _revote_item(self, n: int, number: int, plan_dict: Mapping[str, Any], called_at: datetime) -> int:

@@ -463,6 +463,7 @@ class DaySteps(ApplicationSteps):
                     d,
                     {t: versions[t] for t in (d.vote_tid, d.discussion_tid, d.process_tid) if t is not None},
                     live.get(f"night {k}"),  # the state the day starts from (day_start_state)
+                    live.get(f"authority {k}"),  # …or a 威权 hand-over made since (desk/authority.py)
                     setup_id if k == 1 else live.get(f"day {k - 1}"),  # state_before_night
                     self._overrides(s, k),
                     self._stored_proxy_votes(s, k),

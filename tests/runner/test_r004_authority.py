@@ -178,3 +178,12 @@ def test_a_judge_enters_the_hand_over_by_hand_and_the_runner_keeps_it(store: Sto
     res = run_words_moment(steps, [pm("豆花", "威权交给：锅盔", "2026-06-09 08:30", 1)])
     assert res["authority"]["holder"] == "麻团" and res["authority"]["by"] == "导演"
     assert steps.desk.require_state().authority_holder == "麻团"
+
+
+def test_a_day_judged_before_the_hand_over_is_judged_again_after_it(store: Store) -> None:
+    """The stored judgement of a day (desk/carry.py) is keyed by what it was judged from: the hand-over
+    is part of it, so day 1's tie is never decided from a judgement made before 威权 changed hands."""
+    steps = mayor_killed_on_night_1(store)
+    before = steps.desk.day_fingerprints(1)[1]
+    run_words_moment(steps, [pm("豆花", "威权交给：锅盔", "2026-06-09 07:30", 1)])
+    assert steps.desk.day_fingerprints(1)[1] != before

@@ -92,6 +92,9 @@ class RuleSet:
     # how a day punishes a missing vote or post: "strikes" (R001: two strikes drown, DayResult.strikes_after)
     # or "yellow_cards" (R004: DayResult.yellow_totals); what the desk's result panel shows
     day_discipline: ClassVar[str] = "strikes"
+    # how many times one role (slot) may be taken over by a substitute (替补/顶替); None: the rules set no
+    # limit (R001/R000 do not speak of it), R004 «每个角色只能被替补一次»
+    substitutions_per_role: ClassVar[int | None] = None
 
     def __repr__(self) -> str:
         return f"<RuleSet {self.id}>"

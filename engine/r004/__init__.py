@@ -47,6 +47,7 @@ class R004(RuleSet):
     day_discipline = "yellow_cards"  # 黄牌 instead of strikes
     timetable = TimetableDefaults(vote_close="21:00", day_length=2, weekend_extra_day=True, night_hours=2)
     day_cutoff = "change_cutoff"  # no change in the last hour
+    substitutions_per_role = 1  # 替补: each role may be substituted once
 
     # ---- setup ----
     def setup_fields(

@@ -1,5 +1,6 @@
-"""The day: ``tally``, ``attendance``, ``revote``, ``override``, ``proxy``, ``authority``, ``close``. Each
-prints what a judge reviews: tables for the terminal, ``--json`` for tools, BBCode drafts to paste."""
+"""The day: ``tally``, ``attendance``, ``revote``, ``override``, ``proxy``, ``authority``, ``substitute``,
+``close``. Each prints what a judge reviews: tables for the terminal, ``--json`` for tools, BBCode drafts
+to paste."""
 
 from __future__ import annotations
 
@@ -446,6 +447,24 @@ def cmd_authority(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_substitute(args: argparse.Namespace) -> int:
+    """替补/顶替: NEW takes over the slot OLD plays, from --at (default now); the slot keeps its role,
+    counters and votes (desk/substitutes.py)."""
+    game, store, desk = open_desk(args)
+    with store:
+        sub = desk.substitute(args.old, args.new, local_time(game, args.at, "--at"), why=args.why or "")
+        console().print(
+            _("{new} plays {slot} from {at} on (after {old}); recorded by {by}").format(
+                new=lit(sub.new),
+                slot=lit(sub.slot),
+                at=sub.at.astimezone(game.tz).strftime("%Y-%m-%d %H:%M"),
+                old=lit(sub.old),
+                by=lit(sub.by),
+            )
+        )
+    return 0
+
+
 def cmd_close(args: argparse.Namespace) -> int:
     from engine import Phase
     from forumbot.desk import vote_count_draft
@@ -536,6 +555,15 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--at", help=_("when the holder made his choice (game time zone; default now)"))
     p.add_argument("--why", help=_("recorded with the decision"))
     p.set_defaults(func=cmd_authority)
+
+    p = sub.add_parser(
+        "substitute", help=_("a substitute (替补/顶替) takes over a player's slot: role, counters and votes")
+    )
+    p.add_argument("old", help=_("the account that plays the slot now"))
+    p.add_argument("new", help=_("the substitute's account"))
+    p.add_argument("--at", help=_("the takeover instant (game time zone; default now)"))
+    p.add_argument("--why", help=_("recorded with the decision"))
+    p.set_defaults(func=cmd_substitute)
 
     p = sub.add_parser("close", help=_("apply the day's result to the game: execution, drownings, win check"))
     p.add_argument("--day", type=int, required=True)

@@ -51,6 +51,10 @@ R004 威权 (desk/authority.py)
     ``desk.pass_authority(to, at, seed=None, sender=None, why="") -> AuthorityPassed`` applies the
     hand-over (``to=None``: the director's random draw) as version ``authority N`` (undoable), refused
     with a Chinese reason (AuthorityRefused) when the rules do not allow it; ``desk.authority_problem``.
+Substitutes (desk/substitutes.py)
+    ``desk.substitute(old, new, at, why="", pid=None) -> Substitution`` a new account takes over the slot
+    ``old`` plays (refused in Chinese: SubstituteRefused); the slot keeps its role, counters and votes;
+    ``desk.posted_as(author, at)``, ``desk.account_of(slot, at)``, ``desk.with_accounts(text, at)``.
 Undo and state (desk/undo.py, desk/core.py, desk/state.py)
     ``desk.undo() -> (undone label, current label)`` records an undo naming the version it cancels;
     ``desk.state()``, ``desk.require_state()``, ``desk.history() -> [StateVersion]``,
@@ -101,6 +105,7 @@ from forumbot.desk.nightmessages import (
 )
 from forumbot.desk.setup import SetupSteps, role_by_name
 from forumbot.desk.state import describe_state
+from forumbot.desk.substitutes import SUBSTITUTE_DECISION, SubstituteRefused, Substitution, substitute_lines
 from forumbot.desk.undo import UndoSteps
 
 
@@ -115,6 +120,7 @@ __all__ = [
     "NIGHT_OVERRIDE_KINDS",
     "NIGHT_OVERRIDE_VERDICTS",
     "OVERRIDE_KINDS",
+    "SUBSTITUTE_DECISION",
     "AuthorityPassed",
     "AuthorityRefused",
     "DayJudgement",
@@ -122,12 +128,15 @@ __all__ = [
     "LastWordsReport",
     "NightOverrideDone",
     "RecordedSubmission",
+    "SubstituteRefused",
+    "Substitution",
     "action_from_fields",
     "case_post_draft",
     "describe_state",
     "elevator_draft",
     "read_submissions",
     "role_by_name",
+    "substitute_lines",
     "vote_count_draft",
     "whoami",
 ]

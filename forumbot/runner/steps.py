@@ -36,10 +36,11 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlmodel import select
+from sqlmodel import col, select
 
 from engine import (
     GROUP_ZH,
@@ -63,6 +64,7 @@ from forumbot.config import Game
 from forumbot.desk import Desk, LastWordsReport, case_post_draft, elevator_draft, vote_count_draft
 from forumbot.desk.authority import AUTHORITY_DECISION, authority_key, authority_notes
 from forumbot.desk.private import PrivateNote
+from forumbot.desk.substitutes import SubstituteRefused, substitute_lines
 from forumbot.drafts import local_text, words_without_authority
 from forumbot.errors import BoardError, ThreadNotFound, UsageError
 from forumbot.i18n import N_, _
@@ -86,7 +88,7 @@ from forumbot.runner.plan import GRACE, DayTimes, Facts, Moment, MomentKind, pla
 from forumbot.runner.tick import Delay, NotYet, StepResult, WaitForJudge
 from forumbot.store import posts, records
 from forumbot.store.logins import guard_client
-from forumbot.store.models import NightSubmissionRow
+from forumbot.store.models import NightSubmissionRow, PostRow
 from forumbot.store.reads import day_read_complete
 from forumbot.urls import Url
 
@@ -281,7 +283,38 @@ class BoardSteps:
         report = self._poll(self.game.watched_tids(), full=False)
         if not report.ok:
             raise BoardError(report.failure_message())
-        return report.summary()
+        notes = self.read_substitutions()
+        return report.summary() + "".join(_("; ") + note for note in notes)
+
+    def read_substitutions(self) -> list[str]:
+        """Takeovers a judge announced in the game's threads («顶替：新账号 替换 旧账号»,
+        desk/substitutes.py), entered once per post line at the post's time; returns what was entered or
+        refused (Chinese)."""
+        notes: list[str] = []
+        judges = set(self.game.judges)
+        for tid in self.game.watched_tids():
+            for p in posts.thread_posts(self.store, self.game.board, tid):
+                if p.author not in judges:
+                    continue
+                for new, old in substitute_lines(p.text):
+                    known = any(
+                        x.pid == p.pid and (x.old, x.new) == (old, new) for x in self.desk.substitutions()
+                    )
+                    try:
+                        sub = self.desk.substitute(
+                            old,
+                            new,
+                            p.posted_at,
+                            pid=p.pid,
+                            why=f"{p.author} 在主题 {tid}（pid {p.pid}）宣布：{new} 顶替 {old}",
+                        )
+                    except SubstituteRefused as exc:
+                        notes.append(f"主题 {tid} pid {p.pid} 的顶替未录入：{exc}")
+                        continue
+                    if not known:
+                        since = local_text(sub.at, self.game.tz)
+                        notes.append(f"{sub.new} 自 {since} 起顶替 {sub.old}（角色 {sub.slot}）")
+        return notes
 
     def _full_read(self, tids: list[int], after: datetime) -> None:
         """A full read of ``tids`` that must be complete and started after ``after``; else Delay.
@@ -358,6 +391,13 @@ class BoardSteps:
         except BoardError as exc:
             raise Delay(_("cannot read the judge's private messages: {error}").format(error=exc)) from exc
         unique = {m.pmid: m for m in found}
+        # A substitute's PMs are his slot's from the takeover on; the replaced account's are no player's.
+        subs = self.desk.substitutions()
+        if subs:
+            unique = {
+                k: m if m.mine else replace(m, from_name=self.desk.posted_as(m.from_name, m.sent_at, subs))
+                for k, m in unique.items()
+            }
         return sorted(unique.values(), key=lambda m: (m.sent_at, m.pmid))
 
     # ------------------------------------------------------------------ the board's Retry-After
@@ -443,6 +483,9 @@ class BoardSteps:
         for group, tid in groups:
             stored = posts.thread_posts(self.store, self.game.board, tid)
             msgs += thread_messages([p.to_post() for p in stored if not p.first and p.author], group)
+        subs = self.desk.substitutions()
+        if subs:  # a substitute's posts are his slot's (the PMs are mapped when read)
+            msgs = [replace(x, author=self.desk.posted_as(x.author, x.at, subs)) for x in msgs]
         if self.game.night_sources is not None and self.game.night_sources.pm:
             msgs += pm_messages(self.read_pms())
         # Night n's messages: from day n-1's opening (the game's start for night 1) to day n's opening
@@ -1019,7 +1062,9 @@ class BoardSteps:
         )
 
     def _pm_item(self, key: str, kind: ItemKind, player: str, body: str, n: int, *, day: bool = False) -> int:
-        uid = self.outbox.uid_map().get(player)
+        account = self.desk.account_of(player, self.clock())  # a substituted slot: the new account
+        uid = self.outbox.uid_map().get(account) if account == player else self._account_uid(account)
+        player = account
         if uid is None:
             raise WaitForJudge(
                 _(
@@ -1036,6 +1081,17 @@ class BoardSteps:
             night=None if day else n,
             player=player,
         )
+
+    def _account_uid(self, account: str) -> int | None:
+        """A substitute's uid: the game file's ``[outbox.uids]``, else his posts in the store."""
+        uid = self.outbox.uid_map().get(account)
+        if uid is not None:
+            return uid
+        with self.store.session() as s:
+            found = s.exec(
+                select(PostRow.uid).where(PostRow.author == account, col(PostRow.uid).is_not(None))
+            ).first()
+        return int(found) if found is not None else None
 
     def _night_items(self, n: int, res: Resolution, before: GameState) -> list[int]:
         """The case post and every private result, each added once."""
@@ -1296,8 +1352,9 @@ class BoardSteps:
         found = self.outbox.by_key(key)
         if found is not None:
             return found
+        text = self.desk.with_accounts(body(), self.clock())  # a substituted slot named by its account
         try:
-            return self.outbox.add(kind, dest, body(), day=day, night=night, player=player, key=key)
+            return self.outbox.add(kind, dest, text, day=day, night=night, player=player, key=key)
         except OutboxRefused as exc:
             raise WaitForJudge(_("{key}: {error}").format(key=key, error=exc)) from exc
 

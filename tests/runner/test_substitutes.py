@@ -34,11 +34,12 @@ TAKEOVER = datetime(2026, 6, 4, 1, 0, tzinfo=UTC)  # 6/4 09:00 Beijing
 def _story() -> Any:
     raw = tomllib.loads((GAME_DIR / "scenario.toml").read_text("utf-8"))
     raw["users"]["小笼包"] = 40
-    raw["posts"] += [
-        {"pid": 901, "tid": 2, "author": "法官大人", "at": "2026-06-04 09:00:00", "text": "顶替：小笼包 替换 锅贴"},
-        {"pid": 902, "tid": 3, "author": "小笼包", "at": "2026-06-04 10:00:00", "text": "投票：包子"},
-        {"pid": 903, "tid": 3, "author": "锅贴", "at": "2026-06-04 11:00:00", "text": "投票：麻花"},
-    ]
+    for pid, tid, author, at, text in (
+        (901, 2, "法官大人", "2026-06-04 09:00:00", "顶替：小笼包 替换 锅贴"),
+        (902, 3, "小笼包", "2026-06-04 10:00:00", "投票：包子"),
+        (903, 3, "锅贴", "2026-06-04 11:00:00", "投票：麻花"),
+    ):
+        raw["posts"].append({"pid": pid, "tid": tid, "author": author, "at": at, "text": text})
     return scenario_from_dict(raw, "yexiao with a substitute")
 
 

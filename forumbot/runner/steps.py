@@ -814,7 +814,15 @@ class BoardSteps:
             if pm.mine or (since is not None and pm.sent_at < since):
                 continue
             reading = read_night_message(pm.text, "r004", self.game.roster, author=pm.from_name)
-            said = [st for st in reading.statements if st.kind is NightKind.AUTHORITY]
+            # A firm hand-over (a question or a remark naming 威权 in passing is not one); one without a
+            # name is the holder's to redo, anyone else's is chatter.
+            said = [
+                st
+                for st in reading.statements
+                if st.kind is NightKind.AUTHORITY
+                and st.firm
+                and (st.target is not None or pm.from_name == base.authority_pending)
+            ]
             if not said:
                 continue
             last = said[-1]  # a PM that names two holders: its last word stands

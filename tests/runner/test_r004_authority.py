@@ -187,3 +187,16 @@ def test_a_day_judged_before_the_hand_over_is_judged_again_after_it(store: Store
     before = steps.desk.day_fingerprints(1)[1]
     run_words_moment(steps, [pm("豆花", "威权交给：锅盔", "2026-06-09 07:30", 1)])
     assert steps.desk.day_fingerprints(1)[1] != before
+
+
+def test_a_question_about_authority_is_no_hand_over_and_is_not_answered(store: Store) -> None:
+    steps = mayor_killed_on_night_1(store)
+    res = run_words_moment(
+        steps,
+        [
+            pm("锅盔", "威权现在在谁手里？", "2026-06-09 07:00", 1),
+            pm("豆花", "威权交给：烤串", "2026-06-09 08:00", 2),
+        ],
+    )
+    assert [v["pmid"] for v in res["authority"]["verdicts"]] == [2]
+    assert items_to(steps, "锅盔") == []

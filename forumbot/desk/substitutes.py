@@ -29,10 +29,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from engine import VotePost
-from engine.attendance import DiscussionPost
+from engine import DiscussionPost, VotePost
 from forumbot.desk.core import DeskCore
 from forumbot.errors import UsageError
+from forumbot.i18n import _
 from forumbot.parsers.votes import name_matcher
 from forumbot.store import records
 
@@ -138,19 +138,31 @@ class SubstituteSteps(DeskCore):
                 return done
         slot = self.slot_of(old, at, subs)
         if slot is None:
-            raise SubstituteRefused(f"{old} 在 {at:%m-%d %H:%M} 不是本局在场的账号，无法被顶替")
+            raise SubstituteRefused(
+                _("{old} is not an account in the game at {at}: there is nothing to take over").format(
+                    old=old, at=at.astimezone(self.game.tz).strftime("%m-%d %H:%M")
+                )
+            )
         if new == old:
-            raise SubstituteRefused("顶替的新账号与原账号相同")
+            raise SubstituteRefused(_("the substitute's account is the account it replaces"))
         if new in self.game.judges:
-            raise SubstituteRefused(f"{new} 是法官账号，不能顶替玩家")
+            raise SubstituteRefused(
+                _("{new} is a judge's account: it cannot take over a player").format(new=new)
+            )
         if new in self.game.roster or any(self.account_of(s, None, subs) == new for s in self.game.roster):
-            raise SubstituteRefused(f"{new} 已经在本局中，不能再顶替别的角色")
+            raise SubstituteRefused(
+                _("{new} is already in the game: it cannot take over another role").format(new=new)
+            )
         st = self.state()
         if st is not None and slot in {p.name for p in st.players} and not st.is_alive(slot):
-            raise SubstituteRefused(f"{slot} 已出局，不需要顶替")
+            raise SubstituteRefused(_("{slot} is out: there is nothing to take over").format(slot=slot))
         limit = self.ruleset.substitutions_per_role
         if limit is not None and sum(1 for x in subs if x.slot == slot) >= limit:
-            raise SubstituteRefused(f"每个角色只能被替补 {limit} 次：{slot} 已被替补过")
+            raise SubstituteRefused(
+                _(
+                    "each role may be substituted {limit} time(s) under these rules: {slot} was already"
+                ).format(limit=limit, slot=slot)
+            )
         sub = Substitution(slot, old, new, at, self.by, why or f"{new} 顶替 {old}", pid)
         with self.store.session() as s:
             records.add_decision(

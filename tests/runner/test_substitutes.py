@@ -116,7 +116,7 @@ def test_r004_a_role_is_substituted_once(store: Store) -> None:
     at = datetime(2026, 6, 9, 2, 0, tzinfo=UTC)
     desk.substitute("锅盔", "小笼包", at, why="锅盔 出差")
     assert desk.account_of("锅盔") == "小笼包" and desk.posted_as("小笼包", at) == "锅盔"
-    with pytest.raises(SubstituteRefused, match="只能被替补 1 次"):
+    with pytest.raises(SubstituteRefused, match="已被替补过"):
         desk.substitute("小笼包", "生煎", datetime(2026, 6, 9, 3, 0, tzinfo=UTC))
 
 

@@ -783,6 +783,9 @@ class BoardSteps:
                 note += _("; 威权: {passer} → {holder}").format(
                     passer=authority["passer"], holder=authority["holder"]
                 )
+            refused = [f"{v['from']}：{v['reason']}" for v in authority.get("verdicts", []) if not v["ok"]]
+            if refused:
+                note += _("; 威权 hand-overs refused: {which}").format(which=_("; ").join(refused))
         released = local_text(report.held.released_at, tz) if report.held.released_at else None
         return StepResult(
             note,

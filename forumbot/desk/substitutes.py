@@ -221,6 +221,7 @@ class SubstituteSteps(DeskCore):
                 i += 1
                 continue
             name, end = m
-            out.append(current.get(name, text[i:end]))
+            replaced = text.startswith(REPLACED.format(name=""), end)
+            out.append(text[i:end] if replaced else current.get(name, text[i:end]))  # «X（已被顶替）» stays X
             i = end
         return "".join(out)

@@ -86,6 +86,7 @@ def test_the_slot_keeps_its_role_and_no_strike_is_given_for_the_voted_slot(playe
 def test_the_drafts_from_then_on_name_the_new_account(played: Played) -> None:
     (count,) = [i for i in played.steps.outbox.items() if i.moment_key == "day1/vote_count"]
     assert "小笼包[url=" in count.body and "锅贴[url=" not in count.body.split("[b]无效票[/b]")[0]
+    assert "锅贴（已被顶替）[url=" in count.body  # the old account's late vote, named as it was written
     (elevator,) = [i for i in played.steps.outbox.items() if i.moment_key == "day1/elevator"]
     assert "[b]小笼包[/b]" in elevator.body and "[b]锅贴[/b]" not in elevator.body
     # the case post of night 1, written before the takeover, named nobody new

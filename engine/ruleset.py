@@ -109,6 +109,9 @@ class RuleSet:
     group_sources: ClassVar[Mapping[str, GroupId]] = MappingProxyType({})
     # a variant's own roles (added to the family's table when the rule set is registered)
     extra_roles: ClassVar[tuple[RoleSpec, ...]] = ()
+    # how many times one role (slot) may be taken over by a substitute (替补/顶替); None: the rules set no
+    # limit (R001/R000 do not speak of it), R004 «每个角色只能被替补一次»
+    substitutions_per_role: ClassVar[int | None] = None
 
     def __repr__(self) -> str:
         return f"<RuleSet {self.id}>"

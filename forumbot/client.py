@@ -364,6 +364,9 @@ class BoardClient:
         self.requests_made = 0
         self.fetches: list[FetchRecord] = []
         self.api_disabled: BoardError | None = None  # set when the API failed: PC pages from then on
+        # Until when the board asked us (429/503 with Retry-After) not to come back: the runner defers
+        # its next tick to then instead of asking again every few minutes (issue 19).
+        self.retry_after_until: datetime | None = None
         self._relogin_spent = False
         self._login_attempted = False
         self._api_charset: str | None = None  # learnt from the API's ?check before the first API login
@@ -998,6 +1001,10 @@ class BoardClient:
                 self._last_request = self._clock()
             status = resp.status_code
             retry_after = _retry_after(resp)
+            if retry_after > 0 and status in (429, 503):
+                until = at + timedelta(seconds=retry_after)
+                if self.retry_after_until is None or until > self.retry_after_until:
+                    self.retry_after_until = until
             if status >= 500 or status == 429:  # 429: the board asks us to slow down, as a 503 does
                 last_status = status
                 last_message = _board_message(_decode(resp.content[:20000], resp.headers.get("Content-Type")))
@@ -1057,8 +1064,22 @@ def _network_error(url: str, exc: BaseException, attempts: int) -> NetworkError:
 
 
 def _retry_after(resp: requests.Response) -> float:
-    value = resp.headers.get("Retry-After", "")
-    try:
-        return max(float(value), 0.0) if value else 0.0
-    except ValueError:
+    """Retry-After in seconds: a number, or an HTTP date (RFC 9110 §10.2.3) counted from the answer's
+    own Date header (the board's clock, not ours); 0 when absent or unreadable."""
+    value = resp.headers.get("Retry-After", "").strip()
+    if not value:
         return 0.0
+    try:
+        return max(float(value), 0.0)
+    except ValueError:
+        pass
+    from email.utils import parsedate_to_datetime
+
+    try:
+        when = parsedate_to_datetime(value)
+        sent = parsedate_to_datetime(resp.headers["Date"]) if resp.headers.get("Date") else datetime.now(UTC)
+    except (TypeError, ValueError, IndexError):
+        return 0.0
+    if when.tzinfo is None or sent.tzinfo is None:
+        return 0.0
+    return max((when - sent).total_seconds(), 0.0)

@@ -28,7 +28,10 @@ def findpost_url(board_url: str, tid: int, pid: int) -> str:
     return urls.build(board_url, Url.FINDPOST, tid=tid, pid=pid)
 
 
-def floor_label(floor: int | None, pid: int) -> str:
+def floor_label(floor: int | None, pid: int, *, proxy: bool = False) -> str:
+    """A vote's floor as the count shows it; a proxy vote (代投, entered by the judge) has no post."""
+    if proxy and not pid:
+        return "代投"
     return str(floor) if floor is not None else f"pid{pid}"
 
 
@@ -300,9 +303,7 @@ def vote_count_view(
             line.target,
             line.count,
             tuple(
-                VoterLink(
-                    v.player + ("（代投）" if v.proxy else ""), link(v.pid), floor_label(v.floor, v.pid or 0)
-                )
+                VoterLink(v.player, link(v.pid), floor_label(v.floor, v.pid or 0, proxy=v.proxy))
                 for v in line.voters
             ),
         )
@@ -311,7 +312,9 @@ def vote_count_view(
     abstain = []
     for pv in result.players:
         if pv.status is PlayerStatus.ABSTAIN:
-            abstain.append(VoterLink(pv.player, link(pv.pid), floor_label(pv.floor, pv.pid or 0)))
+            abstain.append(
+                VoterLink(pv.player, link(pv.pid), floor_label(pv.floor, pv.pid or 0, proxy=pv.pid is None))
+            )
     invalid = []
     # A post answering a called revote is judged by that revote (its first-vote verdict is only «late»).
     in_revote = {rv.pid: rv for rnd in result.revotes for rv in rnd.verdicts if rv.pid is not None}
@@ -321,7 +324,12 @@ def vote_count_view(
         if v.status.value in _NOT_LISTED or (v.stage and v is first) or v.author in judges:
             continue
         invalid.append(
-            InvalidVote(v.author, link(v.pid), floor_label(v.floor, v.pid or 0), public_reason(v.reason))
+            InvalidVote(
+                v.author,
+                link(v.pid),
+                floor_label(v.floor, v.pid or 0, proxy=v.proxy),
+                public_reason(v.reason),
+            )
         )
     outcome = result.outcome
     revote = None

@@ -76,6 +76,8 @@ class R004(RuleSet):
         # the engine wants a kill's ``by`` to be a 杀手; a sniper who rejoined submits for the group unsigned
         return state.has(name) and state.player(name).role is RoleId.KILLER
 
+    substitutions_per_role = 1  # 替补: each role may be substituted once
+
     # ---- setup ----
     def setup_fields(
         self,

@@ -108,10 +108,12 @@ def pass_authority(state: GameState, to: str | None, *, seed: int | str | None =
     uniformly at random from the living roles other than the passer, with ``seed`` (AMB-61)."""
     passer = state.authority_pending
     if passer is None:
-        raise IllegalActionError("nobody has to pass 威权 now (the holder is not out)", rule="R004 市长·威权")
+        raise IllegalActionError("现在没有需要移交的<威权>（威权持有者没有出局）", rule="R004 市长·威权")
     flags = state.flags
 
     def eligible(name: str) -> bool:
+        if name not in {q.name for q in state.players}:
+            return False
         p = state.player(name)
         if name == passer:
             return False
@@ -122,7 +124,7 @@ def pass_authority(state: GameState, to: str | None, *, seed: int | str | None =
     w = Work(state)
     if to is None:
         if seed is None:
-            raise EngineError("a random 威权 draw needs a seed (record it so the draw can be replayed)")
+            raise EngineError("随机指定<威权>需要一个种子（记录下来，抽签才能重现）")
         pool = [p.name for p in state.players if eligible(p.name)]
         to = random.Random(seed).choice(pool) if pool else None
         w.emit(
@@ -136,9 +138,12 @@ def pass_authority(state: GameState, to: str | None, *, seed: int | str | None =
             )
         )
     elif not eligible(to):
-        why = "the passer himself" if to == passer else "out"
+        if to not in {p.name for p in state.players}:
+            why = f"{to} 不是本局的角色"
+        else:
+            why = "不能交给自己" if to == passer else f"{to} 已出局，不能获得<威权>"
         raise IllegalActionError(
-            f"{to!r} cannot receive 威权: {why}; choose another role before the deadline", rule="AMB-61"
+            f"{passer} 移交<威权>给 {to} 无效：{why}；请在下一讨论日开始前另选一名未出局的角色", rule="AMB-61"
         )
     w.set(authority_holder=to, authority_pending=None)
     if to is not None:

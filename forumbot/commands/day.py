@@ -1,5 +1,6 @@
-"""The day: ``tally``, ``attendance``, ``revote``, ``override``, ``proxy``, ``close``. Each prints what a
-judge reviews: tables for the terminal, ``--json`` for tools, BBCode drafts to paste."""
+"""The day: ``tally``, ``attendance``, ``revote``, ``override``, ``proxy``, ``authority``, ``substitute``,
+``close``. Each prints what a judge reviews: tables for the terminal, ``--json`` for tools, BBCode drafts
+to paste."""
 
 from __future__ import annotations
 
@@ -397,6 +398,73 @@ def cmd_proxy(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_authority(args: argparse.Namespace) -> int:
+    """R004 威权 handed over by the judge (the holder told him, or the random draw): applied as a state
+    version (``forumbot undo`` takes it back), the new holder's PM drafted in the outbox."""
+    from forumbot.desk.authority import authority_key, authority_notes
+    from forumbot.outbox import ItemKind, Outbox, PrivateMessage
+
+    if (args.to is None) == (not args.random):
+        raise UsageError(_("name the new 威权 holder, or give --random for the director's draw (not both)"))
+    game, store, desk = open_desk(args)
+    with store:
+        base = desk.require_state()
+        done = desk.pass_authority(
+            args.to, local_time(game, args.at, "--at"), seed=args.seed, why=args.why or ""
+        )
+        out = console()
+        out.print(
+            _("威权 handed over: {passer} → {holder}{drawn}").format(
+                passer=lit(done.passer),
+                holder=lit(done.holder or _("nobody")),
+                drawn=_(" (drawn at random)") if done.drawn else "",
+            )
+        )
+        if done.holder is None:
+            return 0
+        box = Outbox(store, game, by=desk.by)
+        for note in authority_notes(game.name, base, done.holder):
+            uid = box.uid_map().get(note.player)
+            key = authority_key(done.passer, note.player)
+            if uid is None:
+                out.print(
+                    _(
+                        "[yellow]the uid of {player} is unknown: tell him by hand, or add it under "
+                        "\\[outbox.uids][/yellow]"
+                    ).format(player=lit(note.player))
+                )
+                continue
+            if box.by_key(key) is None:
+                item = box.add(
+                    ItemKind.PRIVATE_NOTICE,
+                    PrivateMessage(uid),
+                    note.body,
+                    day=base.round,
+                    player=note.player,
+                    key=key,
+                )
+                out.print(_("the new holder's private message is in the outbox (#{id})").format(id=item))
+    return 0
+
+
+def cmd_substitute(args: argparse.Namespace) -> int:
+    """替补/顶替: NEW takes over the slot OLD plays, from --at (default now); the slot keeps its role,
+    counters and votes (desk/substitutes.py)."""
+    game, store, desk = open_desk(args)
+    with store:
+        sub = desk.substitute(args.old, args.new, local_time(game, args.at, "--at"), why=args.why or "")
+        console().print(
+            _("{new} plays {slot} from {at} on (after {old}); recorded by {by}").format(
+                new=lit(sub.new),
+                slot=lit(sub.slot),
+                at=sub.at.astimezone(game.tz).strftime("%Y-%m-%d %H:%M"),
+                old=lit(sub.old),
+                by=lit(sub.by),
+            )
+        )
+    return 0
+
+
 def cmd_close(args: argparse.Namespace) -> int:
     from engine import Phase
     from forumbot.desk import vote_count_draft
@@ -476,6 +544,26 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--day", type=int, required=True)
     p.add_argument("--at")
     p.set_defaults(func=cmd_proxy)
+
+    p = sub.add_parser(
+        "authority",
+        help=_("R004: hand 威权 over for the holder who went out (or --random: the director's draw)"),
+    )
+    p.add_argument("to", nargs="?", help=_("the new holder (a role not out)"))
+    p.add_argument("--random", action="store_true", help=_("no valid choice came in time: draw one"))
+    p.add_argument("--seed", type=int, help=_("the draw's seed (default: fixed per game and round)"))
+    p.add_argument("--at", help=_("when the holder made his choice (game time zone; default now)"))
+    p.add_argument("--why", help=_("recorded with the decision"))
+    p.set_defaults(func=cmd_authority)
+
+    p = sub.add_parser(
+        "substitute", help=_("a substitute (替补/顶替) takes over a player's slot: role, counters and votes")
+    )
+    p.add_argument("old", help=_("the account that plays the slot now"))
+    p.add_argument("new", help=_("the substitute's account"))
+    p.add_argument("--at", help=_("the takeover instant (game time zone; default now)"))
+    p.add_argument("--why", help=_("recorded with the decision"))
+    p.set_defaults(func=cmd_substitute)
 
     p = sub.add_parser("close", help=_("apply the day's result to the game: execution, drownings, win check"))
     p.add_argument("--day", type=int, required=True)

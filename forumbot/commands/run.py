@@ -150,9 +150,11 @@ def status_data(game: Game, store: Store, steps: Any, now: datetime) -> dict[str
         )
         if rs.last_error:
             errors.append({"tid": tid, "error": rs.last_error})
+    limited = steps.rate_limited_until(now) if hasattr(steps, "rate_limited_until") else None
     return {
         "game": game.name,
         "now": local(now),
+        "rate_limited_until": local(limited),
         "phase": phase,
         "next": nxt,
         "stuck": stuck,
@@ -178,6 +180,14 @@ def cmd_status(args: argparse.Namespace) -> int:
     kind, _sep, rnd = data["phase"].partition(" ")
     phase = phase_label(kind, int(rnd)) if rnd.isdigit() else data["phase"]
     out.print(f"[b]【{lit(data['game'])}】[/b] {phase}   （{game.timezone} {data['now']}）")
+    if data["rate_limited_until"]:
+        out.print(
+            "[yellow]"
+            + _("the board asked us to wait (Retry-After): the runner sends no request before {at}").format(
+                at=data["rate_limited_until"]
+            )
+            + "[/yellow]"
+        )
     out.print("\n[b]" + _("Next") + "[/b]")
     for m in data["next"]:
         label = moment_key_label(m["key"], m["kind"])

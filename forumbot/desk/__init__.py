@@ -52,6 +52,14 @@ Last words and applications (desk/lastwords.py, desk/applications.py)
     result / case post (R004: day-start post) go out; ``desk.applications(day) -> ApplicationsResult |
     None``: R004's 延时/加速 applications from ``[[days]] process``, which ``desk.day(n)`` applies to the
     close and the accelerated state unless the game file gives them.
+R004 威权 (desk/authority.py)
+    ``desk.pass_authority(to, at, seed=None, sender=None, why="") -> AuthorityPassed`` applies the
+    hand-over (``to=None``: the director's random draw) as version ``authority N`` (undoable), refused
+    with a Chinese reason (AuthorityRefused) when the rules do not allow it; ``desk.authority_problem``.
+Substitutes (desk/substitutes.py)
+    ``desk.substitute(old, new, at, why="", pid=None) -> Substitution`` a new account takes over the slot
+    ``old`` plays (refused in Chinese: SubstituteRefused); the slot keeps its role, counters and votes;
+    ``desk.posted_as(author, at)``, ``desk.account_of(slot, at)``, ``desk.with_accounts(text, at)``.
 Undo and state (desk/undo.py, desk/core.py, desk/state.py)
     ``desk.undo() -> (undone label, current label)`` records an undo naming the version it cancels;
     ``desk.state()``, ``desk.require_state()``, ``desk.history() -> [StateVersion]``,
@@ -82,6 +90,7 @@ with a message a judge can act on. Every decision is stored with who made it (``
 
 from __future__ import annotations
 
+from forumbot.desk.authority import AUTHORITY_DECISION, AuthorityPassed, AuthorityRefused
 from forumbot.desk.core import whoami
 from forumbot.desk.day import OVERRIDE_KINDS, DayJudgement
 from forumbot.desk.drafts import case_post_draft, elevator_draft, vote_count_draft
@@ -99,17 +108,24 @@ from forumbot.desk.nightmessages import (
 )
 from forumbot.desk.setup import role_by_name
 from forumbot.desk.state import describe_state
+from forumbot.desk.substitutes import SUBSTITUTE_DECISION, SubstituteRefused, Substitution, substitute_lines
 from forumbot.desk.workflow import Desk
 
 __all__ = [
+    "AUTHORITY_DECISION",
     "NIGHT_ACTION_KINDS",
     "NIGHT_OVERRIDE_VERDICTS",
     "OVERRIDE_KINDS",
+    "SUBSTITUTE_DECISION",
+    "AuthorityPassed",
+    "AuthorityRefused",
     "DayJudgement",
     "Desk",
     "LastWordsReport",
     "NightOverrideDone",
     "RecordedSubmission",
+    "SubstituteRefused",
+    "Substitution",
     "action_from_fields",
     "case_post_draft",
     "describe_state",
@@ -117,6 +133,7 @@ __all__ = [
     "night_override_kinds",
     "read_submissions",
     "role_by_name",
+    "substitute_lines",
     "vote_count_draft",
     "whoami",
 ]

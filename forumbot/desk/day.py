@@ -13,6 +13,7 @@ once: its carry-over is stored with the fingerprint of its inputs and used while
 
 from __future__ import annotations
 
+import functools
 import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -55,6 +56,7 @@ from forumbot.desk.applications import ApplicationSteps
 from forumbot.desk.carry import DayCarry, canon, fingerprint
 from forumbot.desk.dayjudgement import DayJudgement as DayJudgement
 from forumbot.desk.private import PrivateNote, private_notes
+from forumbot.desk.substitutes import SubstituteSteps
 from forumbot.errors import GameFileError, ReadIncomplete, UsageError
 from forumbot.i18n import _
 from forumbot.labels import phase_label
@@ -106,7 +108,7 @@ def _read_discussion(conn: Connection, key: str, tid: int) -> tuple[DiscussionPo
     )
 
 
-class DaySteps(ApplicationSteps):
+class DaySteps(SubstituteSteps, ApplicationSteps):
     # ------------------------------------------------------------------ posts → engine inputs
 
     def vote_posts(self, day: DayConfig) -> tuple[VotePost, ...]:
@@ -116,16 +118,25 @@ class DaySteps(ApplicationSteps):
         posts are read a batch at a time and only the engine's values are kept."""
         if day.vote_tid is None:
             return ()
-        return self.threads.view(self.game.board, day.vote_tid, "vote_posts", self._read_vote_posts)
+        # A substitute's account is a name the votes may use (desk/substitutes.py): the view is kept per
+        # set of names, and the authors and targets are then read as the slots they play.
+        names = self.vote_names()
+        view = "vote_posts" if names == self.game.roster else "vote_posts/" + "、".join(names)
+        posts = self.threads.view(
+            self.game.board, day.vote_tid, view, functools.partial(self._read_vote_posts, names=names)
+        )
+        return self.slots_in_votes(posts)
 
-    def _read_vote_posts(self, conn: Connection, key: str, tid: int) -> tuple[VotePost, ...]:
+    def _read_vote_posts(
+        self, conn: Connection, key: str, tid: int, *, names: tuple[str, ...] | None = None
+    ) -> tuple[VotePost, ...]:
         out: list[VotePost] = []
         for batch in readpath.current_posts(conn, key, tid):
             # pids are unique and batches in pid order: the parser's order and dedupe hold across them
             out += to_vote_posts(
                 [p for p in batch if p.author],
                 self.grammar,
-                self.game.roster,
+                names if names is not None else self.game.roster,
                 require_reason_label=self.day_flags.r004_require_reason_label,
                 allow_text_before_format=self.day_flags.r004_allow_text_before_format,
                 void_is_vote_attempt=self.day_flags.r004_void_post_is_vote_attempt,
@@ -139,7 +150,7 @@ class DaySteps(ApplicationSteps):
         if day.discussion_tid is None:
             return []
         found = self.threads.view(self.game.board, day.discussion_tid, "discussion", _read_discussion)
-        return list(found)
+        return self.slots_in_discussion(list(found))
 
     def attendance_rules(self) -> AttendanceRules:
         base = AttendanceRules.from_flags(self.day_flags)
@@ -182,6 +193,8 @@ class DaySteps(ApplicationSteps):
                     pa = replace(pa, reason="法官，不计")
                 elif pa.author in self.game.roster:
                     pa = replace(pa, reason="已出局，不计")
+                elif pa.author.endswith("（已被顶替）"):
+                    pa = replace(pa, reason="该账号已被顶替，此后的发言不计")
                 else:
                     pa = replace(pa, reason="旁观者（非本局玩家），不计")
             posts.append(pa)
@@ -258,7 +271,15 @@ class DaySteps(ApplicationSteps):
     # ------------------------------------------------------------------ judging the day
 
     def day_start_state(self, n: int) -> GameState | None:
-        """The secret state the day began from: after night ``n`` was resolved."""
+        """The secret state the day began from: after night ``n`` was resolved, or after a 威权
+        hand-over made since (version ``authority N``, desk/authority.py): the new holder decides day
+        ``n``'s tie (R004 §c.2)."""
+        live = [v.label for v in self.live_history()]
+        if f"night {n}" not in live:
+            return None
+        after = live[len(live) - 1 - live[::-1].index(f"night {n}") :]
+        if f"authority {n}" in after:
+            return self.state_labelled(f"authority {n}")
         return self.state_labelled(f"night {n}")
 
     def day(self, n: int) -> DayConfig:
@@ -403,6 +424,7 @@ class DaySteps(ApplicationSteps):
         setups = [label for label in live if label.startswith("setup")]
         setup_id = live[max(setups, key=lambda label: live[label])] if setups else None
         game = self._game_fingerprint()
+        subs = [(x.slot, x.new, x.at.isoformat()) for x in self.substitutions()]
         out: dict[int, str] = {}
         prev: str | None = None
         with self.store.session() as s:
@@ -413,6 +435,8 @@ class DaySteps(ApplicationSteps):
                     d,
                     {t: versions[t] for t in (d.vote_tid, d.discussion_tid, d.process_tid) if t is not None},
                     live.get(f"night {k}"),  # the state the day starts from (day_start_state)
+                    live.get(f"authority {k}"),  # …or a 威权 hand-over made since (desk/authority.py)
+                    subs,  # the takeovers: whose posts count for which slot (desk/substitutes.py)
                     setup_id if k == 1 else live.get(f"day {k - 1}"),  # state_before_night
                     self._overrides(s, k),
                     self._stored_proxy_votes(s, k),

@@ -40,7 +40,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlmodel import select
+from sqlmodel import col, select
 
 from engine import (
     GROUP_ZH,
@@ -55,13 +55,16 @@ from engine import (
     action_to_dict,
     publishable_last_words,
 )
+from engine import pass_authority as engine_pass_authority
 from forumbot.boardio import Board
 from forumbot.boardtext import literal
 from forumbot.client import BoardClient
 from forumbot.config import Game
 from forumbot.desk import Desk, LastWordsReport, case_post_draft, elevator_draft, vote_count_draft
+from forumbot.desk.authority import AUTHORITY_DECISION, authority_key, authority_notes
 from forumbot.desk.drafts import review_draft, winner_draft
 from forumbot.desk.private import PrivateNote
+from forumbot.desk.substitutes import SubstituteRefused, substitute_lines
 from forumbot.drafts import local_text, words_without_authority
 from forumbot.errors import BoardError, ThreadNotFound, UsageError
 from forumbot.i18n import _
@@ -76,14 +79,16 @@ from forumbot.nightmail import (
     thread_messages,
 )
 from forumbot.outbox import Destination, ItemKind, NewThread, Outbox, OutboxRefused, PrivateMessage, Reply
+from forumbot.parsers.nightmsg import read_night_message
 from forumbot.parsers.pm import PmMessage
+from forumbot.parsers.proxyvote import read_proxy_request
 from forumbot.poll import PollReport, poll
 from forumbot.runner import ledger
 from forumbot.runner.plan import GRACE, DayTimes, Facts, Moment, MomentKind, plan
 from forumbot.runner.tick import Delay, NotYet, StepResult, WaitForJudge
 from forumbot.store import posts, records
 from forumbot.store.logins import guard_client
-from forumbot.store.models import NightSubmissionRow
+from forumbot.store.models import NightSubmissionRow, PostRow
 from forumbot.store.reads import day_read_complete
 
 RUNNER_BY = "forumbot-runner"  # who the runner's own decisions are logged as
@@ -91,6 +96,9 @@ EARLY_DECISION = "night_resolved_early"  # the decision recording when a night w
 # A revote called within this time of the vote's deadline counts from that deadline (13:00 → 14:00);
 # one called later (a delayed close) counts from the call, giving the players the whole window.
 LATE_CALL = timedelta(minutes=10)
+RATE_LIMIT_DECISION = "board_rate_limited"  # the board's Retry-After, stored for a runner started again
+MAX_RATE_LIMIT_WAIT = timedelta(hours=6)  # the longest the runner defers its ticks for one Retry-After
+
 # The vote thread's header (forumbot opens it, [threads]): the cutoff's name and the vote format, by the
 # rule set's cutoff and vote grammar (what the rules tell the players to write).
 _CUTOFF_WORDS = {"void_cutoff": "废票截止", "change_cutoff": "改票截止"}
@@ -214,7 +222,21 @@ class BoardSteps:
             windows = self.desk.last_words_owed(n)
             if windows:
                 out[n] = max(w.due for w in windows)
+            elif self._authority_owed(n):
+                out[n] = self.desk.last_words_due(n)  # 威权 is due when the words are (行动时限)
         return out
+
+    def _authority_owed(self, n: int) -> bool:
+        """R004: whether a 威权 holder went out by the state the words after day ``n`` are read from
+        (he must hand it over by the same deadline as the words, even without a words slot)."""
+        if self.desk.ruleset.last_words_due != "next_day_opens":
+            return False
+        try:
+            st = self.desk._state_for_last_words(n)
+            self.desk.last_words_due(n)
+        except UsageError:
+            return False
+        return st.authority_pending is not None
 
     def extra_check_window(self, n: int) -> tuple[datetime, bool, bool]:
         """(when night ``n``'s extra check window opens, whether the police's result was released,
@@ -273,7 +295,38 @@ class BoardSteps:
         report = self._poll(self.game.watched_tids(), full=False)
         if not report.ok:
             raise BoardError(report.failure_message())
-        return report.summary()
+        notes = self.read_substitutions()
+        return report.summary() + "".join(_("; ") + note for note in notes)
+
+    def read_substitutions(self) -> list[str]:
+        """Takeovers a judge announced in the game's threads («顶替：新账号 替换 旧账号»,
+        desk/substitutes.py), entered once per post line at the post's time; returns what was entered or
+        refused (Chinese)."""
+        notes: list[str] = []
+        judges = set(self.game.judges)
+        for tid in self.game.watched_tids():
+            for p in posts.thread_posts(self.store, self.game.board, tid):
+                if p.author not in judges:
+                    continue
+                for new, old in substitute_lines(p.text):
+                    known = any(
+                        x.pid == p.pid and (x.old, x.new) == (old, new) for x in self.desk.substitutions()
+                    )
+                    try:
+                        sub = self.desk.substitute(
+                            old,
+                            new,
+                            p.posted_at,
+                            pid=p.pid,
+                            why=f"{p.author} 在主题 {tid}（pid {p.pid}）宣布：{new} 顶替 {old}",
+                        )
+                    except SubstituteRefused as exc:
+                        notes.append(f"主题 {tid} pid {p.pid} 的顶替未录入：{exc}")
+                        continue
+                    if not known:
+                        since = local_text(sub.at, self.game.tz)
+                        notes.append(f"{sub.new} 自 {since} 起顶替 {sub.old}（角色 {sub.slot}）")
+        return notes
 
     def _full_read(self, tids: list[int], after: datetime) -> None:
         """A full read of ``tids`` that must be complete and started after ``after``; else Delay.
@@ -344,7 +397,38 @@ class BoardSteps:
         except BoardError as exc:
             raise Delay(_("cannot read the judge's private messages: {error}").format(error=exc)) from exc
         unique = {m.pmid: m for m in found}
+        # A substitute's PMs are his slot's from the takeover on; the replaced account's are no player's.
+        subs = self.desk.substitutions()
+        if subs:
+            unique = {
+                k: m if m.mine else replace(m, from_name=self.desk.posted_as(m.from_name, m.sent_at, subs))
+                for k, m in unique.items()
+            }
         return sorted(unique.values(), key=lambda m: (m.sent_at, m.pmid))
+
+    # ------------------------------------------------------------------ the board's Retry-After
+
+    def rate_limited_until(self, now: datetime) -> datetime | None:
+        """Until when the board asked us not to come back (a 429/503 with Retry-After), if still ahead
+        of ``now``: the client's latest answer is stored first (a decision ``board_rate_limited``), so
+        a runner started again also waits. Bounded by MAX_RATE_LIMIT_WAIT: a board asking for days
+        would stop the game, so after that the runner asks again (and learns again)."""
+        fresh = getattr(self.client, "retry_after_until", None)
+        with self.store.session() as s:
+            found = records.decisions_for(s, self.game_id, RATE_LIMIT_DECISION)
+            stored = datetime.fromisoformat(found[-1].detail["until"]) if found else None
+            if isinstance(fresh, datetime) and (stored is None or fresh > stored):
+                stored = min(fresh, now + MAX_RATE_LIMIT_WAIT)
+                records.add_decision(
+                    s,
+                    self.game_id,
+                    RATE_LIMIT_DECISION,
+                    f"论坛要求在 {local_text(stored, self.game.tz)} 之前不要再请求（Retry-After）",
+                    self.by,
+                    detail={"until": stored.isoformat()},
+                )
+                s.commit()
+        return stored if stored is not None and stored > now else None
 
     # ------------------------------------------------------------------ the steps
 
@@ -415,6 +499,9 @@ class BoardSteps:
         for group, tid in groups:
             stored = posts.thread_posts(self.store, self.game.board, tid)
             msgs += thread_messages([p.to_post() for p in stored if not p.first and p.author], group)
+        subs = self.desk.substitutions()
+        if subs:  # a substitute's posts are his slot's (the PMs are mapped when read)
+            msgs = [replace(x, author=self.desk.posted_as(x.author, x.at, subs)) for x in msgs]
         if self.game.night_sources is not None and self.game.night_sources.pm:
             msgs += pm_messages(self.read_pms())
         # Night n's messages: from day n-1's opening (the game's start for night 1) to day n's opening
@@ -706,6 +793,10 @@ class BoardSteps:
         items: list[int] = []
         if r004 and not unread and report.windows:
             items.append(self._words_post(n, report))
+        authority: dict[str, Any] = {}
+        if r004 and not unread:
+            authority, more = self.authority(n, m.deadline)
+            items += more
         if unread:
             note = _(
                 "day {day}'s last words: this game reads no PMs; the judge collects and publishes them "
@@ -713,7 +804,14 @@ class BoardSteps:
             ).format(day=n)
         else:
             words = _("; ").join(w.reason_zh(now, report.posted.get(w.player)) for w in report.windows)
-            note = _("day {day}'s last words: {words}").format(day=n, words=words)
+            note = _("day {day}'s last words: {words}").format(day=n, words=words or _("none owed"))
+            if authority.get("holder"):
+                note += _("; 威权: {passer} → {holder}").format(
+                    passer=authority["passer"], holder=authority["holder"]
+                )
+            refused = [f"{v['from']}：{v['reason']}" for v in authority.get("verdicts", []) if not v["ok"]]
+            if refused:
+                note += _("; 威权 hand-overs refused: {which}").format(which=_("; ").join(refused))
         released = local_text(report.held.released_at, tz) if report.held.released_at else None
         return StepResult(
             note,
@@ -726,9 +824,149 @@ class BoardSteps:
                     "reason": report.held.reason,
                 },
                 "notes": list(report.notes),
+                "authority": authority,
                 "outbox": items,
             },
         )
+
+    # ------------------------------------------------------------------ R004's 威权 hand-over
+
+    def authority_messages(self, n: int, due: datetime) -> list[dict[str, Any]]:
+        """Every hand-over of 威权 the judge's PMs carry after day ``n``'s close (night 1: since the game
+        began), judged in time order against the state the words are read from: ``ok`` with the new
+        holder, or refused with a Chinese reason (not the holder, the holder himself, a role out or
+        unknown, after the deadline)."""
+        base = self.desk._state_for_last_words(n)
+        since = self.game.day(n).closes if n >= 1 else None
+        out: list[dict[str, Any]] = []
+        for pm in self.read_pms():
+            if pm.mine or (since is not None and pm.sent_at < since):
+                continue
+            reading = read_night_message(pm.text, self.desk.ruleset, self.game.roster, author=pm.from_name)
+            # A firm hand-over (a question or a remark naming 威权 in passing is not one); one without a
+            # name is the holder's to redo, anyone else's is chatter.
+            said = [
+                st
+                for st in reading.statements
+                if st.kind == "authority"
+                and st.firm
+                and (st.target is not None or pm.from_name == base.authority_pending)
+            ]
+            if not said:
+                continue
+            last = said[-1]  # a PM that names two holders: its last word stands
+            to = last.target
+            if to is None:
+                why = f"没有读出威权交给谁（写的是「{last.written}」），请写明：威权交给：角色名"
+            elif pm.sent_at > due:
+                why = f"移交威权须在下一讨论日开始前（{local_text(due, self.game.tz)}）送达，已超时，不予受理"
+            else:
+                why = self.desk.authority_problem(base, pm.from_name, to) or ""
+            out.append(
+                {
+                    "pmid": pm.pmid,
+                    "from": pm.from_name,
+                    "to": to,
+                    "at": pm.sent_at,
+                    "ok": not why,
+                    "reason": why,
+                }
+            )
+        return out
+
+    def authority(self, n: int, due: datetime) -> tuple[dict[str, Any], list[int]]:
+        """R004 威权 after day ``n`` (行动时限, AMB-61): the holder who went out hands it over by PM before
+        discussion day ``n + 1`` opens; his latest valid choice stands; with none, the director draws
+        the new holder at random. The new holder is told by PM, each refused hand-over's sender too
+        (with the reason); the hand-over is applied as the state version ``authority N``.
+
+        Run again after a crash: the messages are judged against the same state (the one before the
+        hand-over), every outbox item has its key and is added before the state changes, and a
+        hand-over already applied (by this runner or by a judge, ``forumbot authority``) is not
+        applied again."""
+        base = self.desk._state_for_last_words(n)
+        passer = base.authority_pending
+        judged = self.authority_messages(n, due)
+        items: list[int] = []
+        for m in judged:
+            if m["ok"]:
+                continue
+            body = f"【{self.game.name}】你的威权移交未被受理：{m['reason']}"
+            if self.outbox.uid_map().get(m["from"]) is None:
+                m["told"] = False  # the judge reads the reason in the moment's result and tells him
+                continue
+            items.append(
+                self._pm_item(
+                    f"day{n}/authority/refused/{m['pmid']}",
+                    ItemKind.PRIVATE_NOTICE,
+                    m["from"],
+                    body,
+                    n,
+                    day=True,
+                )
+            )
+        verdicts = [
+            {k: (local_text(v, self.game.tz) if k == "at" else v) for k, v in m.items()} for m in judged
+        ]
+        if passer is None:
+            return ({"verdicts": verdicts} if verdicts else {}), items
+        current = self.desk.require_state()
+        with self.store.session() as s:
+            done = [
+                d
+                for d in records.decisions_for(s, self.game_id, AUTHORITY_DECISION)
+                if d.detail.get("passer") == passer
+            ]
+        if done and current.authority_pending != passer:
+            d = done[-1]
+            holder = d.detail.get("holder")
+            # Applied already (a run again, or a judge entered it by hand): what was applied stands;
+            # the holder is told (the item exists after a run again).
+            if holder:
+                items += self._authority_notice(n, base, holder, passer)
+            return {
+                "passer": passer,
+                "holder": holder,
+                "drawn": d.detail.get("drawn"),
+                "by": d.by,
+                "verdicts": verdicts,
+            }, items
+        chosen = next((m for m in reversed(judged) if m["ok"]), None)
+        to = chosen["to"] if chosen is not None else None
+        seed = None if to is not None else self.game_id * 1000 + 500 + base.round
+        preview = engine_pass_authority(base, to, seed=seed)
+        holder = preview.state.authority_holder
+        if holder:
+            items += self._authority_notice(n, base, holder, passer)
+        at = chosen["at"] if chosen is not None else due
+        if current.authority_pending == passer:
+            why = (
+                f"{passer} 以站内短消息移交威权给 {holder}"
+                if to is not None
+                else f"{passer} 未在下一讨论日开始前有效移交威权：随机指定 {holder}（种子 {seed}）"
+            )
+            self.desk.pass_authority(to, at, seed=seed, sender=passer, why=why)
+        return {
+            "passer": passer,
+            "holder": holder,
+            "drawn": to is None,
+            "by": self.by,
+            "verdicts": verdicts,
+        }, items
+
+    def _authority_notice(self, n: int, base: GameState, holder: str, passer: str) -> list[int]:
+        """The new holder's PM (desk/authority.py's words), once per hand-over."""
+        return [
+            self._pm_item(
+                authority_key(passer, note.player),
+                ItemKind.PRIVATE_NOTICE,
+                note.player,
+                note.body,
+                n,
+                day=True,
+            )
+            for note in authority_notes(self.game.name, base, holder)
+        ]
 
     def _words_post(self, n: int, report: LastWordsReport) -> int:
         """R004: the words received, published with the day-start (公示前一天出局角色名单及遗言) in day
@@ -861,7 +1099,9 @@ class BoardSteps:
         )
 
     def _pm_item(self, key: str, kind: ItemKind, player: str, body: str, n: int, *, day: bool = False) -> int:
-        uid = self.outbox.uid_map().get(player)
+        account = self.desk.account_of(player, self.clock())  # a substituted slot: the new account
+        uid = self.outbox.uid_map().get(account) if account == player else self._account_uid(account)
+        player = account
         if uid is None:
             raise WaitForJudge(
                 _(
@@ -878,6 +1118,17 @@ class BoardSteps:
             night=None if day else n,
             player=player,
         )
+
+    def _account_uid(self, account: str) -> int | None:
+        """A substitute's uid: the game file's ``[outbox.uids]``, else his posts in the store."""
+        uid = self.outbox.uid_map().get(account)
+        if uid is not None:
+            return uid
+        with self.store.session() as s:
+            found = s.exec(
+                select(PostRow.uid).where(PostRow.author == account, col(PostRow.uid).is_not(None))
+            ).first()
+        return int(found) if found is not None else None
 
     def _night_items(self, n: int, res: Resolution, before: GameState) -> list[int]:
         """The case post and every private result, each added once."""
@@ -1099,6 +1350,62 @@ class BoardSteps:
                 )
             )
 
+    # ------------------------------------------------------------------ 代投 by PM
+
+    def proxy_requests(self, n: int, upto: datetime) -> list[dict[str, Any]]:
+        """Day ``n``'s proxy-vote requests (代投) sent to the judge by PM from the day's opening up to
+        ``upto`` (the moment's deadline), each with a verdict and a Chinese reason; the ones a judge
+        would enter are entered as the desk's proxy vote (``forumbot proxy``: the same operation),
+        at the PM's time, once. The day engine then judges the proxy vote itself (R001: twice per
+        game, AMB-32; R004: not in the last hour), with its own reason in the vote count.
+
+        Only when the game reads the judge's PMs (``[night_sources] pm``); a refused request's sender
+        is told why by PM when his uid is known."""
+        if self.game.night_sources is None or not self.game.night_sources.pm:
+            return []
+        day = self.desk.day(n)
+        with self.store.session() as s:
+            have = {(p, t, at) for _d, p, t, at, _by in records.proxy_votes_for(s, self.game_id, n)}
+        out: list[dict[str, Any]] = []
+        for pm in self.read_pms():
+            if pm.mine or pm.sent_at < day.opens or pm.sent_at > upto:
+                continue
+            req = read_proxy_request(pm.text, self.game.roster)
+            if req is None:
+                continue
+            why = req.problem or ""
+            if pm.from_name not in self.game.roster:
+                why = f"{pm.from_name} 不是本局的玩家，不能申请代投"
+            elif pm.sent_at >= day.closes:
+                why = f"代投申请在投票截止（{local_text(day.closes, self.game.tz)}）之后送达，不予受理"
+            verdict: dict[str, Any] = {
+                "pmid": pm.pmid,
+                "from": pm.from_name,
+                "at": local_text(pm.sent_at, self.game.tz),
+                "target": req.target,
+                "written": req.written,
+                "ok": not why,
+                "reason": why or f"代投申请：{pm.from_name} 投 {req.target}（计票时按代投规则判定）",
+            }
+            out.append(verdict)
+            if why:
+                if self.outbox.uid_map().get(pm.from_name) is not None:
+                    body = f"【{self.game.name}】你的代投申请未被受理：{why}"
+                    self._pm_item(
+                        f"day{n}/proxy/refused/{pm.pmid}",
+                        ItemKind.PRIVATE_NOTICE,
+                        pm.from_name,
+                        body,
+                        n,
+                        day=True,
+                    )
+                continue
+            target = req.target or "弃权"
+            if (pm.from_name, target, pm.sent_at) not in have:
+                self.desk.proxy_vote(n, pm.from_name, target, pm.sent_at)
+                have.add((pm.from_name, target, pm.sent_at))
+        return out
+
     # ------------------------------------------------------------------ day
 
     def cutoff(self, m: Moment) -> StepResult:
@@ -1107,6 +1414,7 @@ class BoardSteps:
         day = self.game.day(n)
         tids = [t for t in (day.vote_tid,) if t is not None]
         self._full_read(tids, m.deadline)
+        proxies = self.proxy_requests(n, m.deadline)
         judged = self.desk.tally(n, as_of=m.deadline)
         if day.vote_tid is None:
             return StepResult(_("no vote thread"), {})
@@ -1118,9 +1426,10 @@ class BoardSteps:
             day=n,
         )
         counts = {line.target: line.count for line in judged.result.final_tally}
-        return StepResult(
-            _("day {day}: the count before the cutoff").format(day=n), {"count": counts, "outbox": [item]}
-        )
+        result: dict[str, Any] = {"count": counts, "outbox": [item]}
+        if proxies:
+            result["proxy_requests"] = proxies
+        return StepResult(_("day {day}: the count before the cutoff").format(day=n), result)
 
     def close(self, m: Moment, now: datetime) -> StepResult:
         """The close or a revote's deadline: a full read, the day judged, a revote called or the day
@@ -1129,6 +1438,7 @@ class BoardSteps:
         day = self.game.day(n)
         tids = [t for t in (day.vote_tid, day.discussion_tid) if t is not None]
         self._full_read(tids, m.deadline)
+        proxies = self.proxy_requests(n, m.deadline)
         if self.desk.state() is None:
             raise WaitForJudge(
                 _("no roles stored yet: run forumbot setup first; the next tick judges this day")
@@ -1178,7 +1488,8 @@ class BoardSteps:
                 "executed": list(r.executed),
                 "drowned": list(r.drowned_names),
                 "outbox": items,
-            },
+            }
+            | ({"proxy_requests": proxies} if proxies else {}),
         )
 
     def _revote_item(self, n: int, number: int, plan_dict: Mapping[str, Any], called_at: datetime) -> int:
@@ -1264,8 +1575,9 @@ class BoardSteps:
         found = self.outbox.by_key(key)
         if found is not None:
             return found
+        text = self.desk.with_accounts(body(), self.clock())  # a substituted slot named by its account
         try:
-            return self.outbox.add(kind, dest, body(), day=day, night=night, player=player, key=key)
+            return self.outbox.add(kind, dest, text, day=day, night=night, player=player, key=key)
         except OutboxRefused as exc:
             raise WaitForJudge(_("{key}: {error}").format(key=key, error=exc)) from exc
 

@@ -102,11 +102,13 @@ class TickReport:
     not_yet: dict[str, str] = field(default_factory=dict)  # tried early, not ready after all
     early_error: str = ""  # the early check could not read the board
     complete: bool = False  # every moment of the plan is done: nothing more to read
+    deferred_until: datetime | None = None  # the board's Retry-After: no request before then
+    tz: tzinfo = UTC  # the board's zone, for the times in the lines
 
     def lines(self) -> list[str]:
         """The tick's status lines for the judge (``forumbot tick``/``run``), in the judge's language."""
         out: list[str] = []
-        if self.read or self.read_error or not self.complete:
+        if self.read or self.read_error or not (self.complete or self.deferred_until):
             out.append(_("read: {summary}").format(summary=self.read or self.read_error))
         out += [_("done: {moment}").format(moment=k) for k in self.done]
         out += [_("not yet: {moment}: {why}").format(moment=k, why=why) for k, why in self.not_yet.items()]
@@ -121,6 +123,12 @@ class TickReport:
             out.append(_("outbox: {sent}").format(sent=self.sent or self.send_error))
         if self.complete:
             out.append(_("the plan is done: the board is no longer read"))
+        if self.deferred_until is not None:
+            out.append(
+                _("the board asked us to wait (Retry-After): no request before {at}").format(
+                    at=self.deferred_until.astimezone(self.tz).strftime("%Y-%m-%d %H:%M:%S")
+                )
+            )
         return out
 
 
@@ -167,9 +175,22 @@ class Runner:
             recs = ledger.records(s, self.steps.game_id)
         return {k for k, r in recs.items() if r.status is MomentStatus.DONE}
 
+    def rate_limited_until(self, now: datetime) -> datetime | None:
+        """Until when the board asked us not to come back (its Retry-After, stored by the steps), if
+        later than ``now``; steps without a board (the tests' fakes) are never rate-limited."""
+        ask = getattr(self.steps, "rate_limited_until", None)
+        return ask(now) if callable(ask) else None
+
     def tick(self) -> TickReport:
+        """One step (see the module doc). While the board's Retry-After has not passed, nothing is
+        asked of the board: the tick only says until when it waits (issue 19)."""
         now = self.clock()
-        report = TickReport(at=now)
+        report = TickReport(at=now, tz=self.tz)
+        report.deferred_until = self.rate_limited_until(now)
+        if report.deferred_until is not None:
+            for line in report.lines():
+                self.say(line)
+            return report
         if self.plan_complete():  # the game is over: no read, only what judges approved is sent
             report.complete = True
             self._send(report)
@@ -188,7 +209,12 @@ class Runner:
             if not self._do(m, now, report):
                 break  # a moment that could not be done holds back everything after it
         report.complete = self.plan_complete()
-        self._send(report)
+        report.deferred_until = self.rate_limited_until(self.clock())  # a 429 met during this tick
+        if report.deferred_until is None:
+            self._send(report)
+        else:
+            for line in report.lines():
+                self.say(line)
         return report
 
     def _send(self, report: TickReport) -> None:

@@ -275,12 +275,12 @@ def test_red_carded_authority_holder_must_still_pass_it() -> None:
     st, _ = _resolve(make_state("R004", "B22"), Kill("c8"))
     res = engine.resolve_red_cards(st, ["My"], day=1)
     assert res.state.authority_pending == "My" and res.state.authority_holder is None
-    with pytest.raises(EngineError, match="seed"):
+    with pytest.raises(EngineError, match="种子"):
         engine.pass_authority(res.state, None)
     a = engine.pass_authority(res.state, None, seed=11).state.authority_holder
     b = engine.pass_authority(res.state, None, seed=11).state.authority_holder
     assert a == b and a not in (None, "My") and res.state.is_alive(a)
-    with pytest.raises(IllegalActionError, match="nobody has to pass"):
+    with pytest.raises(IllegalActionError, match="没有需要移交"):
         engine.pass_authority(st, "c1")
 
 

@@ -55,18 +55,9 @@ def test_the_store_does_not_import_the_client(path: Path) -> None:
     assert not {m for m in _imports(path) if m.startswith("forumbot.client")}
 
 
-# The example boards serve a board (its markup and links), they do not ask one for pages.
-BOARD_SIDE = {"demoboard.py", "demowriter.py"}
-
-
+# The example board serves a board (its markup and links), it does not ask one for pages.
 @pytest.mark.parametrize(
-    "path",
-    [
-        p
-        for p in MODULES
-        if p.name != "urls.py" and p.name not in BOARD_SIDE and p.parent.name != "exampleboard"
-    ],
-    ids=_rel,
+    "path", [p for p in MODULES if p.name != "urls.py" and p.parent.name != "exampleboard"], ids=_rel
 )
 def test_board_urls_are_built_only_in_urls_py(path: Path) -> None:
     spelled = [(line, s) for line, s in _code_strings(path) if ".php?" in s]

@@ -81,7 +81,7 @@ from forumbot.exampleboard.render import (
 from forumbot.exampleboard.writes import JUDGE_PID_BASE, Writer
 from forumbot.resources import data_dir
 
-__all__ = ["JUDGE_PID_BASE", "MOCK_ROOT", "LiveBoard"]
+__all__ = ["JUDGE_PID_BASE", "MOCK_ROOT", "LiveBoard", "example_thread_pages"]
 
 AUTH = "demo_2132_auth"
 MOCK_ROOT = "http://bbs.example.com/"  # where ``board.mock(rsps)`` answers unless told
@@ -717,6 +717,24 @@ class LiveBoard:
     def local(self, t: datetime | None = None) -> str:
         """A time (default: now) as the board's wall clock, ``2026-6-4 11:00:00``."""
         return ymd((t or self.now).astimezone(self.scenario.tz))
+
+
+def example_thread_pages() -> Iterator[tuple[str, str, bytes]]:
+    """Every thread page of the bundled example games at each of their named moments, as a guest reads
+    it: (``meishi/s1/viewthread-2-1.html``, ``forum.php?mod=viewthread&tid=2&page=1``, the page). The
+    parsers' tests and benchmarks read them as real pages of the board."""
+    for path in sorted((data_dir() / "examples").glob("*/scenario.toml")):
+        sc = load_scenario(path)
+        for snap, at in sorted(sc.snapshots.items(), key=lambda kv: kv[1]):
+            board = LiveBoard(sc, now=at)
+            for tid in sorted(sc.threads):
+                if not sc.thread_exists(tid, board.now):
+                    continue
+                pages = math.ceil(max(n for n, _ in sc.thread_posts(tid, board.now)) / sc.ppp)
+                for page in range(1, pages + 1):
+                    url = f"forum.php?mod=viewthread&tid={tid}&page={page}"
+                    label = f"{path.parent.name}/{snap}/viewthread-{tid}-{page}.html"
+                    yield label, url, board.thread_html(tid, page).encode("utf-8")
 
 
 def _board(sc: Scenario) -> dict[str, Any]:

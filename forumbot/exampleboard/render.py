@@ -690,3 +690,24 @@ def api_forum(fid: int, name: str, threads: list[tuple[int, str, str, int, P, P]
         "Charset": "UTF-8",
         "Variables": {"forum": {"fid": str(fid), "name": name}, "forum_threadlist": rows, "tpp": "20"},
     }
+
+
+# ---------------------------------------------------------------------------------------------- touch pages
+
+
+def render_touch_forum(threads: list[tuple[int, str, str, int, int]], fid: int, forum: str) -> str:
+    """The touch view's thread list (``&mobile=2``, ../shared/fixtures touch_forumdisplay): author, views
+    and replies, no last-post time (only «1 小时前» of the thread). (tid, subject, author, uid, replies)."""
+    items = []
+    for tid, subject, author, uid, replies in threads:
+        href = f"forum.php?mod=viewthread&amp;tid={tid}&amp;extra=page%3D1&amp;mobile=2"
+        items.append(f"""<li class="list">
+<div class="threadlist_top cl"><div class="muser"><h3><a href="home.php?mod=space&amp;uid={uid}&amp;mobile=2" class="mmc">{html.escape(author)}</a></h3>
+<span class="mtime">1&nbsp;小时前</span></div></div>
+<a href="{href}"><div class="threadlist_tit cl"><em>{html.escape(subject)}</em></div></a>
+<div class="threadlist_foot cl"><ul><li><i class="dm-eye-fill"></i>{replies * 7 + 11}</li><li><i class="dm-chat-s-fill"></i>{replies}</li></ul></div>
+</li>""")
+    return f"""<!DOCTYPE html><html><head><meta charset="utf-8" /><title>{html.escape(forum)}</title></head>
+<body class="pg_forumdisplay"><div class="threadlist_box cl"><div class="threadlist cl"><ul>
+{"".join(items)}
+</ul></div></div></body></html>"""

@@ -11,7 +11,8 @@ relative times («3&nbsp;小时前») are computed from it and the HTTP ``Date``
         board.cookie_for("包子")                  # a member's login cookie (or log in with the form)
 
 Pages: ``forum.php?mod=viewthread&tid=&page=`` (``ppp`` posts a page, a page past the last is the last),
-``forum.php?mod=forumdisplay&fid=&page=`` (20 threads a page, newest last post first), the PM list
+``forum.php?mod=forumdisplay&fid=&page=`` (20 threads a page, newest last post first; with ``&mobile=2``
+the touch view's list, which has no last-post time), the PM list
 ``home.php?mod=space&do=pm`` and a conversation ``…&subop=view&touid=UID`` (or ``&plid=``; 10 a page,
 the last page by default) for the logged-in user; a private forum (``members``) and its threads answer
 «抱歉，您没有权限访问该版块» to an outsider (93/94) and «抱歉，您尚未登录，没有权限访问该版块» to a guest.
@@ -30,7 +31,7 @@ may also go on while the board serves (``board.reply(tid, "包子", "投票：�
 Known simplifications: a PM conversation read in the same second as its newest message leaves that
 message out on a real board (UCenter's ``dateline < now``, INDEX "Same-second view"): only with
 ``same_second_view=True``, since a fake clock that stands still would hide it for good. The forum index,
-search and touch pages are not served.
+search and the touch view's thread pages are not served (a touch thread URL gets the PC page).
 """
 
 from __future__ import annotations
@@ -76,6 +77,7 @@ from forumbot.exampleboard.render import (
     render_pm_list,
     render_pm_view,
     render_thread,
+    render_touch_forum,
     ymd,
 )
 from forumbot.exampleboard.writes import JUDGE_PID_BASE, Writer
@@ -241,8 +243,10 @@ class LiveBoard:
             self._server.server_close()
             self._server = None
 
-    def mock(self, rsps: responses.RequestsMock, root: str = MOCK_ROOT) -> LiveBoard:
-        """Answer every request to ``root`` that ``rsps`` intercepts (no socket): the fast transport."""
+    def mock(self, rsps: responses.RequestsMock, root: str = MOCK_ROOT, *, writes: bool = True) -> LiveBoard:
+        """Answer every request to ``root`` that ``rsps`` intercepts (no socket): the fast transport.
+
+        ``writes=False`` answers GETs only, for a test that answers the POSTs (a login) itself."""
         self._mock_root = root
 
         def callback(request: Any) -> tuple[int, dict[str, str], bytes]:
@@ -255,7 +259,8 @@ class LiveBoard:
             "^" + re.escape(root) + r"(forum\.php|member\.php|home\.php|api/mobile/index\.php).*"
         )
         rsps.add_callback(responses.GET, pattern, callback=callback)
-        rsps.add_callback(responses.POST, pattern, callback=callback)
+        if writes:
+            rsps.add_callback(responses.POST, pattern, callback=callback)
         return self
 
     def handle(self, method: str, url: str, headers: Mapping[str, str], body: bytes) -> Served:
@@ -380,6 +385,10 @@ class LiveBoard:
         """A post as the board holds it now, the judge's writes included (its text: ``shown(board.now)``)."""
         return next((p for p in self.merged().posts if p.pid == pid), None) or self.scenario.post(pid)
 
+    def posts_of(self, tid: int) -> list[Post]:
+        """The posts thread ``tid`` shows now, in floor order (the judge's included)."""
+        return [p for _, p in self.merged().thread_posts(tid, self.now)]
+
     def thread_ids(self) -> set[int]:
         return set(self.merged().threads)
 
@@ -457,6 +466,8 @@ class LiveBoard:
             status, body, extra = self._viewthread(sc, int(q["tid"]), _int(q.get("page"), 1), viewer, q)
             return status, body.decode("utf-8"), extra
         if parts.path.endswith("forum.php") and q.get("mod") == "forumdisplay" and q.get("fid", "").isdigit():
+            if q.get("mobile") == "2":
+                return self._touch_forum(sc, int(q["fid"]), viewer)
             return self._forumdisplay(sc, int(q["fid"]), _int(q.get("page"), 1), viewer)
         if parts.path.endswith("home.php") and q.get("mod") == "space" and q.get("do") == "pm":
             if viewer is None:
@@ -549,6 +560,17 @@ class LiveBoard:
             rows[(page - 1) * TPP : page * TPP], now.astimezone(sc.tz), sc.board_dict(fid), users, viewer
         )
         return 200, html_text, {}
+
+    def _touch_forum(
+        self, sc: Scenario, fid: int, viewer: tuple[int, str] | None
+    ) -> tuple[int, str | bytes, dict[str, str]]:
+        forum = sc.forums.get(fid)
+        if forum is None:
+            return 404, NOT_FOUND, {}
+        if not forum.readable_by(viewer[1] if viewer else None, self.now):
+            return self._refuse(sc, viewer)
+        rows = [(t.tid, t.subject, first.author, first.uid, n) for t, n, first, _ in self._listing(sc, fid)]
+        return 200, render_touch_forum(rows, fid, forum.name), {}
 
     def _listing(self, sc: Scenario, fid: int) -> list[tuple[Thread, int, P, P]]:
         """The forum's threads now, newest last post first: (thread, replies, first post, last post)."""

@@ -28,11 +28,12 @@ import tomli_w
 from forumbot.cli import main
 from forumbot.client import forget_login_failures
 from forumbot.config import Game, load_game
+from forumbot.exampleboard.render import login_page, message_page
 from forumbot.i18n import current_language, set_language
 from forumbot.outbox import ItemKind, Outbox, Reply
 from forumbot.store import open_store
 from forumbot.store.logins import LOCKOUT, login_failures
-from tests.client.pagebuilder import ROOT, login_page, message_page
+from tests.boards import ROOT
 from tests.conftest import TEST_UA
 
 PASSWORD_ENV = "FORUMBOT_LOCK_TEST_PASSWORD"

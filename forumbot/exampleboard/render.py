@@ -247,9 +247,9 @@ def render_thread(
     ``sticky`` (pinned replies) are shown again at the top of page 1, as X3.5's 置顶回复."""
     ppp = int(board["ppp"])
     fid = int(board["fid"])
-    maxpos = max(p.position for p in posts)
+    maxpos = max((p.position for p in posts), default=1)  # none: 只看该作者 of someone who never posted
     pages = max(1, math.ceil(maxpos / ppp))
-    replies = len(posts) - 1
+    replies = max(len(posts) - 1, 0)
     for page in range(1, pages + 1):
         lo, hi = (page - 1) * ppp + 1, page * ppp
         on_page = [p for p in posts if lo <= p.position <= hi]

@@ -385,6 +385,10 @@ class LiveBoard:
         """A post as the board holds it now, the judge's writes included (its text: ``shown(board.now)``)."""
         return next((p for p in self.merged().posts if p.pid == pid), None) or self.scenario.post(pid)
 
+    def text_of(self, pid: int) -> str:
+        """The text post ``pid`` shows now (its last edit's)."""
+        return self.post(pid).shown(self.now)[0]
+
     def posts_of(self, tid: int) -> list[Post]:
         """The posts thread ``tid`` shows now, in floor order (the judge's included)."""
         return [p for _, p in self.merged().thread_posts(tid, self.now)]
@@ -433,7 +437,8 @@ class LiveBoard:
             if wp.pid in w.edits:
                 text, at = w.edits[wp.pid]
                 edits = (Edit(min(at, now), text),)
-            posts.append(Post(wp.pid, wp.tid, sc.judge, min(wp.at, now), wp.text, edits, bbcode=True))
+            author = wp.author or sc.judge
+            posts.append(Post(wp.pid, wp.tid, author, min(wp.at, now), wp.text, edits, bbcode=True))
         pms = list(sc.pms)
         for m in w.pms:
             to = sc.name_of(m.to_uid)
@@ -505,8 +510,6 @@ class LiveBoard:
         if not sc.forums[thread.fid].readable_by(viewer[1] if viewer else None, now):
             return self._refuse(sc, viewer)
         ps = self._shown(sc, tid, q)
-        if not ps:
-            return 404, NOT_FOUND.encode("utf-8"), {}
         by_pid = {p.pid: p for p in ps}
         for post in sc.posts:  # a quote of a deleted post still shows the quoted text
             if post.tid == tid and post.pid not in by_pid and post.at <= now:

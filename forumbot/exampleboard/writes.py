@@ -51,6 +51,7 @@ class Written:
     text: str
     at: datetime
     subject: str = ""
+    author: str | None = None  # None: the judge (a test may show the floor as someone else's)
 
 
 @dataclass

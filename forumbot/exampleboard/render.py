@@ -1,9 +1,11 @@
-"""Discuz! X3.5 PC markup for the example boards: thread pages, thread lists, PM pages, board messages.
+"""Discuz! X3.5 markup for the example board: thread pages, thread lists (PC and touch), PM pages, board
+messages, the write side's forms and answers, the mobile API v4's JSON.
 
-Why here: the committed snapshot pages (tools/make_example_board.py) and the living example board
-(:mod:`forumbot.exampleboard.server`) must show the same markup, the markup of a real X3.5 board (checked
-against ../shared/fixtures: viewthread and forumdisplay of discuz-x35-utf8, the PM list 73 and the
-conversation 74, the no-permission page 93 of discuz-x35-posting). Pure functions: data in, HTML out.
+Why here: the example board (:mod:`forumbot.exampleboard.server`) is the only simulated board, serving
+the demo, the runner and every unit test that needs a board, so its pages must be a real X3.5 board's
+(checked against ../shared/fixtures: viewthread and forumdisplay of discuz-x35-utf8, touch_forumdisplay,
+the PM list 73 and the conversation 74, the no-permission page 93 and the write exchanges of
+discuz-x35-posting/INDEX.md). Pure functions: data in, HTML (or JSON data) out; the board encodes.
 """
 
 from __future__ import annotations

@@ -111,6 +111,7 @@ class LiveBoard:
         # called in turn; one returning None lets the board answer that request itself.
         self.fail_next: list[Callable[[], Served | None]] = []
         self.down = False  # the board is down: every request gets a 503 until it is back
+        self.logins: list[dict[str, bytes]] = []  # every login POST's fields, their raw bytes (PC and API)
         self.writer = Writer(self)
         self._read_upto: dict[tuple[str, str], datetime] = {}  # (reader, other) -> conversation read up to
         self._lock = threading.RLock()
@@ -598,6 +599,9 @@ class LiveBoard:
             return 503, SYSTEM_ERROR, {}
         if mode == "redirect":
             return 302, "", {"Location": self.url + "forum.php?mod=viewthread&tid=1"}
+        if "check" in q:  # which board and charset the API speaks (29)
+            cs = self.options.charset
+            return 200, json.dumps({"discuzversion": "X3.5", "charset": cs, "version": "4"}), {}
         now = self.now
         if q.get("module") == "viewthread" and q.get("tid", "").isdigit():
             tid = int(q["tid"])
@@ -722,16 +726,45 @@ class LiveBoard:
 
     def answer_post(self, path: str, raw: bytes, cookie: str) -> Reply:
         with self._lock:
-            if urlsplit(path).path.endswith("member.php"):
+            parts = urlsplit(path)
+            if parts.path.endswith("member.php"):
                 status, text, extra = self._login(raw)
+            elif parts.path.endswith("api/mobile/index.php") and "module=login" in parts.query:
+                status, text, extra = self._api_login(raw)
             else:
                 status, text, extra = self.writer.answer_post(path, raw, cookie)
             return status, self.enc(text), extra
 
-    def _login(self, raw: bytes) -> tuple[int, str, dict[str, str]]:
+    def _login_user(self, raw: bytes) -> str | None:
+        """The user a login POST names with the right password (None: refused); the POST is kept."""
+        pairs = parse_qs(raw.decode("ascii", "replace"), keep_blank_values=True, encoding="latin-1")
+        self.logins.append({k: v[-1].encode("latin-1") for k, v in pairs.items()})
         f = self.writer.fields(raw)  # a GBK board reads the username's bytes as GBK (80)
         user = self.scenario.users.get(f.get("username", ""))
-        if user is None or f.get("password") != user.password:
+        return user.name if user is not None and f.get("password") == user.password else None
+
+    def _api_login(self, raw: bytes) -> tuple[int, str, dict[str, str]]:
+        """The mobile API's login (30): ``login_succeed`` with the auth cookie, or ``login_invalid``."""
+        if self.options.mobile_api == "closed":
+            return 200, json.dumps({"error": "mobile_is_closed"}), {}
+        name = self._login_user(raw)
+        key = "login_succeed" if name is not None else "login_invalid"
+        answer = {
+            "Version": "2",
+            "Charset": self.options.charset.upper(),
+            "Variables": {
+                "member_uid": str(self.scenario.user(name).uid if name else 0),
+                "formhash": "73a9250f",
+            },
+            "Message": {"messageval": key, "messagestr": f"mobile:{key}"},
+        }
+        extra = {"Set-Cookie": f"{AUTH}={self.cookie_for(name).partition('=')[2]}; path=/"} if name else {}
+        return 200, json.dumps(answer), extra
+
+    def _login(self, raw: bytes) -> tuple[int, str, dict[str, str]]:
+        name = self._login_user(raw)
+        user = self.scenario.users.get(name) if name is not None else None
+        if user is None:
             body = '<div class="nfl"><div class="f_c altw"><div id="messagetext" class="alert_error"><p>登录失败，您还可以尝试 4 次</p></div></div></div>'
             return 200, PAGE.format(title="提示信息", body=body), {}
         value = self.cookie_for(user.name).partition("=")[2]

@@ -20,10 +20,11 @@ Logins (``member.php?mod=logging&action=login``, any user of the scenario with i
 X3.5 does (02/03). The judge's writes go through :class:`~forumbot.exampleboard.writes.Writer` (its
 answers are X3.5's) and are shown from then on, in the thread at their floor, in the PM pages; their pids
 start at :data:`JUDGE_PID_BASE` so that the scenario's own pids never move. The mobile API v4
-(``api/mobile/index.php?module=viewthread|forumdisplay``) answers as ``[board].mobile_api`` says.
+(``api/mobile/index.php?check``, ``module=viewthread|forumdisplay|login``) answers as ``[board].mobile_api``
+says.
 
-Two transports over one pure request handler (:meth:`LiveBoard.handle`: method, URL, headers, body →
-status, headers, bytes): ``with LiveBoard(...) as board`` serves it on 127.0.0.1 (the demo, the runner
+Two transports over one request handler (:meth:`LiveBoard.handle`: method, URL, headers, body → status,
+headers, bytes, from the board's state and clock alone): ``with LiveBoard(...) as board`` serves it on 127.0.0.1 (the demo, the runner
 tests), ``board.mock(rsps)`` answers a ``responses`` mock for a base URL (fast unit tests). The story
 may also go on while the board serves (``board.reply(tid, "包子", "投票：饺子")``, ``board.edit``,
 ``board.delete``): what a test needs that no scenario file says in advance.

@@ -19,9 +19,10 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import Protocol
 from urllib.parse import parse_qs, urlsplit
 
+from forumbot.exampleboard.model import Scenario
 from forumbot.exampleboard.render import (
     TAINTED,
     login_page,
@@ -30,9 +31,6 @@ from forumbot.exampleboard.render import (
     post_form_page,
     xml_answer,
 )
-
-if TYPE_CHECKING:  # the board owns its writer; the writer only asks the board
-    from forumbot.exampleboard.server import LiveBoard
 
 __all__ = ["GUEST_HASH", "MEMBER_HASH", "Answer", "Writer", "Written", "WrittenPm"]
 
@@ -62,6 +60,25 @@ class WrittenPm:
     at: datetime
 
 
+class Board(Protocol):
+    """What the writer asks of its board (:class:`~forumbot.exampleboard.server.LiveBoard`): the board
+    owns its writer, so the writer knows it only by these, and the modules import one way."""
+
+    scenario: Scenario
+
+    @property
+    def now(self) -> datetime: ...
+
+    @property
+    def url(self) -> str: ...
+
+    def viewer(self, cookie: str) -> tuple[int, str] | None: ...
+
+    def merged(self) -> Scenario: ...
+
+    def page_of(self, tid: int, pid: int) -> int: ...
+
+
 def _q(query: str) -> dict[str, str]:
     return {k: v[0] for k, v in parse_qs(query, keep_blank_values=True).items()}
 
@@ -69,7 +86,7 @@ def _q(query: str) -> dict[str, str]:
 class Writer:
     """The judge's writes to a :class:`~forumbot.exampleboard.server.LiveBoard`, held in memory."""
 
-    def __init__(self, board: LiveBoard) -> None:
+    def __init__(self, board: Board) -> None:
         self.board = board
         self.posts: list[Written] = []
         self.edits: dict[int, tuple[str, datetime]] = {}  # pid -> (text, at): the judge's edits

@@ -168,7 +168,8 @@ class LiveBoard:
 
     @property
     def now(self) -> datetime:
-        """The board's present (UTC). Set it with a datetime or a wall-clock string in the board's zone."""
+        """The board's present (UTC). Set it with a datetime, a wall-clock string in the board's zone or the
+        name of one of the scenario's ``[[snapshots]]``."""
         pinned = getattr(self._request, "now", None)
         if pinned is not None:  # one request sees one instant (pages and Date header agree)
             return pinned  # type: ignore[no-any-return]

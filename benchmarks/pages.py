@@ -23,12 +23,12 @@ if str(ROOT_DIR) not in sys.path:
     sys.path.insert(0, str(ROOT_DIR))
 
 from forumbot.errors import BoardError  # noqa: E402
+from forumbot.exampleboard.server import example_thread_pages  # noqa: E402
 from forumbot.parsers import parse_thread_page  # noqa: E402
 from forumbot.parsers.pageinfo import query  # noqa: E402
 
 FIXTURES = Path(os.environ.get("FORUMBOT_FIXTURES") or ROOT_DIR.parent / "shared" / "fixtures")
 SAVED = ROOT_DIR / "tests" / "parsers" / "pages"
-EXAMPLES = ROOT_DIR / "data" / "examples"
 KINDS = ("pc", "touch", "api_v4", "api_v1v2")
 DEMO_ROOT = "http://127.0.0.1:8000/"
 
@@ -85,10 +85,8 @@ def _saved() -> Iterator[Page]:
 
 
 def _examples() -> Iterator[Page]:
-    for path in sorted(EXAMPLES.glob("*/board/*/viewthread-*.html")):
-        _, tid, page_no = path.stem.split("-")
-        url = f"{DEMO_ROOT}forum.php?mod=viewthread&tid={tid}&page={page_no}"
-        page = _page("repo", str(path.relative_to(EXAMPLES)), path.read_bytes(), url, None, None)
+    for name, url, body in example_thread_pages():
+        page = _page("repo", name, body, DEMO_ROOT + url, None, None)
         if page is not None:
             yield page
 

@@ -5,8 +5,8 @@ count kept inside the client, and so is the politeness wait it skipped. Here eve
 the board is counted by the board, beside what forumbot reported (``PollReport.requests``), what it wrote
 to its fetch log, and how many politeness waits it made.
 
-Two boards serve the same threads (tests/client/pagebuilder.FakeBoard behind ``http.server`` on
-127.0.0.1): a plain one, and one that answers each page first with a 302 to the same page (as boards
+Two boards serve the same threads (the example board of tests/boards.small_board behind ``http.server``
+on 127.0.0.1): a plain one, and one that answers each page first with a 302 to the same page (as boards
 behind a rewriting proxy do), so every page costs two requests, and each must wait its turn.
 
 Run: ``.venv/bin/python benchmarks/poll.py [--threads K] [--posts N] [--rounds R] [--before REV] [--wheel]
@@ -46,10 +46,11 @@ if str(ROOT_DIR) not in sys.path:
 from benchmarks.children import Children, cpu_of, have_callgrind, instructions_of, python  # noqa: E402
 from forumbot.board import BoardConfig  # noqa: E402
 from forumbot.client import BoardClient  # noqa: E402
+from forumbot.exampleboard.server import LiveBoard  # noqa: E402
 from forumbot.poll import PollReport, poll  # noqa: E402
 from forumbot.store import Store, open_store  # noqa: E402
 from forumbot.store.health import table_counts  # noqa: E402
-from tests.client.pagebuilder import FakeBoard  # noqa: E402
+from tests.boards import small_board  # noqa: E402
 
 UA = "Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0 Safari/537.36 forum-judge-benchmark/0.1"
 MIN_INTERVAL = 2.0
@@ -72,13 +73,8 @@ class _Clock:
         self.t += seconds
 
 
-@dataclass
-class _Request:
-    url: str
-
-
 class LoopbackBoard:
-    """A FakeBoard served over real HTTP; counts every request it receives."""
+    """The example board served over real HTTP/1.1; counts every request it receives."""
 
     def __init__(self, *, redirect_each_page: bool) -> None:
         self.redirect_each_page = redirect_each_page
@@ -86,7 +82,7 @@ class LoopbackBoard:
         self._lock = threading.Lock()
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.root = f"http://127.0.0.1:{self.server.server_address[1]}/"
-        self.board = FakeBoard(root=self.root)
+        self.board = small_board()
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         outer = self
@@ -106,7 +102,7 @@ class LoopbackBoard:
                     self.send_header("Content-Length", "0")
                     self.end_headers()
                     return
-                status, headers, body = outer.board.respond(_Request(outer.root + self.path.lstrip("/")))
+                status, headers, body = outer.board.handle("GET", self.path, dict(self.headers.items()), b"")
                 self.send_response(status)
                 for key, value in headers.items():
                     self.send_header(key, value)
@@ -125,6 +121,11 @@ class LoopbackBoard:
         finally:
             self.server.shutdown()
             self.server.server_close()
+
+
+def pages_of(board: LiveBoard, tid: int) -> int:
+    """How many pages thread ``tid`` has now."""
+    return max(1, math.ceil(len(board.posts_of(tid)) / board.scenario.ppp))
 
 
 @dataclass
@@ -167,7 +168,7 @@ def run_board(redirect: bool, threads: int, posts: int) -> list[Row]:
         clock = _Clock()
         cfg = BoardConfig(url=lb.root, fid=3, user_agent=UA, min_interval=MIN_INTERVAL)
         client = BoardClient(cfg, sleep=clock.sleep, clock=clock.monotonic)
-        pages = sum(lb.board.pages(t) for t in tids)
+        pages = sum(pages_of(lb.board, t) for t in tids)
         _, row = _measure(lb, client, clock, store, tids, "first poll (nothing stored)")
         row.target = f"1 + {pages} pages"
         rows.append(row)
@@ -178,11 +179,11 @@ def run_board(redirect: bool, threads: int, posts: int) -> list[Row]:
             for i in range(m):
                 lb.board.reply(tids[0], "包子", f"新回复 {m}-{i}")
             rep, row = _measure(lb, client, clock, store, tids, f"after M={m} new posts in one thread")
-            row.target = f"<= {2 + math.ceil(m / lb.board.ppp)} pages"
+            row.target = f"<= {2 + math.ceil(m / lb.board.scenario.ppp)} pages"
             assert rep.new_posts == m, rep.errors
             rows.append(row)
         _, row = _measure(lb, client, clock, store, tids, "full poll (edits, deletions)", full=True)
-        row.target = f"{sum(lb.board.pages(t) for t in tids)} pages"
+        row.target = f"{sum(pages_of(lb.board, t) for t in tids)} pages"
         rows.append(row)
     return rows
 

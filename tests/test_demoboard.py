@@ -1,17 +1,15 @@
-"""The local example board answers like a Discuz! board: the pages, the Date, the clamp, the 404."""
+"""The example board playing the meishi example answers like a Discuz! board: the pages, the Date at its
+named moments, the clamp, the 404."""
 
 from __future__ import annotations
 
 import requests
 
-from forumbot.demoboard import DemoBoard
-from forumbot.resources import data_dir
-
-BOARD = data_dir() / "examples" / "meishi" / "board"
+from forumbot.exampleboard.server import LiveBoard
 
 
 def test_serves_thread_pages_with_the_snapshot_date_and_clamps_beyond_the_last_page():
-    with DemoBoard(BOARD) as board:
+    with LiveBoard.example("meishi", now="s1") as board:
         r = requests.get(board.url + "forum.php?mod=viewthread&tid=3&page=1", timeout=5)
         assert r.status_code == 200 and 'id="postlist"' in r.text
         assert r.headers["Date"] == "Thu, 04 Jun 2026 03:00:00 GMT"  # snapshot s1: 11:00 Beijing
@@ -25,7 +23,7 @@ def test_serves_thread_pages_with_the_snapshot_date_and_clamps_beyond_the_last_p
 
 
 def test_unknown_thread_gets_discuz_not_found_page():
-    with DemoBoard(BOARD) as board:
+    with LiveBoard.example("meishi", now="s1") as board:
         r = requests.get(board.url + "forum.php?mod=viewthread&tid=999", timeout=5)
         assert r.status_code == 404
         assert "指定的主题不存在" in r.text

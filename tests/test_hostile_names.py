@@ -20,12 +20,13 @@ from hypothesis import strategies as st
 from engine import DayFlags, DayInput, DayTimes, judge_day
 from forumbot.boardtext import literal
 from forumbot.drafts import render_vote_count, vote_count_view
+from forumbot.exampleboard.server import LiveBoard
 from forumbot.lookalike import look_alikes, skeleton
 from forumbot.parsers.dispatch import parse_thread_page
 from forumbot.parsers.votes import vote_posts
 from forumbot.posting import bodies_match
 from forumbot.web.bbcode import to_html
-from tests.client.pagebuilder import FakeBoard
+from tests.boards import ROOT, small_board
 
 SH = ZoneInfo("Asia/Shanghai")
 ROSTER = ("饺子", "包子", "馄饨", "烧卖")
@@ -114,8 +115,8 @@ def test_look_alikes_are_names_equal_after_nfkc_and_without_invisible_code_point
 # ----------------------------------------------------------------------------- the whole chain
 
 
-def _board() -> tuple[FakeBoard, dict[str, int]]:
-    board = FakeBoard()
+def _board() -> tuple[LiveBoard, dict[str, int]]:
+    board = small_board()
     board.add_thread(3, 0, subject="【美食杀】第1日投票帖")
     board.now = OPEN + timedelta(hours=1)
     pids = {name: board.reply(3, name, "投票对象：饺子\n投票理由：可疑") for name in ("包子", "馄饨")}
@@ -126,9 +127,7 @@ def _board() -> tuple[FakeBoard, dict[str, int]]:
 
 def _judged_draft(*, provisional: tuple[str, ...] = ()) -> tuple[str, dict[str, object], dict[str, int]]:
     board, pids = _board()
-    page = parse_thread_page(
-        board.thread_html(3, 1).encode("utf-8"), board.root + "forum.php?mod=viewthread&tid=3"
-    )
+    page = parse_thread_page(board.thread_html(3, 1).encode("utf-8"), ROOT + "forum.php?mod=viewthread&tid=3")
     posts = vote_posts(page.posts, "r001", ROSTER, others=JUDGES)
     result = judge_day(
         DayInput(
@@ -146,7 +145,7 @@ def _judged_draft(*, provisional: tuple[str, ...] = ()) -> tuple[str, dict[str, 
     )
     view = vote_count_view(
         game_name="美食杀",
-        board_url=board.root,
+        board_url=ROOT,
         vote_tid=3,
         tz=SH,
         result=result,
@@ -186,9 +185,7 @@ def test_a_provisional_count_says_so_on_the_first_line_of_its_block() -> None:
 
 def test_a_running_count_is_marked_in_its_block_too() -> None:
     board, _pids = _board()
-    page = parse_thread_page(
-        board.thread_html(3, 1).encode("utf-8"), board.root + "forum.php?mod=viewthread&tid=3"
-    )
+    page = parse_thread_page(board.thread_html(3, 1).encode("utf-8"), ROOT + "forum.php?mod=viewthread&tid=3")
     posts = vote_posts(page.posts, "r001", ROSTER, others=JUDGES)
     result = judge_day(
         DayInput(
@@ -205,7 +202,7 @@ def test_a_running_count_is_marked_in_its_block_too() -> None:
         ),
         as_of=OPEN + timedelta(hours=2),
     )
-    view = vote_count_view(game_name="美食杀", board_url=board.root, vote_tid=3, tz=SH, result=result)
+    view = vote_count_view(game_name="美食杀", board_url=ROOT, vote_tid=3, tz=SH, result=result)
     assert render_vote_count(view).splitlines()[0] == "【非最终结果：截至 6月4日 19:20 的实时统计】"
 
 
@@ -213,17 +210,15 @@ def test_a_running_count_is_marked_in_its_block_too() -> None:
 
 
 def _raw_names_page(names: tuple[str, ...]) -> bytes:
-    """A PC page from a board that prints names without escaping them (as the example board does):
+    """A PC page from a board that prints names without escaping them (the example board escapes them):
     the markup of a name is served as markup inside the author's link."""
-    import tests.client.pagebuilder as pb
-
-    board = FakeBoard()
+    board = small_board()
     board.add_thread(3, 0)
     for name in names:
         board.reply(3, name, "投票对象：包子")
     raw = board.thread_html(3, 1)
     for name in names:
-        raw = raw.replace(f'class="xw1">{pb.html.escape(name)}</a>', f'class="xw1">{name}</a>')
+        raw = raw.replace(f'class="xw1">{html.escape(name)}</a>', f'class="xw1">{name}</a>')
     return raw.encode("utf-8")
 
 
@@ -262,9 +257,7 @@ def test_the_terminal_prints_names_and_reasons_as_written(capsys: pytest.Capture
     from forumbot.desk import DayJudgement
 
     board, _pids = _board()
-    page = parse_thread_page(
-        board.thread_html(3, 1).encode("utf-8"), board.root + "forum.php?mod=viewthread&tid=3"
-    )
+    page = parse_thread_page(board.thread_html(3, 1).encode("utf-8"), ROOT + "forum.php?mod=viewthread&tid=3")
     posts = vote_posts(page.posts, "r001", ROSTER, others=JUDGES)
     result = judge_day(
         DayInput(

@@ -58,18 +58,9 @@ def test_the_store_does_not_import_the_client(path: Path) -> None:
     assert not {m for m in _imports(path) if m.startswith("forumbot.client")}
 
 
-# The example boards serve a board (its markup and links), they do not ask one for pages.
-BOARD_SIDE = {"demoboard.py", "demowriter.py"}
-
-
+# The example board serves a board (its markup and links), it does not ask one for pages.
 @pytest.mark.parametrize(
-    "path",
-    [
-        p
-        for p in MODULES
-        if p.name != "urls.py" and p.name not in BOARD_SIDE and p.parent.name != "exampleboard"
-    ],
-    ids=_rel,
+    "path", [p for p in MODULES if p.name != "urls.py" and p.parent.name != "exampleboard"], ids=_rel
 )
 def test_board_urls_are_built_only_in_urls_py(path: Path) -> None:
     spelled = [(line, s) for line, s in _code_strings(path) if ".php?" in s]
@@ -89,11 +80,6 @@ def test_no_import_through_importlib(path: Path) -> None:
     assert "importlib" not in _imports(path)
 
 
-# Being removed by the oneboard branch (the living example board replaces them): their circle goes with
-# them. Drop this set once that branch is merged.
-_LEAVING = {"forumbot.demoboard", "forumbot.demowriter"}
-
-
 def _module_name(path: Path) -> str:
     parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
     if parts[-1] == "__init__":
@@ -111,8 +97,6 @@ def _import_graph() -> dict[str, set[str]]:
     names = {_module_name(p): p for p in paths}
     graph: dict[str, set[str]] = {}
     for name, path in names.items():
-        if name in _LEAVING:
-            continue
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
         found: set[str] = set()
         for node in ast.walk(ast.parse(path.read_text("utf-8"))):
@@ -125,7 +109,7 @@ def _import_graph() -> dict[str, set[str]]:
                     base = ".".join([*anchor, base] if base else anchor)
                 for a in node.names:
                     found.add(f"{base}.{a.name}" if f"{base}.{a.name}" in names else base)
-        graph[name] = {m for m in found if m in names and m != name and m not in _LEAVING}
+        graph[name] = {m for m in found if m in names and m != name}
     return graph
 
 

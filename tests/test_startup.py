@@ -19,7 +19,7 @@ import responses
 from forumbot.cli import main
 from forumbot.labels import OUTBOX_KIND_LABELS
 from forumbot.outbox import ItemKind
-from tests.client.pagebuilder import ROOT, FakeBoard
+from tests.boards import ROOT, small_board
 
 REPO = Path(__file__).resolve().parents[1]
 ORM = ("sqlalchemy", "sqlmodel", "pydantic", "forumbot.store.db", "forumbot.store.models")
@@ -76,20 +76,20 @@ def test_an_idle_poll_imports_no_orm(tmp_path: Path) -> None:
     process, is polled there: nothing new, so through sqlite3 alone."""
     store = tmp_path / "s.db"
     args = ["--store", str(store), "poll", "--board", ROOT, "--fid", "3", "-t", "2", "--min-interval", "0"]
-    board = FakeBoard()
+    board = small_board()
     board.add_thread(2, 12)
     with responses.RequestsMock() as rsps:
-        board.install(rsps)
+        board.mock(rsps, writes=False)
         assert main(args) == 0
     code = (
         "import contextlib, io, responses\n"
         "from forumbot.cli import main\n"
-        "from tests.client.pagebuilder import FakeBoard\n"
-        "board = FakeBoard()\n"
+        "from tests.boards import small_board\n"
+        "board = small_board()\n"
         "board.add_thread(2, 12)\n"
         "out = io.StringIO()\n"
         "with responses.RequestsMock() as r, contextlib.redirect_stdout(out):\n"
-        "    board.install(r)\n"
+        "    board.mock(r, writes=False)\n"
         f"    assert main({['--lang', 'en', *args]!r}) == 0\n"
         "assert '1 request,' in out.getvalue() and 'unchanged' in out.getvalue(), out.getvalue()\n"
     )

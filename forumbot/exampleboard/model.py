@@ -49,14 +49,33 @@ The scenario file (times are wall-clock in ``[board].timezone``, default Asia/Sh
     at = "2026-06-03 16:45:00"
     text = "验：月饼"
 
+Options of ``[board]`` for the unusual boards a test needs (all optional)::
+
+    charset = "gbk"          # every page in GBK, every form field read as GBK (84: UTF-8 becomes mojibake)
+    paging = "offset"        # pages by offset over the visible posts (older Discuz!): a deletion moves
+                             # later posts to earlier pages and renumbers the floors; default "floor"
+    mobile_api = "json"      # api/mobile/index.php: json | closed | error503 | redirect
+    api_strips_edit_marker = true   # the API's message leaves out «本帖最后由…编辑», as the real v4 does
+    floodctrl = 15           # seconds between two posts of one user (17)
+    pmfloodctrl = 15         # seconds between two PMs (UCenter, 69)
+    closed = [5]             # closed threads: «抱歉，本主题已关闭，不再接受新内容» (45)
+
+    [[snapshots]]            # named moments (``LiveBoard.use("s2")`` moves the clock there)
+    name = "s2"
+    at = "2026-06-04 13:30:00"
+
+A post may also say ``state = "banned"`` / ``"blocked"`` (Discuz!'s placeholder instead of the text),
+``marker = false`` with an edit (a silent edit, no «本帖最后由…编辑»), ``deleted_from_snapshot = "s2"``
+(deleted at that snapshot); a thread ``sticky = [13]`` (replies pinned at the top of page 1).
+
 Markup in post texts: ``[b]..[/b]``, ``[quote=PID]`` at the start, ``:lol:``, ``\\n`` (as the snapshot
-scenarios of tools/make_example_board.py).
+example games' scenarios).
 """
 
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -67,6 +86,7 @@ from forumbot.errors import ForumbotError
 __all__ = [
     "Edit",
     "Forum",
+    "Options",
     "Pm",
     "Post",
     "Scenario",
@@ -109,12 +129,28 @@ class Thread:
     fid: int
     subject: str
     author: str
+    sticky: tuple[int, ...] = ()  # pids pinned at the top of page 1 (置顶回复)
 
 
 @dataclass(frozen=True)
 class Edit:
     at: datetime  # UTC
     text: str
+    marker: bool = True  # False: a silent edit (no «本帖最后由…编辑»)
+
+
+@dataclass
+class Options:
+    """How this board behaves beyond X3.5's defaults (see the module docstring); tests may change them
+    while the board serves (``board.options.closed.add(5)``)."""
+
+    charset: str = "utf-8"
+    paging: str = "floor"  # floor | offset
+    mobile_api: str = "json"  # json | closed | error503 | redirect
+    api_strips_edit_marker: bool = False
+    floodctrl: int = 0
+    pmfloodctrl: int = 0
+    closed: set[int] = field(default_factory=set)
 
 
 @dataclass
@@ -127,17 +163,19 @@ class Post:
     edits: tuple[Edit, ...] = ()
     deleted_at: datetime | None = None
     bbcode: bool = False  # written by the judge through the board (full BBCode), not scenario markup
+    state: str = "normal"  # normal | banned | blocked (the body is Discuz!'s placeholder)
 
     def exists(self, now: datetime) -> bool:
         return self.at <= now and (self.deleted_at is None or now < self.deleted_at)
 
     def shown(self, now: datetime) -> tuple[str, datetime | None]:
         """The text at ``now`` and the time of the edit it comes from (None: never edited yet)."""
+        last = self.last_edit(now)
+        return (self.text, None) if last is None else (last.text, last.at)
+
+    def last_edit(self, now: datetime) -> Edit | None:
         done = [e for e in self.edits if e.at <= now]
-        if not done:
-            return self.text, None
-        last = max(done, key=lambda e: e.at)
-        return last.text, last.at
+        return max(done, key=lambda e: e.at) if done else None
 
 
 @dataclass(frozen=True)
@@ -162,6 +200,8 @@ class Scenario:
     threads: dict[int, Thread]
     posts: list[Post] = field(default_factory=list)
     pms: list[Pm] = field(default_factory=list)
+    options: Options = field(default_factory=Options)
+    snapshots: dict[str, datetime] = field(default_factory=dict)  # named moments (UTC)
 
     # ------------------------------------------------------------------ lookups
 
@@ -173,6 +213,24 @@ class Scenario:
 
     def name_of(self, uid: int) -> str | None:
         return next((u.name for u in self.users.values() if u.uid == uid), None)
+
+    def add_user(self, name: str, uid: int | None = None) -> User:
+        """``name``'s account, opened now if the board has none (the next free uid from 100)."""
+        if name not in self.users:
+            free = max([99, *(u.uid for u in self.users.values())]) + 1
+            default_pw = next(iter(self.users.values())).password if self.users else "demo"
+            self.users[name] = User(uid if uid is not None else free, name, default_pw)
+        return self.users[name]
+
+    def post(self, pid: int) -> Post:
+        found = next((p for p in self.posts if p.pid == pid), None)
+        if found is None:
+            raise ScenarioError(f"no post pid {pid} on the board")
+        return found
+
+    def stick(self, tid: int, *pids: int) -> None:
+        """Pin replies at the top of the thread's first page."""
+        self.threads[tid] = replace(self.threads[tid], sticky=tuple(pids))
 
     def board_dict(self, fid: int) -> dict[str, Any]:
         """The ``board`` mapping the renderer takes, for a page of forum ``fid``."""
@@ -187,6 +245,8 @@ class Scenario:
         A floor is given when a post is made and never changes: deleted posts leave a gap, as in X3.5.
         """
         made = sorted((p for p in self.posts if p.tid == tid and p.at <= now), key=lambda p: (p.at, p.pid))
+        if self.options.paging == "offset":  # older Discuz!: floors count the visible posts only
+            return list(enumerate((p for p in made if p.exists(now)), start=1))
         return [(n, p) for n, p in enumerate(made, start=1) if p.exists(now)]
 
     def thread_exists(self, tid: int, now: datetime) -> bool:
@@ -277,7 +337,25 @@ def scenario_from_dict(raw: dict[str, Any], where: str = "scenario") -> Scenario
             raise ScenarioError(f"{where} threads[tid={t['tid']}]: no forum fid {fid} in [[forums]]")
         if str(t["author"]) not in users:
             raise ScenarioError(f"{where} threads[tid={t['tid']}]: author {t['author']!r} is not in [users]")
-        threads[int(t["tid"])] = Thread(int(t["tid"]), fid, str(t["subject"]), str(t["author"]))
+        sticky = tuple(int(x) for x in t.get("sticky", []))
+        threads[int(t["tid"])] = Thread(int(t["tid"]), fid, str(t["subject"]), str(t["author"]), sticky)
+    snapshots = {
+        str(snap["name"]): _time(snap["at"], tz, f"{where} snapshots[{snap.get('name')}]")
+        for snap in raw.get("snapshots", [])
+    }
+    options = Options(
+        charset=str(board.get("charset", "utf-8")).lower(),
+        paging=str(board.get("paging", "floor")),
+        mobile_api=str(board.get("mobile_api", "json")),
+        api_strips_edit_marker=bool(board.get("api_strips_edit_marker", False)),
+        floodctrl=int(board.get("floodctrl", 0)),
+        pmfloodctrl=int(board.get("pmfloodctrl", 0)),
+        closed={int(x) for x in board.get("closed", [])},
+    )
+    if options.paging not in ("floor", "offset"):
+        raise ScenarioError(f"{where} [board].paging: {options.paging!r} is neither 'floor' nor 'offset'")
+    if options.mobile_api not in ("json", "closed", "error503", "redirect"):
+        raise ScenarioError(f"{where} [board].mobile_api: {options.mobile_api!r} is not a mode of the API")
     sc = Scenario(
         name=str(board.get("name", "版杀测试论坛")),
         tz=tz,
@@ -286,6 +364,8 @@ def scenario_from_dict(raw: dict[str, Any], where: str = "scenario") -> Scenario
         users=users,
         forums=forums,
         threads=threads,
+        options=options,
+        snapshots=snapshots,
     )
     seen: set[int] = set()
     for p in raw.get("posts", []):
@@ -297,14 +377,26 @@ def scenario_from_dict(raw: dict[str, Any], where: str = "scenario") -> Scenario
         if tid not in threads:
             raise ScenarioError(f"{here}: no thread tid {tid} in [[threads]]")
         sc.user(author)
-        edits = [Edit(_time(e["at"], tz, here), str(e["text"])) for e in p.get("edits", [])]
+        marker = bool(p.get("marker", True))
+        edits = [
+            Edit(_time(e["at"], tz, here), str(e["text"]), bool(e.get("marker", marker)))
+            for e in p.get("edits", [])
+        ]
         if "edited_at" in p:
-            edits.append(Edit(_time(p["edited_at"], tz, here), str(p["edited_text"])))
+            edits.append(Edit(_time(p["edited_at"], tz, here), str(p["edited_text"]), marker))
         at = _time(p["at"], tz, here)
         if any(e.at < at for e in edits):
             raise ScenarioError(f"{here}: edited before it was posted")
         deleted = _time(p["deleted_at"], tz, here) if "deleted_at" in p else None
-        sc.posts.append(Post(pid, tid, author, at, str(p["text"]), tuple(edits), deleted))
+        if "deleted_from_snapshot" in p:
+            snap = str(p["deleted_from_snapshot"])
+            if snap not in snapshots:
+                raise ScenarioError(f"{here}: no snapshot {snap!r} in [[snapshots]]")
+            deleted = snapshots[snap]
+        state = str(p.get("state", "normal"))
+        if state not in ("normal", "banned", "blocked"):
+            raise ScenarioError(f"{here}: state {state!r} is none of normal, banned, blocked")
+        sc.posts.append(Post(pid, tid, author, at, str(p["text"]), tuple(edits), deleted, state=state))
     for m in raw.get("pms", []):
         here = f"{where} pms[pmid={m.get('pmid')}]"
         sender, to = str(m["from"]), str(m["to"])

@@ -1,9 +1,11 @@
-"""Discuz! X3.5 PC markup for the example boards: thread pages, thread lists, PM pages, board messages.
+"""Discuz! X3.5 markup for the example board: thread pages, thread lists (PC and touch), PM pages, board
+messages, the write side's forms and answers, the mobile API v4's JSON.
 
-Why here: the committed snapshot pages (tools/make_example_board.py) and the living example board
-(:mod:`forumbot.exampleboard.server`) must show the same markup, the markup of a real X3.5 board (checked
-against ../shared/fixtures: viewthread and forumdisplay of discuz-x35-utf8, the PM list 73 and the
-conversation 74, the no-permission page 93 of discuz-x35-posting). Pure functions: data in, HTML out.
+Why here: the example board (:mod:`forumbot.exampleboard.server`) is the only simulated board, serving
+the demo, the runner and every unit test that needs a board, so its pages must be a real X3.5 board's
+(checked against ../shared/fixtures: viewthread and forumdisplay of discuz-x35-utf8, touch_forumdisplay,
+the PM list 73 and the conversation 74, the no-permission page 93 and the write exchanges of
+discuz-x35-posting/INDEX.md). Pure functions: data in, HTML (or JSON data) out; the board encodes.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ class P:
     edited_at: datetime | None
     first: bool
     html: str | None = None  # the body already rendered (the judge's BBCode); None: render ``text``
+    state: str = "normal"  # normal | banned | blocked: the body is Discuz!'s placeholder
+    marker: bool = True  # an edit shows «本帖最后由 … 编辑» (a moderator's silent edit does not)
 
 
 def local(s: str) -> datetime:
@@ -79,11 +83,20 @@ def dgmdate_u(ts: datetime, now: datetime) -> str:
     return s
 
 
-def render_body(p: P, by_pid: dict[int, P]) -> str:
+PLACEHOLDERS = {
+    "banned": "作者被禁止或删除 内容自动屏蔽",
+    "blocked": "该帖被管理员或版主屏蔽",
+}
+
+
+def render_body(p: P, by_pid: dict[int, P], *, marker: bool = True) -> str:
+    """A post's ``td.t_f`` content; ``marker=False`` leaves out the edit marker (as the mobile API v4 does)."""
+    if p.state in PLACEHOLDERS:
+        return f'<div class="locked">{PLACEHOLDERS[p.state]}</div>'
     out: list[str] = []
-    if p.edited_at is not None:
+    if marker and p.marker and p.edited_at is not None:
         out.append(
-            f'<i class="pstatus"> 本帖最后由 {p.author} 于 {ymd(p.edited_at, False)} 编辑 </i><br />\n<br />\n'
+            f'<i class="pstatus"> 本帖最后由 {html.escape(p.author)} 于 {ymd(p.edited_at, False)} 编辑 </i><br />\n<br />\n'
         )
     if p.html is not None:
         out.append(p.html)
@@ -95,7 +108,7 @@ def render_body(p: P, by_pid: dict[int, P]) -> str:
         quoted = html.escape(q.text.split("\n")[0][:100])
         out.append(
             '<div class="quote"><blockquote><font size="2"><a href="forum.php?mod=redirect&amp;goto=findpost'
-            f'&amp;pid={q.pid}&amp;ptid={q.tid}" target="_blank"><font color="#999999">{q.author} 发表于 '
+            f'&amp;pid={q.pid}&amp;ptid={q.tid}" target="_blank"><font color="#999999">{html.escape(q.author)} 发表于 '
             f"{ymd(q.at, False)}</font></a></font><br />\n{quoted}</blockquote></div><br />\n"
         )
         text = text[m.end() :]
@@ -122,7 +135,7 @@ def render_post(p: P, by_pid: dict[int, P], now: datetime, tid: int, fid: int) -
  <td class="pls" rowspan="2">
 <div id="favatar{p.pid}" class="pls cl favatar">
 <div class="pi">
-<div class="authi"><a href="home.php?mod=space&amp;uid={p.uid}" target="_blank" class="xw1">{p.author}</a>
+<div class="authi"><a href="home.php?mod=space&amp;uid={p.uid}" target="_blank" class="xw1">{html.escape(p.author)}</a>
 </div>
 </div>
 <div>
@@ -230,16 +243,20 @@ def render_thread(
     now: datetime,
     board: Board,
     viewer: Viewer | None = None,
+    sticky: list[P] | None = None,
 ) -> Iterator[tuple[int, str]]:
-    """Every page of a thread: (page number, HTML), ``board['ppp']`` posts a page by position."""
+    """Every page of a thread: (page number, HTML), ``board['ppp']`` posts a page by position;
+    ``sticky`` (pinned replies) are shown again at the top of page 1, as X3.5's 置顶回复."""
     ppp = int(board["ppp"])
     fid = int(board["fid"])
-    maxpos = max(p.position for p in posts)
+    maxpos = max((p.position for p in posts), default=1)  # none: 只看该作者 of someone who never posted
     pages = max(1, math.ceil(maxpos / ppp))
-    replies = len(posts) - 1
+    replies = max(len(posts) - 1, 0)
     for page in range(1, pages + 1):
         lo, hi = (page - 1) * ppp + 1, page * ppp
         on_page = [p for p in posts if lo <= p.position <= hi]
+        if page == 1 and sticky:
+            on_page = [*sticky, *on_page]
         head = ""
         if page == 1:
             head = (
@@ -278,12 +295,12 @@ def render_forum(
  <a href="forum.php?mod=viewthread&amp;tid={tid}&amp;extra=page%3D1" onclick="atarget(this)" class="s xst">{html.escape(subject)}</a>
 </th>
 <td class="by">
-<cite><a href="home.php?mod=space&amp;uid={users[author]}" c="1">{author}</a></cite>
+<cite><a href="home.php?mod=space&amp;uid={users[author]}" c="1">{html.escape(author)}</a></cite>
 <em><span>{now:%Y-%m-%d}</span></em>
 </td>
 <td class="num"><a href="forum.php?mod=viewthread&amp;tid={tid}&amp;extra=page%3D1" class="xi2">{replies}</a><em>{replies * 7 + 11}</em></td>
 <td class="by">
-<cite><a href="home.php?mod=space&username={last.author}" c="1">{last.author}</a></cite>
+<cite><a href="home.php?mod=space&username={html.escape(last.author)}" c="1">{html.escape(last.author)}</a></cite>
 <em><a href="forum.php?mod=redirect&tid={tid}&goto=lastpost#lastpost">{dgmdate_u(last.at, now).replace(ymd(last.at), ymd(last.at, False))}</a></em>
 </td>
 </tr>
@@ -482,3 +499,217 @@ def render_pm_view(
 </form>
 </div>"""
     return _pm_page(board, viewer, inner)
+
+
+# ---------------------------------------------------------------------------------------------- the write side
+
+# The pages below answer the judge's writes and the board's refusals, written from
+# ../shared/fixtures/discuz-x35-posting/INDEX.md (the exchange numbers are INDEX's).
+
+PAGE = """<!DOCTYPE html><html><head><meta charset="utf-8" /><title>{title} - 版杀测试论坛 - Powered by Discuz!</title></head>
+<body><div id="wp" class="wp"><div id="ct" class="wp cl w">{body}</div></div></body></html>"""
+
+NOT_FOUND = """<!DOCTYPE html><html><head><meta charset="utf-8" /><title>提示信息 - 版杀测试论坛 - Powered by Discuz!</title></head>
+<body><div id="wp" class="wp"><div id="ct" class="wp cl w"><div class="nfl"><div class="f_c altw">
+<div id="messagetext" class="alert_error"><p>抱歉，指定的主题不存在或已被删除或正在被审核</p>
+<script type="text/javascript">if(history.length > (BROWSER.ie ? 0 : 1)) {}</script>
+<p class="alert_btnleft"><a href="javascript:history.back()">[ 点击这里返回上一页 ]</a></p></div></div></div></div></div></body></html>"""
+
+# A wrong non-empty formhash: _xss_check's 503 (25).
+TAINTED = """<!DOCTYPE html><html><head><title>{host} - System Error</title><meta charset="utf-8" /></head>
+<body><div id="container"><h1>Discuz! System Error</h1><p>Time: 2026-06-04 11:00:00 +0800 IP: 127.0.0.1</p><div class="info"><li>您当前的访问请求当中含有非法字符，已经被系统拒绝</li></div></div></body></html>"""
+
+# The anti-crawler (CC) refusal and a database error page.
+CC_PAGE = """<!DOCTYPE html><html><head><meta charset="utf-8" /><title>提示信息</title></head><body>
+<div id="messagetext" class="alert_error"><p>抱歉，您的请求来路不正确或刷新过于频繁，请稍后再试</p></div></body></html>"""
+
+SYSTEM_ERROR = """<!DOCTYPE html><html><head><title>Discuz! System Error</title></head><body>
+<div class="info"><h1>Discuz! System Error</h1><p>Discuz! has encountered a problem.</p></div></body></html>"""
+
+
+def message_page(message: str, *, kind: str = "alert_error") -> str:
+    """Discuz!'s bare showmessage page (抱歉，指定的主题不存在…), ``div#messagetext.<kind>``."""
+    return f"""<!DOCTYPE html><html><head><meta charset="utf-8" /><title>提示信息 - 版杀测试论坛 - Powered by Discuz!</title></head>
+<body><div id="wp" class="wp"><div id="ct" class="wp cl w"><div class="nfl"><div class="f_c altw">
+<div id="messagetext" class="{kind}"><p>{message}</p>
+<p class="alert_btnleft"><a href="javascript:history.back()">[ 点击这里返回上一页 ]</a></p></div></div></div></div></div></body></html>"""
+
+
+def login_page(*, formhash: str = "l0g1nfh", captcha: bool = False, referer: str = "./") -> str:
+    """The login form ``member.php?mod=logging&action=login`` (01): form#loginform_…, its formhash."""
+    seccode = (
+        '<span id="seccode_cSA"></span><script type="text/javascript">updateseccode(\'cSA\');</script>'
+        '<input name="seccodehash" type="hidden" value="cSA" />'
+        if captcha
+        else ""
+    )
+    return f"""<!DOCTYPE html><html><head><meta charset="utf-8" /><title>登录 - 版杀测试论坛 - Powered by Discuz!</title></head>
+<body><div id="wp" class="wp"><form method="post" autocomplete="off" name="login" id="loginform_LaB1c" class="cl"
+action="member.php?mod=logging&amp;action=login&amp;loginsubmit=yes&amp;loginhash=LaB1c">
+<input type="hidden" name="formhash" value="{formhash}" />
+<input type="hidden" name="referer" value="{html.escape(referer)}" />
+<input type="text" name="username" id="username_LaB1c" autocomplete="off" size="30" class="px p_fre" value="" />
+<input type="password" id="password3_LaB1c" name="password" size="30" class="px p_fre" />
+<select id="loginquestionid_LaB1c" name="questionid"><option value="0">安全提问(未设置请忽略)</option></select>
+<input type="text" name="answer" id="loginanswer_LaB1c" autocomplete="off" size="30" class="px p_fre" />
+{seccode}
+<input type="checkbox" class="pc" name="cookietime" id="cookietime_LaB1c" value="2592000" />
+<button class="pn pnc" type="submit" name="loginsubmit" value="true"><strong>登录</strong></button>
+</form></div></body></html>"""
+
+
+def login_welcome(name: str) -> str:
+    """A login's answer (02): ``alert_right`` with the welcome line."""
+    js = f"$('succeedlocation').innerHTML = '欢迎您回来，新手上路 {html.escape(name)}，现在将转入登录前页面';"
+    body = (
+        f'<div id="messagetext" class="alert_right"><p><script type="text/javascript">{js}</script></p></div>'
+    )
+    return PAGE.format(title="提示信息", body=body)
+
+
+def post_form_page(
+    action: str, hidden: dict[str, str], *, formhash: str, uid: int, subject: str = "", message: str = ""
+) -> str:
+    """The reply / new thread / edit form (05, 07, 13): form#postform with its hidden fields."""
+    inputs = "".join(
+        f'<input type="hidden" name="{k}" id="{k}" value="{html.escape(v)}" />\n' for k, v in hidden.items()
+    )
+    form = f"""<form method="post" autocomplete="off" id="postform" action="{html.escape(action)}" onsubmit="return validate(this)">
+<input type="hidden" name="formhash" id="formhash" value="{formhash}" />
+<input type="hidden" name="posttime" id="posttime" value="1796130998" />
+<input type="hidden" name="wysiwyg" id="e_mode" value="1" />
+{inputs}<input type="text" name="subject" id="subject" class="px" value="{html.escape(subject)}" />
+<textarea name="message" id="e_textarea" class="pt" rows="15">{html.escape(message)}</textarea>
+<input type="checkbox" name="usesig" id="usesig" class="pc" value="1" checked="checked" />
+<input type="checkbox" name="htmlon" id="htmlon" class="pc" value="0" />
+<input type="hidden" name="save" id="postsave" value="" />
+</form>"""
+    shell = PAGE.format(title="发表帖子", body=form)
+    return shell.replace(
+        "<body>",
+        f"<body><script type=\"text/javascript\">var discuz_uid = '{uid}', charset = 'utf-8';</script>",
+        1,
+    )
+
+
+def pm_popup(touid: int, formhash: str) -> str:
+    """The «发送消息» popup's CDATA (64): form#pmform_UID."""
+    return f"""<h3 class="flb"><em>发送消息</em></h3><form id="pmform_{touid}" name="pmform_{touid}" method="post" autocomplete="off" action="home.php?mod=spacecp&amp;ac=pm&amp;op=send&amp;touid={touid}">
+<input type="hidden" name="pmsubmit" value="true" /><input type="hidden" name="touid" value="{touid}" />
+<input type="hidden" name="formhash" value="{formhash}" /><input type="hidden" name="handlekey" value="sendpm" />
+<input type="hidden" name="messageappend" id="messageappend" value="" />
+<textarea rows="6" cols="80" name="message" id="pm_textarea" class="pt"></textarea></form>"""
+
+
+def xml_answer(cdata: str) -> str:
+    """An ``inajax=1`` answer: the XML root wrapping CDATA."""
+    return f'<?xml version="1.0" encoding="utf-8"?>\n<root><![CDATA[{cdata}]]></root>'
+
+
+def render_bbcode(text: str) -> str:
+    """The little BBCode the judges' drafts use, rendered as Discuz! does; other tags are dropped."""
+    out = html.escape(text)
+    out = re.sub(r"\[b\](.*?)\[/b\]", r"<strong>\1</strong>", out, flags=re.S | re.I)
+    out = re.sub(r"\[i\](.*?)\[/i\]", r"<i>\1</i>", out, flags=re.S | re.I)
+    out = re.sub(
+        r"\[url=([^\]]+)\](.*?)\[/url\]", r'<a href="\1" target="_blank">\2</a>', out, flags=re.S | re.I
+    )
+    out = re.sub(r"\[/?[a-z]+(=[^\]]*)?\]", "", out, flags=re.I)
+    return out.replace("\n", "<br />\n")
+
+
+# ---------------------------------------------------------------------------------------------- mobile API v4
+
+
+def api_thread(
+    tid: int,
+    fid: int,
+    subject: str,
+    posts: list[P],
+    by_pid: dict[int, P],
+    page: int,
+    ppp: int,
+    maxposition: int,
+    *,
+    strip_marker: bool = False,
+) -> dict[str, Any]:
+    """``api/mobile/index.php?module=viewthread`` (version 4): the page's posts by position, ``ppp`` a page.
+
+    ``strip_marker``: the real API v4 leaves the edit marker out of ``message`` (the captures show it)."""
+    pages = max(1, math.ceil(len(posts) / ppp))
+    page = min(max(page, 1), pages)
+    postlist = [
+        {
+            "pid": str(p.pid),
+            "tid": str(tid),
+            "first": "1" if p.first else "0",
+            "author": p.author,
+            "authorid": str(p.uid),
+            "dateline": ymd(p.at, False),
+            "dbdateline": str(int(p.at.timestamp())),
+            "message": render_body(p, by_pid, marker=not strip_marker),
+            "number": str(p.position),
+            "position": str(p.position),
+        }
+        for p in posts[(page - 1) * ppp : page * ppp]
+    ]
+    return {
+        "Version": "4",
+        "Charset": "UTF-8",
+        "Variables": {
+            "cookiepre": "demo_2132_",
+            "member_uid": "0",
+            "formhash": "f0rmh4sh",
+            "thread": {
+                "tid": str(tid),
+                "fid": str(fid),
+                "subject": html.escape(subject),
+                "replies": str(max(len(posts) - 1, 0)),
+                "maxposition": str(maxposition),
+            },
+            "postlist": postlist,
+            "ppp": str(ppp),
+        },
+    }
+
+
+def api_forum(fid: int, name: str, threads: list[tuple[int, str, str, int, P, P]]) -> dict[str, Any]:
+    """``api/mobile/index.php?module=forumdisplay``: (tid, subject, author, replies, first, last) a row."""
+    rows = [
+        {
+            "tid": str(tid),
+            "subject": subject,
+            "replies": str(replies),
+            "author": author,
+            "lastposter": last.author,
+            "dblastpost": str(int(last.at.timestamp())),
+            "dbdateline": str(int(first.at.timestamp())),
+        }
+        for tid, subject, author, replies, first, last in threads
+    ]
+    return {
+        "Version": "4",
+        "Charset": "UTF-8",
+        "Variables": {"forum": {"fid": str(fid), "name": name}, "forum_threadlist": rows, "tpp": "20"},
+    }
+
+
+# ---------------------------------------------------------------------------------------------- touch pages
+
+
+def render_touch_forum(threads: list[tuple[int, str, str, int, int]], fid: int, forum: str) -> str:
+    """The touch view's thread list (``&mobile=2``, ../shared/fixtures touch_forumdisplay): author, views
+    and replies, no last-post time (only «1 小时前» of the thread). (tid, subject, author, uid, replies)."""
+    items = []
+    for tid, subject, author, uid, replies in threads:
+        href = f"forum.php?mod=viewthread&amp;tid={tid}&amp;extra=page%3D1&amp;mobile=2"
+        items.append(f"""<li class="list">
+<div class="threadlist_top cl"><div class="muser"><h3><a href="home.php?mod=space&amp;uid={uid}&amp;mobile=2" class="mmc">{html.escape(author)}</a></h3>
+<span class="mtime">1&nbsp;小时前</span></div></div>
+<a href="{href}"><div class="threadlist_tit cl"><em>{html.escape(subject)}</em></div></a>
+<div class="threadlist_foot cl"><ul><li><i class="dm-eye-fill"></i>{replies * 7 + 11}</li><li><i class="dm-chat-s-fill"></i>{replies}</li></ul></div>
+</li>""")
+    return f"""<!DOCTYPE html><html><head><meta charset="utf-8" /><title>{html.escape(forum)}</title></head>
+<body class="pg_forumdisplay"><div class="threadlist_box cl"><div class="threadlist cl"><ul>
+{"".join(items)}
+</ul></div></div></body></html>"""

@@ -10,7 +10,8 @@ import responses
 
 from forumbot.board import BoardConfig
 from forumbot.client import BoardClient, forget_login_failures
-from tests.client.pagebuilder import FakeBoard
+from forumbot.exampleboard.server import LiveBoard
+from tests.boards import small_board
 from tests.conftest import FakeClock, make_board
 
 
@@ -28,8 +29,8 @@ def rsps() -> Iterator[responses.RequestsMock]:
 
 
 @pytest.fixture
-def fake_board(rsps: responses.RequestsMock) -> FakeBoard:
-    board = FakeBoard()
+def fake_board(rsps: responses.RequestsMock) -> LiveBoard:
+    board = small_board()
     return board
 
 

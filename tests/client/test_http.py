@@ -11,7 +11,9 @@ import responses
 
 from forumbot.client import MAX_REDIRECTS, BoardClient, header_safe, mobile_user_agent
 from forumbot.errors import BoardSystemError, CCDefence, NetworkError, RedirectLoop, ThreadNotFound
-from tests.client.pagebuilder import CC_PAGE, ROOT, SYSTEM_ERROR, FakeBoard
+from forumbot.exampleboard.render import CC_PAGE, SYSTEM_ERROR
+from forumbot.exampleboard.server import LiveBoard
+from tests.boards import ROOT
 from tests.conftest import TEST_UA, FakeClock
 
 PC1 = ROOT + "forum.php?mod=viewthread&tid=7&page=1"
@@ -114,9 +116,9 @@ def test_4xx_is_an_answer_not_a_fault(
     rsps: responses.RequestsMock,
     make_client: Callable[..., BoardClient],
     clock: FakeClock,
-    fake_board: FakeBoard,
+    fake_board: LiveBoard,
 ) -> None:
-    fake_board.install(rsps)
+    fake_board.mock(rsps, writes=False)
     client = make_client(min_interval=0.0)
     with pytest.raises(ThreadNotFound) as info:
         client.fetch_thread_page(999, 1)

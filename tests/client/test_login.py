@@ -14,7 +14,8 @@ import responses
 
 from forumbot.client import BoardClient
 from forumbot.errors import CaptchaRequired, LoginFailed, LoginRequired
-from tests.client.pagebuilder import ROOT, FakeBoard, login_page, message_page
+from forumbot.exampleboard.render import login_page, message_page
+from tests.boards import ROOT, small_board
 
 LOGIN_FORM = ROOT + "member.php?mod=logging&action=login"
 LOGIN_POST = ROOT + "member.php?mod=logging&action=login&loginsubmit=yes"
@@ -76,9 +77,9 @@ def test_saved_cookies_are_reused_without_logging_in(
     cookie_file = tmp_path / "c.json"
     make_client(**creds(cookie_file=cookie_file)).login()
     cookie_file.chmod(0o644)
-    board = FakeBoard()
+    board = small_board()
     board.add_thread(7, 3)
-    board.install(rsps)
+    board.mock(rsps, writes=False)
     n = len(rsps.calls)
     again = make_client(**creds(cookie_file=cookie_file))
     assert again.logged_in
@@ -94,9 +95,9 @@ def test_first_fetch_logs_in_when_credentials_are_set(
 ) -> None:
     rsps.get(LOGIN_FORM, **_html(login_page()))
     rsps.post(LOGIN_POST, **_html(WELCOME, AUTH))
-    board = FakeBoard()
+    board = small_board()
     board.add_thread(7, 2)
-    board.install(rsps)
+    board.mock(rsps, writes=False)
     client = make_client(**creds())
     client.fetch_thread_page(7, 1)
     assert [c.request.method for c in rsps.calls] == ["GET", "POST", "GET"]
@@ -221,7 +222,7 @@ def test_expired_cookies_mean_one_relogin(
             }
         )
     )
-    board = FakeBoard()
+    board = small_board()
     board.add_thread(7, 2)
     _login_wall(rsps)  # first answer to the thread: the login page
     rsps.get(PC1, body=board.thread_html(7, 1).encode(), content_type="text/html; charset=utf-8")

@@ -22,12 +22,13 @@ from hypothesis import strategies as st
 
 from forumbot.client import CAPTCHA_PAUSE, BoardClient, forget_login_failures, network_cause
 from forumbot.errors import BoardSystemError, BoardUnavailable, CaptchaRequired, LoginFailed, NetworkError
+from forumbot.exampleboard.render import login_page, message_page
 from forumbot.i18n import current_language, set_language
 from forumbot.outbox import ItemKind, Outbox, Reply
 from forumbot.posting import BoardWriter, WriterSettings
 from forumbot.store import Store
 from forumbot.store.logins import StoreLoginGuard, login_failures, record_login_failure
-from tests.client.pagebuilder import ROOT, login_page, message_page
+from tests.boards import ROOT
 from tests.conftest import FakeClock, make_board
 
 LOGIN_FORM = ROOT + "member.php?mod=logging&action=login"

@@ -12,14 +12,10 @@ through the mobile API (29, 30: version 2, the charset asked of ``?check`` first
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 import responses
@@ -28,66 +24,25 @@ import tomli_w
 from forumbot.cli import main
 from forumbot.client import forget_login_failures
 from forumbot.config import Game, load_game
+from forumbot.exampleboard.server import LiveBoard
 from forumbot.i18n import current_language, set_language
 from forumbot.outbox import ItemKind, Outbox, Reply
 from forumbot.store import open_store
 from forumbot.store.logins import LOCKOUT, login_failures
-from tests.client.pagebuilder import ROOT, login_page, message_page
+from tests.boards import ROOT, small_board
 from tests.conftest import TEST_UA
 
 PASSWORD_ENV = "FORUMBOT_LOCK_TEST_PASSWORD"
 UIDS = {"饺子": 2, "包子": 3, "馄饨": 4, "烧卖": 5, "汤圆": 6, "油条": 7, "法官大人": 14}
 
 
-@dataclass
-class LockingBoard:
-    """A Discuz! X3.5 board refusing the judge's password, in ``charset``, on both login routes.
+def locking_board(charset: str) -> LiveBoard:
+    """The example board, in ``charset``, whose judge's password is not the one the game gives.
 
-    PC: GET the login form (form#loginform_…, formhash), POST → 200 ``alert_error`` «登录失败，您还可以尝试
-    4 次» (03, 80). API: GET ``?check`` → {"charset": …} (29), POST ``version=2&module=login`` → JSON
-    ``login_invalid`` (30). Every login POST is kept with its raw field bytes.
-    """
-
-    charset: str
-    logins: list[dict[str, bytes]] = field(default_factory=list)
-
-    def _page(self, html: str) -> tuple[int, dict[str, str], bytes]:
-        html = html.replace('<meta charset="utf-8" />', f'<meta charset="{self.charset}" />')
-        return 200, {"Content-Type": f"text/html; charset={self.charset}"}, html.encode(self.charset)
-
-    def _fields(self, request: Any) -> dict[str, bytes]:
-        body = request.body.decode("ascii") if isinstance(request.body, bytes) else str(request.body)
-        pairs = parse_qsl(body, keep_blank_values=True, encoding="latin-1")
-        return {k: v.encode("latin-1") for k, v in pairs}
-
-    def respond(self, request: Any) -> tuple[int, dict[str, str], bytes]:
-        parts = urlsplit(request.url)
-        if parts.path.endswith("member.php"):
-            if request.method == "GET":
-                return self._page(login_page())
-            self.logins.append(self._fields(request))
-            return self._page(message_page("登录失败，您还可以尝试 4 次"))
-        if parts.query == "check":
-            answer = {"discuzversion": "X3.5", "charset": self.charset, "version": "4"}
-            return 200, {"Content-Type": "text/html; charset=UTF-8"}, json.dumps(answer).encode()
-        if "module=login" in parts.query and request.method == "POST":
-            self.logins.append(self._fields(request))
-            answer = {
-                "Version": "2",
-                "Charset": self.charset.upper(),
-                "Variables": {"member_uid": "0", "formhash": "73a9250f"},
-                "Message": {"messageval": "login_invalid", "messagestr": "mobile:login_invalid"},
-            }
-            return 200, {"Content-Type": "application/json"}, json.dumps(answer).encode()
-        return 404, {"Content-Type": "text/html"}, b"not part of this board"
-
-    def install(self, rsps: responses.RequestsMock) -> None:
-        rsps.add_callback(responses.GET, url_prefix(), callback=self.respond)
-        rsps.add_callback(responses.POST, url_prefix(), callback=self.respond)
-
-
-def url_prefix() -> re.Pattern[str]:
-    return re.compile("^" + re.escape(ROOT) + ".*")
+    PC: the login form, POST → ``alert_error`` «登录失败，您还可以尝试 4 次» (03, 80). API: ``?check`` →
+    {"charset": …} (29), POST ``version=2&module=login`` → JSON ``login_invalid`` (30). The board keeps
+    every login POST with its raw field bytes (``board.logins``)."""
+    return small_board(users=UIDS, charset=charset, password="the right password")
 
 
 def write_game(tmp_path: Path, route: str) -> Path:
@@ -149,9 +104,9 @@ def test_no_command_logs_in_again_within_the_lock_period(
     path = write_game(tmp_path, route)
     game = load_game(path)
     item = approved_item(game)
-    board = LockingBoard(charset)
+    board = locking_board(charset)
     with responses.RequestsMock(assert_all_requests_are_fired=False) as rsps:
-        board.install(rsps)
+        board.mock(rsps)
 
         fresh_process()
         assert main(["--game", str(path), "outbox", "send"]) == 3  # the first send: one failed login

@@ -22,10 +22,11 @@ import responses
 
 from forumbot.client import BoardClient, forget_login_failures
 from forumbot.errors import ConfigError, LoginFailed, LoginRequired
+from forumbot.exampleboard.render import login_page, message_page
 from forumbot.poll import poll
 from forumbot.store import Store
 from forumbot.store.logins import LOCKOUT, StoreLoginGuard, blocking_failure, login_failures
-from tests.client.pagebuilder import ROOT, FakeBoard, login_page, message_page
+from tests.boards import ROOT, small_board
 from tests.conftest import FakeClock
 from tests.shared_fixtures import SHARED_FIXTURES
 
@@ -114,8 +115,8 @@ def test_no_other_process_tries_the_account_for_15_minutes(
 def test_five_polls_with_a_wrong_password_make_one_login_post(
     rsps: responses.RequestsMock, new_process: Callable[..., BoardClient], store: Store, clock: FakeClock
 ) -> None:
-    board = FakeBoard()
-    board.install(rsps)
+    board = small_board()
+    board.mock(rsps, writes=False)
     board.add_thread(2, 3)
     rsps.post(LOGIN_POST, **_html(WRONG))
     for _ in range(5):
@@ -148,8 +149,8 @@ def test_an_explicit_retry_tries_once_and_a_success_clears_the_record(
 def test_poll_retry_login_lets_one_attempt_through(
     rsps: responses.RequestsMock, new_process: Callable[..., BoardClient], store: Store, clock: FakeClock
 ) -> None:
-    board = FakeBoard()
-    board.install(rsps)
+    board = small_board()
+    board.mock(rsps, writes=False)
     board.add_thread(2, 3)
     rsps.post(LOGIN_POST, **_html(WRONG))
     client = new_process()

@@ -11,21 +11,22 @@ from forumbot import urls
 from forumbot.board import SourceKind
 from forumbot.client import BoardClient
 from forumbot.errors import ThreadNotFound
+from forumbot.exampleboard.server import LiveBoard
 from forumbot.parsers.records import Source
 from forumbot.urls import Url
-from tests.client.pagebuilder import ROOT, FakeBoard
+from tests.boards import ROOT, small_board
 from tests.conftest import FakeClock
 
 
 @pytest.fixture
-def board(rsps: responses.RequestsMock) -> FakeBoard:
-    b = FakeBoard()
+def board(rsps: responses.RequestsMock) -> LiveBoard:
+    b = small_board()
     b.add_thread(7, 12)
-    b.install(rsps)
+    b.mock(rsps, writes=False)
     return b
 
 
-def test_pc_source(board: FakeBoard, make_client: Callable[..., BoardClient]) -> None:
+def test_pc_source(board: LiveBoard, make_client: Callable[..., BoardClient]) -> None:
     client = make_client(source=SourceKind.PC)
     page = client.fetch_thread_page(7, 2)
     assert page.source is Source.PC
@@ -34,7 +35,7 @@ def test_pc_source(board: FakeBoard, make_client: Callable[..., BoardClient]) ->
     assert board.requests == [ROOT + "forum.php?mod=viewthread&tid=7&page=2"]
 
 
-def test_api_source_asks_for_its_ppp(board: FakeBoard, make_client: Callable[..., BoardClient]) -> None:
+def test_api_source_asks_for_its_ppp(board: LiveBoard, make_client: Callable[..., BoardClient]) -> None:
     client = make_client(source=SourceKind.API, api_ppp=50)
     page = client.fetch_thread_page(7, 1)
     assert page.source is Source.API
@@ -46,9 +47,9 @@ def test_api_source_asks_for_its_ppp(board: FakeBoard, make_client: Callable[...
 
 
 def test_closed_api_falls_back_to_pc_for_the_session(
-    board: FakeBoard, make_client: Callable[..., BoardClient]
+    board: LiveBoard, make_client: Callable[..., BoardClient]
 ) -> None:
-    board.api = "closed"
+    board.options.mobile_api = "closed"
     client = make_client(source=SourceKind.API)
     page = client.fetch_thread_page(7, 1)
     assert page.source is Source.PC
@@ -60,9 +61,9 @@ def test_closed_api_falls_back_to_pc_for_the_session(
 
 
 def test_api_system_errors_fall_back_after_the_retries(
-    board: FakeBoard, make_client: Callable[..., BoardClient], clock: FakeClock
+    board: LiveBoard, make_client: Callable[..., BoardClient], clock: FakeClock
 ) -> None:
-    board.api = "error503"
+    board.options.mobile_api = "error503"
     client = make_client(source=SourceKind.API, retries=2, min_interval=0.0)
     page = client.fetch_thread_page(7, 1)
     assert page.source is Source.PC
@@ -71,9 +72,9 @@ def test_api_system_errors_fall_back_after_the_retries(
 
 
 def test_an_api_redirect_is_not_followed_but_retried(
-    board: FakeBoard, make_client: Callable[..., BoardClient]
+    board: LiveBoard, make_client: Callable[..., BoardClient]
 ) -> None:
-    board.api = "redirect"
+    board.options.mobile_api = "redirect"
     client = make_client(source=SourceKind.API, retries=1, min_interval=0.0)
     page = client.fetch_thread_page(7, 1)
     assert page.source is Source.PC
@@ -81,7 +82,7 @@ def test_an_api_redirect_is_not_followed_but_retried(
     assert board.count("tid=1") == 0  # the Location was never fetched
 
 
-def test_an_api_redirect_then_an_answer(board: FakeBoard, make_client: Callable[..., BoardClient]) -> None:
+def test_an_api_redirect_then_an_answer(board: LiveBoard, make_client: Callable[..., BoardClient]) -> None:
     h = board.headers()
     h["Location"] = ROOT + "forum.php?mod=viewthread&tid=1"
     board.fail_next = [lambda: (302, h, b"")]
@@ -92,7 +93,7 @@ def test_an_api_redirect_then_an_answer(board: FakeBoard, make_client: Callable[
 
 
 def test_thread_not_found_does_not_disable_the_api(
-    board: FakeBoard, make_client: Callable[..., BoardClient]
+    board: LiveBoard, make_client: Callable[..., BoardClient]
 ) -> None:
     client = make_client(source=SourceKind.API)
     with pytest.raises(ThreadNotFound):
@@ -100,7 +101,7 @@ def test_thread_not_found_does_not_disable_the_api(
     assert client.api_disabled is None
 
 
-def test_page_beyond_the_last_is_the_last(board: FakeBoard, make_client: Callable[..., BoardClient]) -> None:
+def test_page_beyond_the_last_is_the_last(board: LiveBoard, make_client: Callable[..., BoardClient]) -> None:
     page = make_client().fetch_thread_page(7, 9)
     assert (page.thread.page, page.thread.pages) == (2, 2)
 

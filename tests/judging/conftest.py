@@ -1,12 +1,11 @@
-"""A responses-mocked board that replays the example game's saved pages (our own files, data/examples).
+"""The example board playing an example game (data/examples) behind responses.
 
-``board.use("s2")`` switches the snapshot, like time passing on the board: a vote is edited and a
+``board.use("s2")`` moves the board's clock to the scenario's named moment: a vote is edited and a
 discussion post is deleted between s1 and s2.
 """
 
 from __future__ import annotations
 
-import re
 import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,7 +17,8 @@ import pytest
 import responses
 
 from forumbot.config import Game, game_from_dict
-from forumbot.demoboard import DemoBoard
+from forumbot.exampleboard.model import load_scenario
+from forumbot.exampleboard.server import LiveBoard
 from forumbot.resources import data_dir
 
 EXAMPLE = data_dir() / "examples" / "meishi"
@@ -28,7 +28,7 @@ BOARD_URL = "https://bbs.example.com/"
 
 @dataclass
 class MockBoard:
-    board: DemoBoard
+    board: LiveBoard
     mock: responses.RequestsMock
 
     def use(self, snapshot: str) -> None:
@@ -41,16 +41,11 @@ class MockBoard:
 
 @contextmanager
 def mocked(example: Path) -> Iterator[MockBoard]:
-    """The example's saved pages behind responses (the DemoBoard's URL→page map, without a socket)."""
-    board = DemoBoard(example / "board")
-
-    def reply(request: Any) -> tuple[int, dict[str, str], bytes]:
-        path = request.url[len(BOARD_URL) - 1 :]
-        status, body = board.answer(path)
-        return status, {"Content-Type": "text/html; charset=utf-8", "Date": board.snapshot_date()}, body
-
+    """The example's board behind responses (no socket), at the scenario's first snapshot."""
+    scenario = load_scenario(example / "scenario.toml")
+    board = LiveBoard(scenario, now=min(scenario.snapshots.values()))
     with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
-        mock.add_callback(responses.GET, re.compile(re.escape(BOARD_URL) + ".*"), callback=reply)
+        board.mock(mock, BOARD_URL)
         yield MockBoard(board, mock)
 
 

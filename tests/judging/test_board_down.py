@@ -5,45 +5,32 @@ with no fault. (The runner's own moment at a deadline is tested in tests/runner/
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import pytest
 import responses
 
 from forumbot.client import BoardClient
-from forumbot.demoboard import DemoBoard
 from forumbot.desk import Desk, read_submissions, vote_count_draft
 from forumbot.errors import ForumbotError, ReadIncomplete
+from forumbot.exampleboard.model import load_scenario
+from forumbot.exampleboard.server import LiveBoard
 from forumbot.poll import poll
 from forumbot.store import Store, open_store
 from tests.judging.conftest import BOARD_URL, EXAMPLE, example_game, example_roles
 
 
-class FlakyBoard:
-    """The example's saved pages behind responses, with a switch that takes the board down (503)."""
-
-    def __init__(self) -> None:
-        self.board = DemoBoard(EXAMPLE / "board")
-        self.down = False
-
-    def reply(self, request: Any) -> tuple[int, dict[str, str], bytes]:
-        if self.down:
-            return 503, {"Content-Type": "text/html"}, b"<html><body>503 Service Unavailable</body></html>"
-        status, body = self.board.answer(request.url[len(BOARD_URL) - 1 :])
-        return status, {"Content-Type": "text/html; charset=utf-8"}, body
-
-
 @contextmanager
-def flaky_board() -> Iterator[FlakyBoard]:
-    fb = FlakyBoard()
+def flaky_board() -> Iterator[LiveBoard]:
+    """The example's board behind responses; ``board.down = True`` takes it down (503)."""
+    scenario = load_scenario(EXAMPLE / "scenario.toml")
+    board = LiveBoard(scenario, now=min(scenario.snapshots.values()))
     with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
-        mock.add_callback(responses.GET, re.compile(re.escape(BOARD_URL) + ".*"), callback=fb.reply)
-        yield fb
+        board.mock(mock, BOARD_URL)
+        yield board
 
 
 def utc(text: str) -> datetime:
@@ -71,9 +58,9 @@ def judge_at_deadlines(store: Store, *, fault: bool) -> tuple[Desk, list[str]]:
                 log.append(str(exc))
             desk.refresh()
 
-        fb.board.use("s1")
+        fb.use("s1")
         read(False)  # 11:00: an incremental read
-        fb.board.use("s2")
+        fb.use("s2")
         now[0] = utc("2026-06-04 05:01")  # 13:01: the void cutoff and the close are past
         fb.down = fault
         read(True)

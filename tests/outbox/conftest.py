@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -12,11 +13,11 @@ import responses
 
 from forumbot.client import BoardClient
 from forumbot.config import Game, game_from_dict
+from forumbot.exampleboard.server import LiveBoard
 from forumbot.outbox import Outbox
 from forumbot.store.db import Store
-from tests.client.pagebuilder import ROOT
+from tests.boards import ROOT, small_board
 from tests.conftest import TEST_UA, FakeClock
-from tests.outbox.fakeboard import WritableBoard
 
 ROSTER = ["饺子", "包子", "馄饨", "烧卖", "汤圆", "油条"]
 UIDS = {"饺子": 2, "包子": 3, "馄饨": 4, "烧卖": 5, "汤圆": 6, "油条": 7, "法官大人": 14}
@@ -35,24 +36,24 @@ def make_game(**outbox: Any) -> Game:
 
 
 @pytest.fixture(params=["utf-8", "gbk"])
-def board(request: pytest.FixtureRequest, clock: FakeClock) -> Iterator[WritableBoard]:
-    """The judge's board, UTF-8 (X3.5) and GBK: discussion tid 4, vote tid 5, a running-count floor."""
-    b = WritableBoard(charset=request.param, clock=clock)
-    b.users = {uid: name for name, uid in UIDS.items()}
+def board(request: pytest.FixtureRequest, clock: FakeClock) -> Iterator[LiveBoard]:
+    """The judge's board, UTF-8 (X3.5) and GBK: discussion tid 4, vote tid 5, a running-count floor.
+
+    Its story starts an hour before the test's clock and then keeps up with it (UCenter's 15 s between
+    two PMs counted on the test's clock)."""
+    b = small_board(users=UIDS, charset=request.param, pmfloodctrl=15, now=clock.now() - timedelta(hours=1))
     b.add_thread(4, 3, subject="【美食杀】第一天讨论")
     b.add_thread(5, 2, subject="【美食杀】第一天投票")
-    b.now = clock.now()
+    b.follow(clock.now, catch_up=True)
     with responses.RequestsMock(assert_all_requests_are_fired=False) as rsps:
-        b.install(rsps)
+        b.mock(rsps)
         yield b
 
 
 @pytest.fixture
-def running_count_pid(board: WritableBoard) -> int:
+def running_count_pid(board: LiveBoard) -> int:
     """The judge's own floor in the vote thread that the running count edits."""
-    pid = board.reply(5, "法官大人", "【实时票数】尚无投票")
-    board.post(pid).uid = 14
-    return pid
+    return board.reply(5, "法官大人", "【实时票数】尚无投票")
 
 
 @pytest.fixture

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from forumbot.cli import main
-from tests.client.pagebuilder import ROOT
+from forumbot.exampleboard.server import LiveBoard
+from tests.boards import ROOT
 from tests.conftest import TEST_UA
-from tests.outbox.fakeboard import WritableBoard
 
 GAME = f"""
 [game]
@@ -49,12 +49,12 @@ opens = "2026-06-03 17:20"
 
 
 @pytest.fixture
-def game_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, board: WritableBoard) -> Path:
+def game_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, board: LiveBoard) -> Path:
     path = tmp_path / "forumbot.toml"
     path.write_text(GAME, "utf-8")
     monkeypatch.setenv("FORUMBOT_TEST_PASSWORD", "hunter2")
     monkeypatch.setenv("FORUMBOT_JUDGE", "执法团甲")
-    board.pmfloodctrl = 0
+    board.options.pmfloodctrl = 0
     return path
 
 
@@ -64,7 +64,7 @@ def run(game: Path, *argv: str) -> int:
 
 def test_add_approve_with_editor_send_and_show(
     game_file: Path,
-    board: WritableBoard,
+    board: LiveBoard,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
@@ -128,22 +128,22 @@ def test_add_approve_with_editor_send_and_show(
     assert run(game_file, "send") == 0
     out = capsys.readouterr().out
     assert "已发送 2 条" in out
-    assert board.count_stored("【票数统计】烧卖 3 票") == 1 and board.count_stored("你的身份是【平民】") == 1
+    assert board.writer.count("【票数统计】烧卖 3 票") == 1 and board.writer.count("你的身份是【平民】") == 1
     assert run(game_file, "show", "1", "--json") == 0
     shown = json.loads(capsys.readouterr().out)
     assert shown["status"] == "sent" and shown["approved_by"] == "执法团甲"
     assert [r["body"] for r in shown["revisions"]] == ["【票数统计】草稿", "【票数统计】烧卖 3 票"]
     assert run(game_file, "send") == 0  # nothing left: nothing posted again
-    assert len(board.posts_received) == 2
+    assert len(board.writer.received) == 2
     assert run(game_file, "--all") == 0
     listing = capsys.readouterr().out
     assert "#1" in listing and "已发送" in listing
 
 
 def test_a_refusal_is_shown_in_the_boards_words(
-    game_file: Path, board: WritableBoard, capsys: pytest.CaptureFixture[str]
+    game_file: Path, board: LiveBoard, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    board.closed.add(5)
+    board.options.closed.add(5)
     run(game_file, "add", "--reply", "5", "--body", "【公告】")
     run(game_file, "approve", "1")
     assert run(game_file, "send") == 1

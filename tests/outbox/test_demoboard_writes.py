@@ -1,4 +1,5 @@
-"""The demo board takes the judge's writes and shows them on the next page read."""
+"""The example board (playing the meishi example) takes the judge's writes and shows them on the next
+page read."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import requests
 
 from forumbot.client import BoardClient
 from forumbot.config import game_from_dict
-from forumbot.demoboard import DemoBoard
+from forumbot.exampleboard.server import LiveBoard
 from forumbot.outbox import Edit, ItemKind, Outbox, PrivateMessage, Reply
 from forumbot.resources import data_dir
 from forumbot.store.db import open_store
@@ -19,7 +20,7 @@ FOLDER = data_dir() / "examples" / "meishi"
 
 def test_an_approved_outbox_reaches_the_demo_board_and_reads_back(tmp_path) -> None:  # type: ignore[no-untyped-def]
     data = tomllib.loads((FOLDER / "game.toml").read_text("utf-8"))
-    with DemoBoard(FOLDER / "board") as board:
+    with LiveBoard.example("meishi", now="s1") as board:
         data["board"]["url"] = board.url
         data["board"]["username"] = "法官大人"
         data["outbox"] = {"pm_interval": 0, "uids": {"法官大人": 14, "饺子": 2}}

@@ -13,6 +13,7 @@ import requests
 
 from forumbot.config import Game
 from forumbot.errors import UsageError
+from forumbot.exampleboard.server import LiveBoard
 from forumbot.outbox import (
     APPROVED,
     FAILED,
@@ -29,7 +30,6 @@ from forumbot.store import outbox as repo
 from forumbot.store.db import Store
 from tests.conftest import FakeClock
 from tests.outbox.conftest import UIDS, make_game
-from tests.outbox.fakeboard import WritableBoard
 
 Start = Callable[[Store, Game], Outbox]
 
@@ -74,21 +74,21 @@ def day_outbox(ob: Outbox, running_pid: int) -> list[int]:
     return ids
 
 
-def assert_each_once(board: WritableBoard, ob: Outbox, ids: list[int]) -> None:
+def assert_each_once(board: LiveBoard, ob: Outbox, ids: list[int]) -> None:
     for i in ids:
         item = ob.get(i)
         assert item.status == SENT, (item.id, item.status, item.board_message)
         expected = len(item.uids) if item.dest == "pm" else 1
-        assert board.count_stored(item.body) == expected, (item.kind, board.posts_received)
+        assert board.writer.count(item.body) == expected, (item.kind, board.writer.received)
         if item.dest in ("reply", "edit"):
-            assert item.result_pid is not None and board.post(item.result_pid).text == item.body
+            assert item.result_pid is not None and board.text_of(item.result_pid) == item.body
         if item.dest == "pm":
             assert sorted(item.delivered) == sorted(item.uids) and all(v > 0 for v in item.delivered.values())
-    assert len(board.posts_received) == sum(max(len(ob.get(i).uids), 1) for i in ids)
+    assert len(board.writer.received) == sum(max(len(ob.get(i).uids), 1) for i in ids)
 
 
 def test_a_whole_day_goes_out_once_with_pids_pmids_and_paced_pms(
-    board: WritableBoard,
+    board: LiveBoard,
     running_count_pid: int,
     start: Start,
     reopen_store: Callable[[], Store],
@@ -100,16 +100,16 @@ def test_a_whole_day_goes_out_once_with_pids_pmids_and_paced_pms(
     assert not report.stopped
     assert_each_once(board, ob, ids)
     # the text arrived right (a GBK board reads GBK bytes: UTF-8 would be mojibake here)
-    assert board.post(ob.get(ids[0]).result_pid or 0).text.startswith("【案情】昨夜 [b]烧卖[/b] 死亡。")
-    assert ob.get(ids[5]).result_tid in board.threads
+    assert board.text_of(ob.get(ids[0]).result_pid or 0).startswith("【案情】昨夜 [b]烧卖[/b] 死亡。")
+    assert ob.get(ids[5]).result_tid in board.thread_ids()
     # UCenter's 15 s between two PMs: five PMs → four waits
-    assert [s for s in clock.sleeps if s > 10] and board._last_pm_at is not None
+    assert [s for s in clock.sleeps if s > 10] and board.writer.last_pm_at is not None
     assert any("站内短消息间隔" in line for line in start.lines)  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("kill_at", [1, 2, 4, 6, 7, 9, 11])
 def test_killed_between_the_post_and_its_answer_then_restarted_sends_each_once(
-    board: WritableBoard,
+    board: LiveBoard,
     running_count_pid: int,
     start: Start,
     reopen_store: Callable[[], Store],
@@ -127,15 +127,15 @@ def test_killed_between_the_post_and_its_answer_then_restarted_sends_each_once(
         if seen["n"] == kill_at:
             raise KeyboardInterrupt("killed after the board stored it")
 
-    board.on_post.append(kill)
+    board.writer.on_post.append(kill)
     with pytest.raises(KeyboardInterrupt):
         ob.send()
     stuck = [i for i in ids if ob.get(i).status == "sending"]
     assert len(stuck) == 1  # committed before the POST, never moved on
-    board.on_post.clear()
+    board.writer.on_post.clear()
     again = start(reopen_store(), game)  # a new process: new session, same store
     early = again.send()  # at once: the item may still belong to a live sender, so nothing is sent
-    assert early.stopped and "正在发送中" in early.stopped and len(board.posts_received) == kill_at
+    assert early.stopped and "正在发送中" in early.stopped and len(board.writer.received) == kill_at
     clock.advance(60)  # the board's timeout and a margin later: the sender is surely gone
     report = again.send()
     assert not report.stopped, report
@@ -148,17 +148,17 @@ def test_killed_between_the_post_and_its_answer_then_restarted_sends_each_once(
 
 
 def test_a_timeout_after_the_post_makes_the_item_unknown_until_the_board_is_read(
-    board: WritableBoard, running_count_pid: int, start: Start, reopen_store: Callable[[], Store]
+    board: LiveBoard, running_count_pid: int, start: Start, reopen_store: Callable[[], Store]
 ) -> None:
     game = make_game()
     ob = start(reopen_store(), game)
     ids = day_outbox(ob, running_count_pid)
 
     def timeout(what: str, text: str) -> None:
-        board.on_post.clear()
+        board.writer.on_post.clear()
         raise requests.ReadTimeout("the answer never came")
 
-    board.on_post.append(timeout)
+    board.writer.on_post.append(timeout)
     report = ob.send()
     assert report.stopped and ob.get(ids[0]).status == UNKNOWN
     assert sum(1 for i in ids if ob.get(i).status == SENT) == 0  # stops: nothing more until it is settled
@@ -170,7 +170,7 @@ def test_a_timeout_after_the_post_makes_the_item_unknown_until_the_board_is_read
 
 
 def test_an_unknown_item_not_found_on_the_board_is_sent_again_once(
-    board: WritableBoard, start: Start, reopen_store: Callable[[], Store], clock: FakeClock
+    board: LiveBoard, start: Start, reopen_store: Callable[[], Store], clock: FakeClock
 ) -> None:
     """The POST died before the board stored anything: the read finds nothing, so it goes again."""
     ob = start(reopen_store(), make_game())
@@ -187,72 +187,72 @@ def test_an_unknown_item_not_found_on_the_board_is_sent_again_once(
     )
     report = ob.send()
     assert [s.outcome for s in report.steps][:1] == ["not_found"], report
-    assert ob.get(item).status == SENT and board.count_stored("【票数统计】饺子 2 票") == 1
+    assert ob.get(item).status == SENT and board.writer.count("【票数统计】饺子 2 票") == 1
 
 
 def test_flood_control_waits_the_boards_interval_and_never_doubles(
-    board: WritableBoard, start: Start, reopen_store: Callable[[], Store], clock: FakeClock
+    board: LiveBoard, start: Start, reopen_store: Callable[[], Store], clock: FakeClock
 ) -> None:
-    board.floodctrl = 15
+    board.options.floodctrl = 15
     ob = start(reopen_store(), make_game(auto_approve=["vote_count", "judge_post"]))
     a = ob.add(ItemKind.VOTE_COUNT, Reply(5), "【票数统计】第一次", day=1)
     b = ob.add(ItemKind.JUDGE_POST, Reply(5), "【公告】第二条", day=1)
     report = ob.send()
     assert not report.stopped
     assert ob.get(a).status == SENT and ob.get(b).status == SENT
-    assert board.count_stored("【公告】第二条") == 1
+    assert board.writer.count("【公告】第二条") == 1
     assert 16.0 in clock.sleeps  # the board's 15 s, plus one
     assert any(e.note.startswith("refused for now (flood)") for e in repo.log(ob.store, b))
 
 
 def test_a_refusal_keeps_the_boards_words_and_the_item_unsent(
-    board: WritableBoard, start: Start, reopen_store: Callable[[], Store]
+    board: LiveBoard, start: Start, reopen_store: Callable[[], Store]
 ) -> None:
-    board.closed.add(5)
+    board.options.closed.add(5)
     ob = start(reopen_store(), make_game())
     item = ob.add(ItemKind.VOTE_COUNT, Reply(5), "【票数统计】关闭的帖子", day=1)
     ob.approve(item, by="法官大人")
     ob.send()
     got = ob.get(item)
     assert got.status == FAILED and got.board_message == "抱歉，本主题已关闭，不再接受新内容"
-    assert board.posts_received == []
-    board.closed.clear()
+    assert board.writer.received == []
+    board.options.closed.clear()
     ob.approve(item, by="法官大人")  # the judge had the thread opened again
     ob.send()
-    assert ob.get(item).status == SENT and board.count_stored("【票数统计】关闭的帖子") == 1
+    assert ob.get(item).status == SENT and board.writer.count("【票数统计】关闭的帖子") == 1
 
 
 def test_the_board_unreachable_before_sending_leaves_the_item_approved(
-    board: WritableBoard, start: Start, reopen_store: Callable[[], Store]
+    board: LiveBoard, start: Start, reopen_store: Callable[[], Store]
 ) -> None:
     ob = start(reopen_store(), make_game())
     item = ob.add(ItemKind.VOTE_COUNT, Reply(5), "【票数统计】没连上", day=1)
     ob.approve(item, by="法官大人")
-    real = board.forum_post
+    real = board.writer.answer_post
 
-    def refuse_connection(request, q):  # type: ignore[no-untyped-def]
-        board.forum_post = real  # type: ignore[method-assign]
+    def refuse_connection(path, raw, cookie):  # type: ignore[no-untyped-def]
+        board.writer.answer_post = real  # type: ignore[method-assign]
         raise requests.ConnectionError("NewConnectionError: Connection refused")
 
-    board.forum_post = refuse_connection  # type: ignore[method-assign]
+    board.writer.answer_post = refuse_connection  # type: ignore[method-assign]
     report = ob.send()
     assert report.stopped and ob.get(item).status == APPROVED
     ob.send()
-    assert ob.get(item).status == SENT and board.count_stored("【票数统计】没连上") == 1
+    assert ob.get(item).status == SENT and board.writer.count("【票数统计】没连上") == 1
 
 
 def test_a_post_buried_under_many_later_replies_is_still_found_by_its_author(
-    board: WritableBoard, start: Start, reopen_store: Callable[[], Store], clock: FakeClock
+    board: LiveBoard, start: Start, reopen_store: Callable[[], Store], clock: FakeClock
 ) -> None:
     """Killed after the board stored the reply; 30 players' posts follow before the restart."""
     ob = start(reopen_store(), make_game(auto_approve=["vote_count"]))
     item = ob.add(ItemKind.VOTE_COUNT, Reply(4), "【票数统计】埋在后面", day=1)
 
     def kill(what: str, text: str) -> None:
-        board.on_post.clear()
+        board.writer.on_post.clear()
         raise KeyboardInterrupt
 
-    board.on_post.append(kill)
+    board.writer.on_post.append(kill)
     with pytest.raises(KeyboardInterrupt):
         ob.send()
     for i in range(30):
@@ -261,24 +261,24 @@ def test_a_post_buried_under_many_later_replies_is_still_found_by_its_author(
     again = start(reopen_store(), make_game(auto_approve=["vote_count"]))
     report = again.send()
     assert report.steps[0].outcome == "verified" and again.get(item).status == SENT
-    assert board.count_stored("【票数统计】埋在后面") == 1
+    assert board.writer.count("【票数统计】埋在后面") == 1
     assert any("authorid=14" in u for u in board.requests)
 
 
 def test_a_pm_refused_for_one_recipient_is_resent_only_to_that_one(
-    board: WritableBoard, start: Start, reopen_store: Callable[[], Store]
+    board: LiveBoard, start: Start, reopen_store: Callable[[], Store]
 ) -> None:
     ob = start(reopen_store(), make_game())
     item = ob.add(ItemKind.JUDGE_PM, PrivateMessage([UIDS["汤圆"], UIDS["油条"]]), "今晚 17:00 前提交行动。")
     ob.approve(item, by="法官大人")
-    name = board.users.pop(UIDS["油条"])  # the account is frozen for now
+    board.writer.frozen.add(UIDS["油条"])  # the account is frozen for now
     ob.send()
     got = ob.get(item)
     assert got.status == FAILED and got.delivered.keys() == {UIDS["汤圆"]}
     assert got.board_message == "抱歉，用户不存在或被冻结，请检查用户uid是否正确"
-    board.users[UIDS["油条"]] = name
+    board.writer.frozen.discard(UIDS["油条"])
     ob.approve(item, by="法官大人")
     ob.send()
     got = ob.get(item)
     assert got.status == SENT and got.delivered.keys() == {UIDS["汤圆"], UIDS["油条"]}
-    assert [m.to_uid for m in board.pms] == [UIDS["汤圆"], UIDS["油条"]]
+    assert [m.to_uid for m in board.writer.pms] == [UIDS["汤圆"], UIDS["油条"]]

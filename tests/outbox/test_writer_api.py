@@ -9,7 +9,7 @@ import responses
 
 from forumbot.client import BoardClient
 from forumbot.posting import BoardWriter, Outcome, WriterSettings
-from tests.client.pagebuilder import ROOT
+from tests.boards import ROOT
 from tests.conftest import make_board
 
 API = ROOT + "api/mobile/index.php"

@@ -16,6 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from forumbot.config import Game
+from forumbot.exampleboard.server import LiveBoard
 from forumbot.outbox import (
     APPROVED,
     DRAFT,
@@ -38,7 +39,6 @@ from forumbot.store import outbox as repo
 from forumbot.store.db import Store
 from tests.conftest import FakeClock
 from tests.outbox.conftest import UIDS, make_game
-from tests.outbox.fakeboard import WritableBoard
 
 Start = Callable[[Store, Game], Outbox]
 
@@ -52,7 +52,7 @@ def gbk_game(**outbox: object) -> Game:
 
 
 def test_a_new_threads_first_post_is_recorded_with_its_pid_and_can_be_edited(
-    board: WritableBoard, start: Start, reopen_store: Callable[[], Store]
+    board: LiveBoard, start: Start, reopen_store: Callable[[], Store]
 ) -> None:
     """The board's 301 names only the tid (exchange 06): the pid is read from the thread's first page."""
     ob = start(reopen_store(), make_game())
@@ -60,27 +60,27 @@ def test_a_new_threads_first_post_is_recorded_with_its_pid_and_can_be_edited(
     ob.approve(item_id, by="法官大人")
     assert not ob.send().stopped
     item = ob.get(item_id)
-    tid = max(board.threads)
-    first = board.threads[tid].posts[0]
+    tid = max(board.thread_ids())
+    first = board.posts_of(tid)[0]
     assert item.status == SENT and item.result_tid == tid
     assert item.result_pid == first.pid  # the opening post, not unknown
     # ... so the judge can edit it through forumbot later
     edit = ob.add(ItemKind.JUDGE_POST, Edit(tid, first.pid), "第二天讨论帖（已更新）。")
     ob.approve(edit, by="法官大人")
     assert not ob.send().stopped
-    assert ob.get(edit).status == SENT and board.post(first.pid).text == "第二天讨论帖（已更新）。"
+    assert ob.get(edit).status == SENT and board.text_of(first.pid) == "第二天讨论帖（已更新）。"
 
 
 def test_a_first_floor_that_is_not_ours_gives_no_pid(
-    board: WritableBoard, start: Start, reopen_store: Callable[[], Store]
+    board: LiveBoard, start: Start, reopen_store: Callable[[], Store]
 ) -> None:
     """Never confidently wrong: a thread whose first floor is someone else's leaves the pid unknown."""
     ob = start(reopen_store(), make_game())
 
     def someone_elses(what: str, text: str) -> None:  # the first floor shows another author
-        board.threads[max(board.threads)].posts[0].author = "饺子"
+        board.writer.posts[-1].author = "饺子"
 
-    board.on_post.append(someone_elses)
+    board.writer.on_post.append(someone_elses)
     item_id = ob.add(ItemKind.JUDGE_POST, NewThread(3, "【美食杀】公告"), "公告正文。")
     ob.approve(item_id, by="法官大人")
     ob.send()
@@ -116,7 +116,7 @@ def test_characters_outside_gbk_are_named(text: str, lost: tuple[str, ...]) -> N
 
 @pytest.mark.parametrize("board", ["gbk"], indirect=True)
 def test_on_a_gbk_board_the_characters_are_flagged_when_added_and_approval_is_refused(
-    board: WritableBoard, start: Start, reopen_store: Callable[[], Store]
+    board: LiveBoard, start: Start, reopen_store: Callable[[], Store]
 ) -> None:
     ob = start(reopen_store(), gbk_game(auto_approve=["vote_count"]))
     item_id = ob.add(ItemKind.VOTE_COUNT, Reply(5), "【票数统计】烧卖 3 票 ✓ 😀")
@@ -135,12 +135,12 @@ def test_on_a_gbk_board_the_characters_are_flagged_when_added_and_approval_is_re
     assert [r.body for r in repo.revisions(ob.store, item_id)] == ["【票数统计】烧卖 3 票 ✓ 😀", done.body]
     assert not ob.send().stopped
     assert ob.get(item_id).status == SENT
-    assert board.count_stored("【票数统计】烧卖 3 票 &#10003; &#128512;") == 1
+    assert board.writer.count("【票数统计】烧卖 3 票 &#10003; &#128512;") == 1
 
 
 @pytest.mark.parametrize("board", ["gbk"], indirect=True)
 def test_a_gbk_board_learnt_only_at_sending_refuses_before_the_post(
-    board: WritableBoard, start: Start, reopen_store: Callable[[], Store]
+    board: LiveBoard, start: Start, reopen_store: Callable[[], Store]
 ) -> None:
     """The game file does not say GBK: the writer sees the GBK form and sends nothing; the judge is told
     and approval now knows the board is GBK."""
@@ -150,7 +150,7 @@ def test_a_gbk_board_learnt_only_at_sending_refuses_before_the_post(
     ob.send()
     item = ob.get(item_id)
     assert item.status == FAILED and "✓" in item.board_message and item.outcome == "unencodable"
-    assert board.posts_received == [] and item.attempts == 0
+    assert board.writer.received == [] and item.attempts == 0
     again = start(reopen_store(), make_game())  # a new process: the charset is not known yet
     with pytest.raises(OutsideCharset):
         again.approve(item_id, by="法官大人")
@@ -159,21 +159,21 @@ def test_a_gbk_board_learnt_only_at_sending_refuses_before_the_post(
 
 @pytest.mark.parametrize("board", ["utf-8"], indirect=True)  # the UTF-8 board only (no skip)
 def test_a_utf8_board_stores_every_character(
-    board: WritableBoard, start: Start, reopen_store: Callable[[], Store]
+    board: LiveBoard, start: Start, reopen_store: Callable[[], Store]
 ) -> None:
-    assert board.charset == "utf-8"
+    assert board.options.charset == "utf-8"
     ob = start(reopen_store(), make_game())
     item_id = ob.add(ItemKind.JUDGE_POST, Reply(4), "价格 5€ ✓ 😀")
     assert ob.approve(item_id, by="法官大人").status == APPROVED
     ob.send()
-    assert ob.get(item_id).status == SENT and board.count_stored("价格 5€ ✓ 😀") == 1
+    assert ob.get(item_id).status == SENT and board.writer.count("价格 5€ ✓ 😀") == 1
 
 
 # --------------------------------------------------------------------------- (c) a lost race
 
 
 def test_a_sender_that_loses_the_race_names_the_winner_and_when(
-    board: WritableBoard, start: Start, reopen_store: Callable[[], Store], clock: FakeClock
+    board: LiveBoard, start: Start, reopen_store: Callable[[], Store], clock: FakeClock
 ) -> None:
     game = make_game()
     ob = start(reopen_store(), game)
@@ -197,11 +197,11 @@ def test_a_sender_that_loses_the_race_names_the_winner_and_when(
     assert "执法乙" in words and "desk-2 pid 4242" in words
     assert "2026-06-04 11:00:00" in words  # 03:00 UTC, in the board's zone (Asia/Shanghai)
     assert "「发送中」，不是「已批准」" not in words
-    assert board.posts_received == []
+    assert board.writer.received == []
 
 
 def test_any_status_conflict_says_who_made_the_status_and_when(
-    board: WritableBoard, start: Start, reopen_store: Callable[[], Store]
+    board: LiveBoard, start: Start, reopen_store: Callable[[], Store]
 ) -> None:
     ob = start(reopen_store(), make_game())
     item_id = ob.add(ItemKind.JUDGE_POST, Reply(4), "【公告】")
@@ -215,7 +215,7 @@ def test_any_status_conflict_says_who_made_the_status_and_when(
 
 
 def test_a_private_messages_recipient_is_named_never_a_question_mark(
-    board: WritableBoard, start: Start, reopen_store: Callable[[], Store]
+    board: LiveBoard, start: Start, reopen_store: Callable[[], Store]
 ) -> None:
     ob = start(reopen_store(), make_game())
     item = ob.get(ob.add(ItemKind.JUDGE_PM, PrivateMessage([UIDS["包子"], UIDS["汤圆"]]), "提醒"))
@@ -225,7 +225,7 @@ def test_a_private_messages_recipient_is_named_never_a_question_mark(
 
 
 def test_outbox_add_prints_the_recipients_name(
-    board: WritableBoard, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    board: LiveBoard, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from forumbot.cli import main
     from tests.outbox.test_cli import GAME
@@ -243,7 +243,7 @@ def test_outbox_add_prints_the_recipients_name(
 
 
 def test_a_sender_that_finds_the_item_busy_names_who_is_sending_it(
-    board: WritableBoard, start: Start, reopen_store: Callable[[], Store], clock: FakeClock
+    board: LiveBoard, start: Start, reopen_store: Callable[[], Store], clock: FakeClock
 ) -> None:
     """The other forumbot went to ``sending`` a moment ago: this one sends nothing and says who and when."""
     store = reopen_store()
@@ -254,4 +254,4 @@ def test_a_sender_that_finds_the_item_busy_names_who_is_sending_it(
     other._mark_sending(other.get(item_id), None)()  # its POST is on its way
     report = ob.send()
     assert "执法乙" in report.stopped and SENDER in report.stopped and "2026-06-04 11:00:00" in report.stopped
-    assert board.posts_received == [] and ob.get(item_id).status == SENDING
+    assert board.writer.received == [] and ob.get(item_id).status == SENDING

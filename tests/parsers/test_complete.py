@@ -1,6 +1,7 @@
 """Complete pages or an error (issue 8): a page cut off is a TruncatedPage, never a shorter thread.
 
-The property test cuts the repository's own real pages (the saved pages and the examples' boards) at
+The property test cuts the repository's own real pages (the saved pages and the example games'
+board at its named moments) at
 random points: each cut either raises a typed error, or, only when the cut leaves the whole document
 (nothing but trailing bytes lost), reads the very same posts.
 """
@@ -18,14 +19,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from forumbot.errors import BoardError, TruncatedPage
+from forumbot.exampleboard.server import example_thread_pages
 from forumbot.parsers import check_post_count, page_to_json, parse_thread_page
 from forumbot.parsers.complete import html_complete
 from forumbot.parsers.records import ThreadPage
 
-ROOT = Path(__file__).resolve().parents[2]
 PAGES = Path(__file__).parent / "pages"
-EXAMPLES = ROOT / "data" / "examples"
-EXAMPLE_URL = "http://127.0.0.1:8000/forum.php?mod=viewthread&tid={tid}&page={page}"
+EXAMPLE_URL = "http://127.0.0.1:8000/"
 
 
 def _requests() -> list[tuple[str, bytes, dict[str, Any]]]:
@@ -39,10 +39,8 @@ def _requests() -> list[tuple[str, bytes, dict[str, Any]]]:
         page = expected.with_name(expected.name.replace(".expected.json", ""))
         page = next(p for p in PAGES.glob(page.name + ".*") if not p.name.endswith(".expected.json"))
         found.append((page.name, page.read_bytes(), request))
-    for path in sorted(EXAMPLES.glob("*/board/*/viewthread-*.html")):
-        _, tid, page_no = path.stem.split("-")
-        request = {"url": EXAMPLE_URL.format(tid=tid, page=page_no), "date": None, "content_type": None}
-        found.append((str(path.relative_to(EXAMPLES)), path.read_bytes(), request))
+    for name, url, body in example_thread_pages():
+        found.append((name, body, {"url": EXAMPLE_URL + url, "date": None, "content_type": None}))
     return found
 
 

@@ -10,13 +10,14 @@ import pytest
 import responses
 
 from forumbot.client import BoardClient
-from tests.client.pagebuilder import FakeBoard
+from forumbot.exampleboard.server import LiveBoard
+from tests.boards import small_board
 from tests.conftest import FakeClock, make_board
 
 
 @pytest.fixture
 def clock() -> FakeClock:
-    """The judge's clock, a day after the fake board's posts (FakeBoard.now moves a minute a reply).
+    """The judge's clock, a day after the fake board's posts (LiveBoard.now moves a minute a reply).
 
     A real poll reads posts after they were written; a judge's clock BEHIND the board's posts would
     make every forum list look too fresh to prove a thread unchanged (see poll.listing_says_unchanged).
@@ -31,9 +32,9 @@ def rsps() -> Iterator[responses.RequestsMock]:
 
 
 @pytest.fixture
-def fake_board(rsps: responses.RequestsMock) -> FakeBoard:
-    board = FakeBoard()
-    board.install(rsps)
+def fake_board(rsps: responses.RequestsMock) -> LiveBoard:
+    board = small_board()
+    board.mock(rsps, writes=False)
     return board
 
 

@@ -16,10 +16,11 @@ import pytest
 
 from forumbot.cli import build_parser, main
 from forumbot.errors import GameFileError, StoreError
+from forumbot.exampleboard.server import LiveBoard
 from forumbot.resources import data_dir
 from forumbot.store import open_store
 from forumbot.store.posts import thread_posts
-from tests.client.pagebuilder import ROOT, FakeBoard
+from tests.boards import ROOT
 
 # The game-file errors are checked by their English wording (the msgid); the Chinese a judge reads is
 # checked in tests/test_error_language.py.
@@ -33,7 +34,7 @@ def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
 
 
-def test_a_closed_pipe_ends_quietly(tmp_path: Path, fake_board: FakeBoard) -> None:
+def test_a_closed_pipe_ends_quietly(tmp_path: Path, fake_board: LiveBoard) -> None:
     fake_board.add_thread(2, 400)
     db = tmp_path / "s.db"
     args = ["--store", str(db), "poll", "--board", ROOT, "--fid", "3", "--thread", "2", "--min-interval", "0"]
@@ -92,7 +93,7 @@ def test_postgresql_without_psycopg_names_the_extra(monkeypatch: pytest.MonkeyPa
 
 
 def test_a_failed_poll_says_so_in_one_line(
-    fake_board: FakeBoard, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    fake_board: LiveBoard, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     fake_board.add_thread(2, 3)
     db = str(tmp_path / "s.db")
@@ -109,7 +110,7 @@ def test_the_retry_flags_exist() -> None:
 
 
 def test_poll_json_names_the_threads_not_read(
-    fake_board: FakeBoard, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    fake_board: LiveBoard, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     import json
 

@@ -1,4 +1,5 @@
-"""End to end over real sockets: the bundled example board (two snapshots), the real parsers, a store.
+"""End to end over real sockets: the example board playing the meishi example (two snapshots), the real
+parsers, a store.
 
 Why: ``responses`` stops at the requests adapter, so header encoding, redirects and real Discuz!-like
 pages are only exercised against a live HTTP server. The example board's s2 snapshot edits pid 14
@@ -9,19 +10,16 @@ from __future__ import annotations
 
 from forumbot.board import BoardConfig
 from forumbot.client import BoardClient
-from forumbot.demoboard import DemoBoard
+from forumbot.exampleboard.server import LiveBoard
 from forumbot.parsers.records import PostState
 from forumbot.poll import poll
-from forumbot.resources import data_dir
 from forumbot.store import Store
 from forumbot.store.health import check_consistency
 from forumbot.store.posts import get_post, was_edited
 
-BOARD_DIR = data_dir() / "examples" / "meishi" / "board"
-
 
 def test_polls_across_snapshots_keep_the_edit_and_the_deletion(store: Store) -> None:
-    with DemoBoard(BOARD_DIR) as board:
+    with LiveBoard.example("meishi", now="s1") as board:
         cfg = BoardConfig(url=board.url, fid=3, min_interval=0.0, retries=0)  # the default, honest UA
         with BoardClient(cfg) as client:
             first = poll(client, store, cfg, [2, 3], progress=False)

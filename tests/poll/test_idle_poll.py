@@ -16,13 +16,14 @@ import pytest
 from forumbot.board import SourceKind
 from forumbot.client import BoardClient, forget_login_failures
 from forumbot.errors import LoginFailed, StoreBusy
+from forumbot.exampleboard.server import LiveBoard
 from forumbot.poll import PollReport, poll, poll_store
 from forumbot.store import Store, open_store
 from forumbot.store.fetchlog import fetch_log, poll_runs
 from forumbot.store.idle import IdleStore
 from forumbot.store.logins import login_failures, record_login_failure
 from forumbot.store.threads import get_thread, update_thread
-from tests.client.pagebuilder import ROOT, FakeBoard
+from tests.boards import ROOT
 from tests.conftest import FakeClock, make_board
 
 TIDS = [2, 3, 4]
@@ -66,7 +67,7 @@ def requests_logged(path: Path | str) -> int:
 
 @pytest.mark.parametrize("source", [SourceKind.PC, SourceKind.API])
 def test_an_idle_poll_is_recorded_as_the_orm_records_it(
-    fake_board: FakeBoard, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, source: SourceKind
+    fake_board: LiveBoard, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, source: SourceKind
 ) -> None:
     for tid in TIDS:
         fake_board.add_thread(tid, 23)
@@ -88,7 +89,7 @@ def test_an_idle_poll_is_recorded_as_the_orm_records_it(
         assert rows(tmp_path / "idle.db", table) == rows(tmp_path / "orm.db", table), table
 
 
-def test_a_changed_thread_is_read_with_the_list_already_asked(fake_board: FakeBoard, tmp_path: Path) -> None:
+def test_a_changed_thread_is_read_with_the_list_already_asked(fake_board: LiveBoard, tmp_path: Path) -> None:
     for tid in TIDS:
         fake_board.add_thread(tid, 23)
     path = tmp_path / "s.db"
@@ -113,7 +114,7 @@ def test_a_changed_thread_is_read_with_the_list_already_asked(fake_board: FakeBo
 
 
 def test_a_failed_forum_list_is_logged_once_and_the_threads_read_directly(
-    fake_board: FakeBoard, tmp_path: Path
+    fake_board: LiveBoard, tmp_path: Path
 ) -> None:
     fake_board.add_thread(2, 12)
     path = tmp_path / "s.db"
@@ -132,7 +133,7 @@ def test_a_failed_forum_list_is_logged_once_and_the_threads_read_directly(
     assert [(e.status, e.ok) for e in logged] == [(503, False), (200, True)]
 
 
-def test_the_first_poll_and_a_full_poll_take_the_orm_path(fake_board: FakeBoard, tmp_path: Path) -> None:
+def test_the_first_poll_and_a_full_poll_take_the_orm_path(fake_board: LiveBoard, tmp_path: Path) -> None:
     fake_board.add_thread(2, 12)
     path = tmp_path / "new" / "s.db"
     with new_client() as client:
@@ -142,7 +143,7 @@ def test_the_first_poll_and_a_full_poll_take_the_orm_path(fake_board: FakeBoard,
     assert full.threads[2].reason == "full" and full.pages_read == 2
 
 
-def test_a_store_the_idle_check_cannot_write_goes_to_the_orm(fake_board: FakeBoard, tmp_path: Path) -> None:
+def test_a_store_the_idle_check_cannot_write_goes_to_the_orm(fake_board: LiveBoard, tmp_path: Path) -> None:
     fake_board.add_thread(2, 12)
     path = tmp_path / "s.db"
     with new_client() as client:
@@ -157,7 +158,7 @@ def test_a_store_the_idle_check_cannot_write_goes_to_the_orm(fake_board: FakeBoa
     assert len(rows(path, "poll_runs")) == 2  # the column added back by the ORM, which recorded this poll
 
 
-def test_a_busy_store_names_the_other_writer(fake_board: FakeBoard, tmp_path: Path) -> None:
+def test_a_busy_store_names_the_other_writer(fake_board: LiveBoard, tmp_path: Path) -> None:
     fake_board.add_thread(2, 12)
     path = tmp_path / "s.db"
     with new_client() as client:
@@ -185,7 +186,7 @@ def test_a_busy_store_names_the_other_writer(fake_board: FakeBoard, tmp_path: Pa
 
 @pytest.mark.parametrize("where", ["memory", "postgres", "missing", "other board"])
 def test_only_an_sqlite_file_that_knows_the_board_is_opened_for_the_idle_check(
-    fake_board: FakeBoard, tmp_path: Path, where: str
+    fake_board: LiveBoard, tmp_path: Path, where: str
 ) -> None:
     fake_board.add_thread(2, 3)
     path = tmp_path / "s.db"
@@ -203,7 +204,7 @@ def test_only_an_sqlite_file_that_knows_the_board_is_opened_for_the_idle_check(
 
 @pytest.mark.postgres
 def test_a_postgresql_store_polls_through_the_orm(
-    fake_board: FakeBoard, pg_schema_store: Callable[[], Store]
+    fake_board: LiveBoard, pg_schema_store: Callable[[], Store]
 ) -> None:
     store = pg_schema_store()
     with store.engine.connect() as conn:
@@ -220,7 +221,7 @@ def test_a_postgresql_store_polls_through_the_orm(
 
 
 def test_a_login_asked_during_the_idle_check_goes_through_the_store_s_record(
-    fake_board: FakeBoard, tmp_path: Path
+    fake_board: LiveBoard, tmp_path: Path
 ) -> None:
     """A login wall on the forum list makes the client log in again: the store's record of failed logins
     is asked first (here: a failure a minute ago forbids another try), as in an ORM poll."""

@@ -8,18 +8,17 @@ minute cannot tell two posts of the same minute apart.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 from forumbot.board import SourceKind
 from forumbot.client import BoardClient
+from forumbot.exampleboard.server import LiveBoard
 from forumbot.poll import PollReport, poll
 from forumbot.store import Store
 from forumbot.store.posts import thread_posts
-from tests.client.pagebuilder import ROOT, FakeBoard
+from tests.boards import ROOT, small_board
 from tests.conftest import FakeClock
 
 BOARD = ROOT
@@ -29,44 +28,11 @@ def run(client: BoardClient, store: Store, tids: list[int]) -> PollReport:
     return poll(client, store, client.config, tids, progress=False)
 
 
-def touch_forum_html(board: FakeBoard, fid: int) -> str:
-    """The touch view's thread list (shared/fixtures touch_forumdisplay): replies, no last-post time."""
-    items = []
-    for t in board.threads.values():
-        if t.fid != fid:
-            continue
-        href = f"forum.php?mod=viewthread&amp;tid={t.tid}&amp;extra=page%3D1&amp;mobile=2"
-        items.append(f"""<li class="list">
-<div class="threadlist_top cl"><div class="muser"><h3><a href="home.php?mod=space&amp;uid=1&amp;mobile=2" class="mmc">{html.escape(t.posts[0].author)}</a></h3>
-<span class="mtime">1&nbsp;小时前</span></div></div>
-<a href="{href}"><div class="threadlist_tit cl"><em>{html.escape(t.subject)}</em></div></a>
-<div class="threadlist_foot cl"><ul><li><i class="dm-eye-fill"></i>99</li><li><i class="dm-chat-s-fill"></i>{t.replies}</li></ul></div>
-</li>""")  # noqa: E501
-    return f"""<!DOCTYPE html><html><head><meta charset="utf-8" /><title>版杀区</title></head>
-<body class="pg_forumdisplay"><div class="threadlist_box cl"><div class="threadlist cl"><ul>
-{"".join(items)}
-</ul></div></div></body></html>"""
-
-
-def serve_touch_list(board: FakeBoard) -> None:
-    plain = board.respond
-
-    def respond(request: Any) -> tuple[int, dict[str, str], bytes]:
-        q = {k: v[0] for k, v in parse_qs(urlsplit(request.url).query).items()}
-        if q.get("mod") == "forumdisplay" and q.get("mobile") == "2":
-            board.requests.append(request.url)
-            return 200, board.headers(), touch_forum_html(board, int(q["fid"])).encode()
-        return plain(request)
-
-    board.respond = respond  # type: ignore[method-assign]
-
-
 def test_a_deletion_and_a_new_post_on_a_touch_list_are_not_unchanged(
     rsps: Any, make_client: Callable[..., BoardClient], store: Store
 ) -> None:
-    board = FakeBoard()
-    serve_touch_list(board)
-    board.install(rsps)
+    board = small_board()
+    board.mock(rsps, writes=False)
     board.add_thread(2, 14)
     client = make_client(source=SourceKind.TOUCH)
     run(client, store, [2])
@@ -79,11 +45,11 @@ def test_a_deletion_and_a_new_post_on_a_touch_list_are_not_unchanged(
 
 
 def test_a_new_post_in_the_same_minute_as_the_last_read_is_read(
-    fake_board: FakeBoard, client: BoardClient, store: Store, clock: FakeClock
+    fake_board: LiveBoard, client: BoardClient, store: Store, clock: FakeClock
 ) -> None:
     """PC list: minute precision. Read at 12:59:30, a post deleted and one added at 12:59:50."""
     fake_board.add_thread(2, 14)
-    last = fake_board.threads[2].posts[-1]
+    last = fake_board.posts_of(2)[-1]
     clock.advance((last.at - clock.now()).total_seconds() + 20)  # our read: 20 s after the last post
     run(client, store, [2])
     fake_board.delete(3)
@@ -97,11 +63,11 @@ def test_a_new_post_in_the_same_minute_as_the_last_read_is_read(
 
 
 def test_a_new_last_poster_alone_is_a_change(
-    fake_board: FakeBoard, client: BoardClient, store: Store, clock: FakeClock
+    fake_board: LiveBoard, client: BoardClient, store: Store, clock: FakeClock
 ) -> None:
     fake_board.add_thread(2, 14)
     run(client, store, [2])
-    last = fake_board.threads[2].posts[-1]
+    last = fake_board.posts_of(2)[-1]
     fake_board.delete(last.pid)
     new = fake_board.reply(2, "不同的人", "我来了")
     fake_board.post(new).at = last.at  # same count, same minute, another poster
@@ -111,7 +77,7 @@ def test_a_new_last_poster_alone_is_a_change(
 
 
 def test_an_old_quiet_thread_still_costs_nothing(
-    fake_board: FakeBoard, client: BoardClient, store: Store, clock: FakeClock
+    fake_board: LiveBoard, client: BoardClient, store: Store, clock: FakeClock
 ) -> None:
     fake_board.add_thread(2, 14)
     run(client, store, [2])

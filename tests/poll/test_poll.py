@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable
 from datetime import timedelta
@@ -12,6 +11,9 @@ import requests
 
 from forumbot.board import SourceKind
 from forumbot.client import BoardClient
+from forumbot.exampleboard.model import Forum
+from forumbot.exampleboard.render import CC_PAGE
+from forumbot.exampleboard.server import LiveBoard
 from forumbot.parsers.records import PostState
 from forumbot.poll import PollReport, ProgressEvent, RichProgress, poll
 from forumbot.store import Store
@@ -19,7 +21,7 @@ from forumbot.store.fetchlog import fetch_log, poll_runs
 from forumbot.store.health import check_consistency, table_counts
 from forumbot.store.posts import get_post, thread_posts, was_edited
 from forumbot.store.threads import get_thread
-from tests.client.pagebuilder import CC_PAGE, ROOT, FakeBoard
+from tests.boards import ROOT
 from tests.conftest import FakeClock
 
 # These tests check each rule by its message's English wording (the msgid); the Chinese a judge
@@ -41,7 +43,7 @@ def counts(store: Store) -> dict[str, int]:
     return c
 
 
-def test_first_poll_reads_every_page(fake_board: FakeBoard, client: BoardClient, store: Store) -> None:
+def test_first_poll_reads_every_page(fake_board: LiveBoard, client: BoardClient, store: Store) -> None:
     fake_board.add_thread(2, 25)
     fake_board.add_thread(3, 7)
     report = run(client, store, [2, 3])
@@ -58,7 +60,7 @@ def test_first_poll_reads_every_page(fake_board: FakeBoard, client: BoardClient,
     assert run_row.requests == 5 and run_row.new_posts == 32
 
 
-def test_an_idle_poll_costs_one_request(fake_board: FakeBoard, client: BoardClient, store: Store) -> None:
+def test_an_idle_poll_costs_one_request(fake_board: LiveBoard, client: BoardClient, store: Store) -> None:
     for tid in (2, 3, 4):
         fake_board.add_thread(tid, 23)
     run(client, store, [2, 3, 4])
@@ -73,7 +75,7 @@ def test_an_idle_poll_costs_one_request(fake_board: FakeBoard, client: BoardClie
 
 @pytest.mark.parametrize("new", [1, 3, 10, 25])
 def test_new_posts_cost_at_most_two_plus_their_pages(
-    fake_board: FakeBoard, client: BoardClient, store: Store, new: int
+    fake_board: LiveBoard, client: BoardClient, store: Store, new: int
 ) -> None:
     fake_board.add_thread(2, 17)
     fake_board.add_thread(3, 5)
@@ -81,7 +83,7 @@ def test_new_posts_cost_at_most_two_plus_their_pages(
     added = [fake_board.reply(2, "包子", f"新回复 {i}") for i in range(new)]
     n = len(fake_board.requests)
     report = run(client, store, [2, 3])
-    assert report.requests <= 2 + math.ceil(new / fake_board.ppp)
+    assert report.requests <= 2 + math.ceil(new / fake_board.scenario.ppp)
     assert len(fake_board.requests) - n == report.requests
     assert fake_board.count("tid=3&") == 1  # thread 3 was read once, in the first poll only
     assert report.new_posts == new and report.new_pids == added
@@ -90,9 +92,9 @@ def test_new_posts_cost_at_most_two_plus_their_pages(
     assert [p.pid for p in thread_posts(store, BOARD, 2)][-new:] == added
 
 
-def test_page_one_repeats_are_deduped(fake_board: FakeBoard, client: BoardClient, store: Store) -> None:
-    t = fake_board.add_thread(2, 15)
-    t.sticky_pids = [13]  # a pinned reply from page 2, shown again at the top of page 1
+def test_page_one_repeats_are_deduped(fake_board: LiveBoard, client: BoardClient, store: Store) -> None:
+    fake_board.add_thread(2, 15)
+    fake_board.scenario.stick(2, 13)  # a pinned reply from page 2, shown again at the top of page 1
     report = run(client, store, [2], full=True)
     assert report.new_posts == 15
     p13 = get_post(store, BOARD, 13)
@@ -101,7 +103,7 @@ def test_page_one_repeats_are_deduped(fake_board: FakeBoard, client: BoardClient
 
 
 def test_a_post_edited_then_deleted_keeps_every_revision(
-    fake_board: FakeBoard, client: BoardClient, store: Store
+    fake_board: LiveBoard, client: BoardClient, store: Store
 ) -> None:
     fake_board.add_thread(3, 14)
     vote = fake_board.reply(3, "月饼", "投票：饺子")
@@ -134,7 +136,7 @@ def test_a_post_edited_then_deleted_keeps_every_revision(
 
 
 def test_deletions_move_posts_between_pages_without_false_alarms(
-    fake_board: FakeBoard, client: BoardClient, store: Store
+    fake_board: LiveBoard, client: BoardClient, store: Store
 ) -> None:
     fake_board.add_thread(2, 30)
     run(client, store, [2])
@@ -147,7 +149,7 @@ def test_deletions_move_posts_between_pages_without_false_alarms(
 
 
 def test_an_incremental_poll_never_declares_deletions(
-    fake_board: FakeBoard, client: BoardClient, store: Store
+    fake_board: LiveBoard, client: BoardClient, store: Store
 ) -> None:
     fake_board.add_thread(2, 12)
     run(client, store, [2])
@@ -158,7 +160,7 @@ def test_an_incremental_poll_never_declares_deletions(
     assert not any(p.deleted for p in thread_posts(store, BOARD, 2))
 
 
-def test_replies_going_down_is_noted(fake_board: FakeBoard, client: BoardClient, store: Store) -> None:
+def test_replies_going_down_is_noted(fake_board: LiveBoard, client: BoardClient, store: Store) -> None:
     fake_board.add_thread(2, 5)
     run(client, store, [2])
     fake_board.delete(3)
@@ -167,7 +169,7 @@ def test_replies_going_down_is_noted(fake_board: FakeBoard, client: BoardClient,
 
 
 def test_a_board_error_on_one_thread_loses_nothing(
-    fake_board: FakeBoard, client: BoardClient, store: Store
+    fake_board: LiveBoard, client: BoardClient, store: Store
 ) -> None:
     fake_board.add_thread(2, 5)
     fake_board.add_thread(4, 5)
@@ -184,7 +186,7 @@ def test_a_board_error_on_one_thread_loses_nothing(
 
 
 def test_a_503_mid_thread_keeps_the_pages_before(
-    fake_board: FakeBoard, make_client: Callable[..., BoardClient], store: Store, clock: FakeClock
+    fake_board: LiveBoard, make_client: Callable[..., BoardClient], store: Store, clock: FakeClock
 ) -> None:
     fake_board.add_thread(2, 25)
     client = make_client(retries=2)
@@ -203,7 +205,7 @@ def test_a_503_mid_thread_keeps_the_pages_before(
 
 
 def test_a_network_fault_and_a_cc_page_are_reported(
-    fake_board: FakeBoard, make_client: Callable[..., BoardClient], store: Store
+    fake_board: LiveBoard, make_client: Callable[..., BoardClient], store: Store
 ) -> None:
     fake_board.add_thread(2, 3)
     fake_board.add_thread(3, 3)
@@ -227,7 +229,7 @@ def test_a_network_fault_and_a_cc_page_are_reported(
 
 
 def test_a_login_wall_is_reported_and_loses_nothing(
-    fake_board: FakeBoard, client: BoardClient, store: Store
+    fake_board: LiveBoard, client: BoardClient, store: Store
 ) -> None:
     fake_board.add_thread(2, 4)
     fake_board.add_thread(3, 4)
@@ -243,7 +245,7 @@ def test_a_login_wall_is_reported_and_loses_nothing(
 
 
 def test_a_crash_between_pages_leaves_a_consistent_store(
-    fake_board: FakeBoard, client: BoardClient, store: Store
+    fake_board: LiveBoard, client: BoardClient, store: Store
 ) -> None:
     fake_board.add_thread(2, 35)
 
@@ -268,7 +270,7 @@ def test_a_crash_between_pages_leaves_a_consistent_store(
 
 
 def test_a_crash_survives_reopening_the_file(
-    fake_board: FakeBoard, client: BoardClient, reopen_store: Callable[[], Store]
+    fake_board: LiveBoard, client: BoardClient, reopen_store: Callable[[], Store]
 ) -> None:
     fake_board.add_thread(2, 25)
     first = reopen_store()
@@ -283,7 +285,7 @@ def test_a_crash_survives_reopening_the_file(
 
 
 def test_forum_list_failure_falls_back_to_direct_checks(
-    fake_board: FakeBoard, make_client: Callable[..., BoardClient], store: Store
+    fake_board: LiveBoard, make_client: Callable[..., BoardClient], store: Store
 ) -> None:
     fake_board.add_thread(2, 12)
     client = make_client(retries=0)
@@ -297,9 +299,10 @@ def test_forum_list_failure_falls_back_to_direct_checks(
 
 
 def test_a_thread_missing_from_the_list_is_checked_directly(
-    fake_board: FakeBoard, client: BoardClient, store: Store
+    fake_board: LiveBoard, client: BoardClient, store: Store
 ) -> None:
     fake_board.add_thread(2, 12)
+    fake_board.scenario.forums[9] = Forum(9, "灌水区")
     fake_board.add_thread(5, 3, fid=9)  # lives in another forum than the board's fid
     run(client, store, [2, 5])
     report = run(client, store, [2, 5])
@@ -308,7 +311,7 @@ def test_a_thread_missing_from_the_list_is_checked_directly(
 
 
 def test_without_a_fid_the_stored_fid_is_used(
-    fake_board: FakeBoard, make_client: Callable[..., BoardClient], store: Store
+    fake_board: LiveBoard, make_client: Callable[..., BoardClient], store: Store
 ) -> None:
     fake_board.add_thread(2, 12)
     client = make_client(fid=None)
@@ -319,7 +322,7 @@ def test_without_a_fid_the_stored_fid_is_used(
 
 
 def test_api_source_and_a_switch_to_pc(
-    fake_board: FakeBoard, make_client: Callable[..., BoardClient], store: Store
+    fake_board: LiveBoard, make_client: Callable[..., BoardClient], store: Store
 ) -> None:
     fake_board.add_thread(2, 120)
     api = make_client(source=SourceKind.API, api_ppp=50)
@@ -327,7 +330,7 @@ def test_api_source_and_a_switch_to_pc(
     assert report.requests == 1 + 3 and report.source == "api"
     t = get_thread(store, BOARD, 2)
     assert t is not None and (t.resume_page, t.resume_ppp) == (3, 50)
-    fake_board.api = "closed"
+    fake_board.options.mobile_api = "closed"
     fake_board.reply(2, "饺子", "new")
     pc = make_client(source=SourceKind.API, api_ppp=50)
     report = run(pc, store, [2])
@@ -337,7 +340,7 @@ def test_api_source_and_a_switch_to_pc(
     assert check_consistency(store) == []
 
 
-def test_progress_events(fake_board: FakeBoard, client: BoardClient, store: Store) -> None:
+def test_progress_events(fake_board: LiveBoard, client: BoardClient, store: Store) -> None:
     fake_board.add_thread(2, 25)
     events: list[ProgressEvent] = []
     poll(client, store, client.config, [2], progress=events.append)
@@ -349,7 +352,7 @@ def test_progress_events(fake_board: FakeBoard, client: BoardClient, store: Stor
         bar(e)
 
 
-def test_report_summary(fake_board: FakeBoard, client: BoardClient, store: Store) -> None:
+def test_report_summary(fake_board: LiveBoard, client: BoardClient, store: Store) -> None:
     fake_board.add_thread(2, 1)
     report = run(client, store, [2])
     assert report.summary() == (
@@ -359,7 +362,7 @@ def test_report_summary(fake_board: FakeBoard, client: BoardClient, store: Store
 
 @pytest.mark.parametrize("source", [SourceKind.PC, SourceKind.API])
 def test_a_page_cut_off_during_a_full_poll_marks_nothing_deleted(
-    fake_board: FakeBoard, make_client: Callable[..., BoardClient], store: Store, source: SourceKind
+    fake_board: LiveBoard, make_client: Callable[..., BoardClient], store: Store, source: SourceKind
 ) -> None:
     """Issue 8: a page cut in transit (no Content-Length) is an error, so the votes after the cut are
     not taken for deleted; the next full poll reads the page whole and finds nothing deleted either."""
@@ -369,7 +372,10 @@ def test_a_page_cut_off_during_a_full_poll_marks_nothing_deleted(
 
     def cut_page_2() -> tuple[int, dict[str, str], bytes]:
         if source is SourceKind.API:
-            body = json.dumps(fake_board.api_thread(3, 2, client.config.api_ppp)).encode()
+            api_page = (
+                f"api/mobile/index.php?version=4&module=viewthread&tid=3&page=2&ppp={client.config.api_ppp}"
+            )
+            body = fake_board.answer_get(api_page, "")[1]
             headers = fake_board.headers("application/json")
         else:
             body, headers = fake_board.thread_html(3, 2).encode(), fake_board.headers()
@@ -387,15 +393,15 @@ def test_a_page_cut_off_during_a_full_poll_marks_nothing_deleted(
 
 
 def test_a_full_poll_through_api_v4_reads_the_vote_threads_again_from_pc_pages(
-    fake_board: FakeBoard, make_client: Callable[..., BoardClient], store: Store
+    fake_board: LiveBoard, make_client: Callable[..., BoardClient], store: Store
 ) -> None:
     """Issue 8: API v4 strips 「本帖最后由 … 编辑」; a vote edited before forumbot's first read would be
     counted from the API and voided from PC pages. The PC re-read puts the marker in the store."""
     from forumbot.store.reads import read_status
 
     fake_board.add_thread(2, 12)
-    fake_board.api_strips_edit_marker = True
-    pid = fake_board.threads[2].posts[3].pid
+    fake_board.options.api_strips_edit_marker = True
+    pid = fake_board.posts_of(2)[3].pid
     fake_board.now += timedelta(minutes=5)
     fake_board.edit(pid, "投票：饺子")  # edited before forumbot ever read it
     api = make_client(source=SourceKind.API, api_ppp=50)

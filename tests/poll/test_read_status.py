@@ -16,12 +16,14 @@ import requests
 
 from forumbot.board import SourceKind
 from forumbot.client import BoardClient
+from forumbot.exampleboard.render import SYSTEM_ERROR
+from forumbot.exampleboard.server import LiveBoard
 from forumbot.poll import PollReport, poll
 from forumbot.store import Store
 from forumbot.store.health import table_counts
 from forumbot.store.posts import thread_posts
 from forumbot.store.reads import day_read_complete, read_status, running_polls, thread_reads
-from tests.client.pagebuilder import ROOT, SYSTEM_ERROR, FakeBoard
+from tests.boards import ROOT
 from tests.conftest import FakeClock
 
 # These tests check each rule by its message's English wording (the msgid); the Chinese a judge
@@ -49,7 +51,7 @@ def test_a_thread_never_read_is_not_complete(store: Store, clock: FakeClock) -> 
 
 
 def test_a_full_poll_after_the_deadline_makes_the_day_complete(
-    fake_board: FakeBoard, client: BoardClient, store: Store, clock: FakeClock
+    fake_board: LiveBoard, client: BoardClient, store: Store, clock: FakeClock
 ) -> None:
     fake_board.add_thread(2, 25)
     fake_board.add_thread(3, 12)
@@ -76,7 +78,7 @@ def test_a_full_poll_after_the_deadline_makes_the_day_complete(
 
 
 def test_an_incremental_read_counts_as_complete_but_not_as_full(
-    fake_board: FakeBoard, client: BoardClient, store: Store, clock: FakeClock
+    fake_board: LiveBoard, client: BoardClient, store: Store, clock: FakeClock
 ) -> None:
     fake_board.add_thread(2, 15)
     run(client, store, [2])
@@ -91,7 +93,7 @@ def test_an_incremental_read_counts_as_complete_but_not_as_full(
 
 
 def test_an_unchanged_thread_is_confirmed_by_the_forum_list(
-    fake_board: FakeBoard, client: BoardClient, store: Store, clock: FakeClock
+    fake_board: LiveBoard, client: BoardClient, store: Store, clock: FakeClock
 ) -> None:
     fake_board.add_thread(2, 5)
     run(client, store, [2])
@@ -105,7 +107,7 @@ def test_an_unchanged_thread_is_confirmed_by_the_forum_list(
 
 
 def test_a_failed_read_is_recorded_and_the_last_complete_read_stays(
-    fake_board: FakeBoard, make_client: Callable[..., BoardClient], store: Store, clock: FakeClock
+    fake_board: LiveBoard, make_client: Callable[..., BoardClient], store: Store, clock: FakeClock
 ) -> None:
     fake_board.add_thread(2, 25)
     client = make_client(retries=0)
@@ -126,7 +128,7 @@ def test_a_failed_read_is_recorded_and_the_last_complete_read_stays(
 
 
 def test_the_board_down_at_the_deadline_changes_nothing_then_a_poll_reads_it_all(
-    fake_board: FakeBoard, make_client: Callable[..., BoardClient], store: Store, clock: FakeClock
+    fake_board: LiveBoard, make_client: Callable[..., BoardClient], store: Store, clock: FakeClock
 ) -> None:
     fake_board.add_thread(2, 12)
     fake_board.add_thread(3, 23)
@@ -172,7 +174,7 @@ def test_the_board_down_at_the_deadline_changes_nothing_then_a_poll_reads_it_all
 
 
 def test_an_api_404_for_a_page_of_a_live_thread_falls_back_to_pc_pages(
-    fake_board: FakeBoard, make_client: Callable[..., BoardClient], store: Store
+    fake_board: LiveBoard, make_client: Callable[..., BoardClient], store: Store
 ) -> None:
     fake_board.add_thread(2, 120)
     api = make_client(source=SourceKind.API, api_ppp=50)
@@ -194,7 +196,7 @@ def test_an_api_404_for_a_page_of_a_live_thread_falls_back_to_pc_pages(
 
 
 def test_a_thread_that_is_really_gone_is_not_a_complete_read(
-    fake_board: FakeBoard, make_client: Callable[..., BoardClient], store: Store, clock: FakeClock
+    fake_board: LiveBoard, make_client: Callable[..., BoardClient], store: Store, clock: FakeClock
 ) -> None:
     api = make_client(source=SourceKind.API)
     report = run(api, store, [77], full=True)  # neither the API nor PC pages know thread 77
@@ -207,7 +209,7 @@ def test_a_thread_that_is_really_gone_is_not_a_complete_read(
 
 
 def test_a_post_the_parser_skipped_makes_the_read_incomplete_and_deletes_nothing(
-    fake_board: FakeBoard, client: BoardClient, store: Store, clock: FakeClock
+    fake_board: LiveBoard, client: BoardClient, store: Store, clock: FakeClock
 ) -> None:
     fake_board.add_thread(2, 12)
     run(client, store, [2], full=True)

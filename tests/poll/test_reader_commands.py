@@ -9,10 +9,12 @@ import pytest
 
 from forumbot.cli import main
 from forumbot.commands.reader import parse_when, read_headers_file
+from forumbot.exampleboard.render import TZ
+from forumbot.exampleboard.server import LiveBoard
 from forumbot.resources import data_dir
 from forumbot.store import open_store
 from forumbot.store.threads import list_threads
-from tests.client.pagebuilder import ROOT, TZ, FakeBoard
+from tests.boards import ROOT, small_board
 from tests.shared_fixtures import SHARED_FIXTURES, require_shared
 
 FIXTURES = SHARED_FIXTURES / "discuz-x35-utf8"
@@ -25,7 +27,7 @@ def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_poll_and_posts_with_flags(
-    fake_board: FakeBoard, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    fake_board: LiveBoard, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     fake_board.add_thread(2, 12)
     vote = fake_board.reply(2, "月饼", "投票：饺子")
@@ -55,7 +57,7 @@ def test_poll_and_posts_with_flags(
 
 
 def test_poll_reports_board_errors_with_exit_code_3(
-    fake_board: FakeBoard, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    fake_board: LiveBoard, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = str(tmp_path / "s.db")
     code = main(["--store", db, "poll", "--board", ROOT, "--thread", "77", "--min-interval", "0", "--json"])
@@ -65,7 +67,7 @@ def test_poll_reports_board_errors_with_exit_code_3(
 
 
 def test_poll_from_a_game_file(
-    fake_board: FakeBoard, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    fake_board: LiveBoard, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     fake_board.add_thread(2, 4)
     fake_board.add_thread(3, 6)
@@ -94,7 +96,7 @@ def test_poll_without_a_board_is_a_config_error(capsys: pytest.CaptureFixture[st
 
 
 def test_parse_a_saved_page(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    board = FakeBoard()
+    board = small_board()
     board.add_thread(7, 13)
     board.edit(12, "改了")
     page = tmp_path / "p2.html"
@@ -115,10 +117,10 @@ def test_parse_a_saved_page(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
 
 
 def test_parse_a_forum_page(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    board = FakeBoard()
+    board = small_board()
     board.add_thread(7, 3)
     f = tmp_path / "forum.html"
-    f.write_bytes(board.forum_html(3).encode())
+    f.write_bytes(board.answer_get("forum.php?mod=forumdisplay&fid=3", "")[1])
     assert main(["parse", str(f), "--url", ROOT + "forum.php?mod=forumdisplay&fid=3"]) == 0
     assert "回复     2" in capsys.readouterr().out
 

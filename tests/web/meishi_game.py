@@ -16,8 +16,8 @@ from forumbot.client import BoardClient
 from forumbot.commands.day import verdict_rows
 from forumbot.commands.outbox import demo_outbox
 from forumbot.config import Game, game_from_dict, parse_local_time
-from forumbot.demoboard import DemoBoard
 from forumbot.desk import Desk, case_post_draft, read_submissions, vote_count_draft
+from forumbot.exampleboard.server import LiveBoard
 from forumbot.poll import poll
 from forumbot.resources import data_dir
 from forumbot.store.db import open_store
@@ -29,10 +29,11 @@ EXAMPLE = "meishi"
 
 def play_meishi(workdir: Path, out: Console) -> int:
     """The meishi example (R001, two nights and two days) played through the real client, store and desk
-    on its snapshot board, its drafts sent through the outbox: the state the web desk's tests look at."""
+    on the example board (its scenario, moved from snapshot to snapshot), its drafts
+    sent through the outbox: the state the web desk's tests look at."""
     folder = data_dir() / "examples" / EXAMPLE
     data = tomllib.loads((folder / "game.toml").read_text("utf-8"))
-    with DemoBoard(folder / "board") as board:
+    with LiveBoard.example(EXAMPLE, now="s1") as board:
         data["board"]["url"] = board.url
         data["game"]["store"] = str(workdir / "demo.db")
         game = game_from_dict(data)

@@ -15,9 +15,8 @@ import pytest
 import responses
 from flask.testing import FlaskClient
 
-from forumbot.demoboard import DemoBoard
 from forumbot.desk import Desk as JudgeDesk
-from forumbot.resources import data_dir
+from forumbot.exampleboard.server import LiveBoard
 from forumbot.store import judges
 from forumbot.web import data
 from forumbot.web.app import create_app
@@ -130,8 +129,7 @@ def test_a_resolved_night_is_refused_with_the_desk_way_to_undo(client: FlaskClie
 
 
 def test_polling_from_the_desk_reads_the_board_as_forumbot_poll_does(desk: Desk) -> None:
-    with DemoBoard(data_dir() / "examples" / "meishi" / "board") as board:
-        board.use("s3")
+    with LiveBoard.example("meishi", now="s3") as board:
         game = dataclasses.replace(desk.game, board=dataclasses.replace(desk.game.board, url=board.url))
         app = create_app(game, desk.store, secret="test-secret")
         app.config["TESTING"] = True

@@ -38,7 +38,7 @@ def execute(
     if chosen is None:
         w.emit(event(EventKind.NO_EXECUTION, PUBLIC, NO_EXECUTION, day=day))
         return Resolution(w.freeze(), tuple(w.events))
-    require_alive(state, chosen, "voted out")
+    require_alive(state, chosen, "被票出")
     goes, cause = chosen, Cause.VOTE
     if state.lovers and chosen in state.lovers:
         other = state.lovers[1] if chosen == state.lovers[0] else state.lovers[0]
@@ -95,10 +95,10 @@ def eliminate_in_order(
 
 def resolve_red_cards(state: GameState, names: Iterable[str], *, day: int) -> Resolution:
     """R004 红牌罚下, executed after the vote: no lover swap, no last words (AMB-77 slot), win check each."""
-    require_day(state, day, "a red card")
+    require_day(state, day, "出示红牌")
     outs = []
     for name in names:
-        require_alive(state, name, "red-carded")
+        require_alive(state, name, "被红牌罚下")
         outs.append((name, Cause.RED_CARD))
     return eliminate_in_order(Work(state), outs, day)
 
@@ -108,7 +108,7 @@ def pass_authority(state: GameState, to: str | None, *, seed: int | str | None =
     uniformly at random from the living roles other than the passer, with ``seed`` (AMB-61)."""
     passer = state.authority_pending
     if passer is None:
-        raise IllegalActionError("nobody has to pass 威权 now (the holder is not out)", rule="R004 市长·威权")
+        raise IllegalActionError("现在没有人需要交出<威权>（威权持有者没有出局）", rule="R004 市长·威权")
     flags = state.flags
 
     def eligible(name: str) -> bool:
@@ -122,7 +122,7 @@ def pass_authority(state: GameState, to: str | None, *, seed: int | str | None =
     w = Work(state)
     if to is None:
         if seed is None:
-            raise EngineError("a random 威权 draw needs a seed (record it so the draw can be replayed)")
+            raise EngineError("随机指定<威权>需要一个种子（记下它，抽签才能重现）")
         pool = [p.name for p in state.players if eligible(p.name)]
         to = random.Random(seed).choice(pool) if pool else None
         w.emit(
@@ -136,10 +136,8 @@ def pass_authority(state: GameState, to: str | None, *, seed: int | str | None =
             )
         )
     elif not eligible(to):
-        why = "the passer himself" if to == passer else "out"
-        raise IllegalActionError(
-            f"{to!r} cannot receive 威权: {why}; choose another role before the deadline", rule="AMB-61"
-        )
+        why = "是交出威权的本人" if to == passer else "已出局"
+        raise IllegalActionError(f"{to} 不能接受<威权>：{why}；请在截止前另选一名角色", rule="AMB-61")
     w.set(authority_holder=to, authority_pending=None)
     if to is not None:
         w.emit(event(EventKind.AUTHORITY, to_player(to), "你获得<威权>", holder=to, passer=passer))
@@ -159,8 +157,7 @@ def surrender(state: GameState, agreeing: Iterable[str]) -> Resolution:
     missing = [n for n in surrender_group(state) if n not in agreed]
     if missing:
         raise IllegalActionError(
-            "surrender needs every role of the killers' group, out ones included; "
-            f"missing: {', '.join(missing)}",
+            f"投降须杀手组每个角色（含已出局的）都同意；还缺：{'、'.join(missing)}",
             rule="R004 投降 / AMB-83",
         )
     st = replace(state, outcome=Outcome(Termination.SURRENDER, Winner.CIVILIAN_CAMP), phase=Phase.OVER)

@@ -346,9 +346,9 @@ def test_authority_to_a_role_out_the_same_night() -> None:
     """AMB-61: default — not to a role that is out, even from the same night."""
     st = make_state("R004", "B22")
     st = resolve_night(st, _night(st, Kill("My"), Fireworks("c3"))).state
-    with pytest.raises(IllegalActionError, match="out"):
+    with pytest.raises(IllegalActionError, match="已出局"):
         engine.pass_authority(st, "c3")
-    with pytest.raises(IllegalActionError, match="passer"):
+    with pytest.raises(IllegalActionError, match="交出威权的本人"):
         engine.pass_authority(st, "My")
     alt = replace(st, flags=replace(st.flags, r004_authority_to_out_tonight=True))
     assert engine.pass_authority(alt, "c3").state.authority_holder == "c3"

@@ -229,9 +229,9 @@ def test_drowning_is_announced_by_name_and_an_executed_player_is_announced_as_ex
 
 def test_execution_refusals() -> None:
     st, _ = _resolve(make_state("R001", "S12", dead=["Cruz"]), Kill("Cole", pledge="Ken"))
-    with pytest.raises(IllegalActionError, match="already out"):
+    with pytest.raises(IllegalActionError, match="已出局，不能被处决"):
         engine.resolve_execution(st, "Cruz", day=1)
-    with pytest.raises(IllegalActionError, match="day 2"):
+    with pytest.raises(IllegalActionError, match="属于第2日"):
         engine.resolve_execution(st, "Cid", day=2)
     with pytest.raises(IllegalActionError, match="R004"):
         engine.resolve_red_cards(st, ["Cid"], day=1)
@@ -275,12 +275,12 @@ def test_red_carded_authority_holder_must_still_pass_it() -> None:
     st, _ = _resolve(make_state("R004", "B22"), Kill("c8"))
     res = engine.resolve_red_cards(st, ["My"], day=1)
     assert res.state.authority_pending == "My" and res.state.authority_holder is None
-    with pytest.raises(EngineError, match="seed"):
+    with pytest.raises(EngineError, match="需要一个种子"):
         engine.pass_authority(res.state, None)
     a = engine.pass_authority(res.state, None, seed=11).state.authority_holder
     b = engine.pass_authority(res.state, None, seed=11).state.authority_holder
     assert a == b and a not in (None, "My") and res.state.is_alive(a)
-    with pytest.raises(IllegalActionError, match="nobody has to pass"):
+    with pytest.raises(IllegalActionError, match="现在没有人需要交出<威权>"):
         engine.pass_authority(st, "c1")
 
 
@@ -301,7 +301,7 @@ def test_concession_and_judge_end() -> None:
     res = engine.concede(st, "police")
     assert res.state.outcome == Outcome(Termination.CONCESSION, Winner.BANDITS)
     assert any(e.kind is EventKind.GAME_OVER and "Kai：鬼匪" in e.text for e in res.events)
-    with pytest.raises(IllegalActionError, match="surrender"):
+    with pytest.raises(IllegalActionError, match="只有杀手阵营可以投降"):
         engine.concede(make_state("R004", "B22"), "bandits")
     end = engine.end_game(st, "论坛故障")
     assert end.state.outcome == Outcome(Termination.JUDGE_ENDED, None)

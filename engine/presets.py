@@ -183,7 +183,7 @@ class PresetTable:
         if DOCTOR_OR_BUTTERFLY in counts:
             if choice not in ("doctor", "butterfly"):
                 raise SetupError(
-                    f"医生/花蝴蝶只能选 \"doctor\"（医生）或 \"butterfly\"（花蝴蝶），不能选「{choice}」"
+                    f'医生/花蝴蝶只能选 "doctor"（医生）或 "butterfly"（花蝴蝶），不能选「{choice}」'
                 )
             c = counts.pop(DOCTOR_OR_BUTTERFLY)
             counts[choice] = counts.get(choice, 0) + c

@@ -21,7 +21,7 @@ from forumbot.commands.common import console, lit
 from forumbot.commands.day import verdict_rows
 from forumbot.commands.serve import DEFAULT_PORT, serve_demo
 from forumbot.i18n import _
-from forumbot.labels import moment_key_label, outbox_kind_label, status_label, winner_label
+from forumbot.labels import message_label, moment_key_label, outbox_kind_label, status_label, winner_label
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -138,7 +138,10 @@ def _show_moment(out: Console, steps: BoardSteps, key: str) -> None:
         table = Table(_("message"), _("author"), _("verdict"), _("reason"))
         for v in res["verdicts"]:
             table.add_row(
-                lit(v["id"]), lit(v["author"]), _(CODE_LABELS[NightCode(v["code"])]), lit(v["reason"])
+                lit(message_label(v["id"])),
+                lit(v["author"]),
+                _(CODE_LABELS[NightCode(v["code"])]),
+                lit(v["reason"]),
             )
         out.print(table)
     if rec.kind in (MomentKind.CLOSE.value, MomentKind.REVOTE_DEADLINE.value) and "revote" not in res:

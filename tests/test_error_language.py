@@ -144,9 +144,10 @@ def test_what_the_runner_waits_for_is_told_in_the_judges_language(tmp_path: Path
     args = ["--game", str(tmp_path / "game.toml"), "--store", str(tmp_path / "game.db"), "tick"]
     assert main(args) == 0
     out = capsys.readouterr().out
-    assert "等待法官：night1/deadline：还没有保存角色：请先运行 forumbot setup" in out, out
+    assert "等待法官：第1夜：行动截止：还没有保存角色：请先运行 forumbot setup" in out, out
+    assert "night1/deadline" not in out  # the ledger's key is the runner's, not the judge's word
     assert main(["--lang", "en", *args]) == 0
     assert (
-        "waiting for a judge: night1/deadline: no roles stored yet: run forumbot setup"
+        "waiting for a judge: night 1: deadline: no roles stored yet: run forumbot setup"
         in capsys.readouterr().out
     )

@@ -372,11 +372,40 @@ _NOTE_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 )
 
 
+# What the board did with one POST (forumbot.posting.Outcome values), inside the outbox's notes.
+POST_OUTCOME_LABELS: dict[str, str] = {
+    "sent": N_("stored"),
+    "flood": N_("posting too fast (anti-flood)"),
+    "too_short": N_("message too short"),
+    "too_long": N_("message too long"),
+    "empty": N_("empty message"),
+    "not_logged_in": N_("not logged in"),
+    "form_invalid": N_("the form was not accepted"),
+    "tainted": N_("stale form (formhash)"),
+    "thread_closed": N_("thread closed"),
+    "no_permission": N_("no permission"),
+    "edit_denied": N_("may not edit this post"),
+    "thread_missing": N_("thread missing"),
+    "pm_flood": N_("private messages too fast"),
+    "pm_limit": N_("private message limit reached"),
+    "pm_not_allowed": N_("private messages not allowed"),
+    "pm_bad_recipient": N_("no such recipient"),
+    "pm_blocked": N_("the recipient blocks private messages"),
+    "login_failed": N_("login failed"),
+    "captcha": N_("a captcha is asked"),
+    "unencodable": N_("characters the board cannot store"),
+    "not_sent": N_("never reached the board"),
+    "unknown": N_("unclear whether stored"),
+}
+
+
 def outbox_note_label(note: str) -> str:
     """One outbox log note in the judge's language (see _NOTE_PATTERNS); nested notes too."""
     for pattern, msgid in _NOTE_PATTERNS:
         if m := pattern.match(note):
             parts = {k: (outbox_note_label(v) if k == "note" else v) for k, v in m.groupdict().items()}
+            if parts.get("outcome") in POST_OUTCOME_LABELS:
+                parts["outcome"] = _(POST_OUTCOME_LABELS[parts["outcome"]])
             return _(msgid).format(**parts)
     return note
 
@@ -564,3 +593,47 @@ def post_event_label(kind: str, old: str | None, new: str | None, revision: int 
             old=post_state_label(old) if old else "-", new=post_state_label(new) if new else "-"
         )
     return f"{kind}: {note}"
+
+
+# Last words (engine.lastwords): where they are given, how a window stands, and the posts that wait.
+LAST_WORDS_WHERE_LABELS: dict[str, str] = {
+    "discussion": N_("in the discussion thread"),
+    "director": N_("to the judges, privately"),
+}
+LAST_WORDS_STATUS_LABELS: dict[str, str] = {
+    "open": N_("still open"),
+    "posted": N_("given in time"),
+    "forfeited": N_("forfeited"),
+}
+HELD_ITEM_LABELS: dict[str, str] = {"day_start": N_("day-start post")}
+
+
+def last_words_label(table: dict[str, str], code: str) -> str:
+    return _(table[code]) if code in table else code
+
+
+def held_item_label(code: str) -> str:
+    """A post that waits for last words (a check result, a case post, R004's day-start post)."""
+    if code in HELD_ITEM_LABELS:
+        return _(HELD_ITEM_LABELS[code])
+    return outbox_kind_label(code)
+
+
+def login_failure_label(kind: str) -> str:
+    """A recorded login failure's kind (the error's class name, forumbot/store/logins.py) as the error
+    itself words it (``what``: «登录失败», «需要验证码»)."""
+    from forumbot import errors
+
+    cls = getattr(errors, kind, None)
+    what = getattr(cls, "what", None) if isinstance(cls, type) else None
+    return _(what) if isinstance(what, str) else kind
+
+
+LOGIN_CLEARED_LABELS: dict[str, str] = {
+    "explicit retry": N_("a judge's --retry"),
+    "login succeeded": N_("a login that succeeded"),
+}
+
+
+def login_cleared_label(by: str) -> str:
+    return _(LOGIN_CLEARED_LABELS[by]) if by in LOGIN_CLEARED_LABELS else by

@@ -17,6 +17,7 @@ The board's side (what the board answered; each carries the URL and the board's 
 
     ForumbotError
     └── BoardError(url, board_message)
+        ├── PollFailed         a read that did not finish (the poll report's own words, not re-wrapped)
         ├── NetworkError       no answer after the retries (connection refused, timeout)
         ├── UnparseablePage    a page that is none of the pages we know (broken, truncated)
         │   └── TruncatedPage  a page cut off before its end: nothing on it is trusted
@@ -139,6 +140,16 @@ class BoardError(ForumbotError):
         if detail:
             msg += f" ({detail})"
         super().__init__(msg)
+
+
+class PollFailed(BoardError):
+    """A read of the board that did not finish (forumbot.poll's report): its message already names the
+    threads not read, the board's first answer and what to run, so it is not wrapped once more in
+    «the board refused the request» (the board may not have answered at all)."""
+
+    def __init__(self, message: str) -> None:
+        Exception.__init__(self, message)
+        self.url, self.board_message, self.detail = "", "", ""
 
 
 class NetworkError(BoardError):

@@ -62,7 +62,7 @@ from forumbot.config import Game
 from forumbot.desk import Desk, LastWordsReport, case_post_draft, elevator_draft, vote_count_draft
 from forumbot.desk.private import PrivateNote
 from forumbot.drafts import local_text, words_without_authority
-from forumbot.errors import BoardError, ThreadNotFound, UsageError
+from forumbot.errors import BoardError, PollFailed, ThreadNotFound, UsageError
 from forumbot.i18n import N_, _
 from forumbot.labels import phase_label
 from forumbot.nightmail import (
@@ -260,7 +260,7 @@ class BoardSteps:
         """An incremental read of the day threads (the cheap poll between deadlines)."""
         report = self._poll(self.game.watched_tids(), full=False)
         if not report.ok:
-            raise BoardError(report.failure_message())
+            raise PollFailed(report.failure_message())
         return report.summary()
 
     def _full_read(self, tids: list[int], after: datetime) -> None:

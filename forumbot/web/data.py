@@ -1161,7 +1161,7 @@ def outbox_items(game: Game, store: Store) -> tuple[OutboxLine, ...]:
                 status_label=_(OUTBOX_STATUS_LABELS.get(it.status, it.status)),
                 body=it.body,
                 revision=it.revision,
-                approved_by=it.approved_by,
+                approved_by=actor_label(it.approved_by),
                 sent_at=_local(game, it.sent_at),
                 result_url=it.result_url,
                 board_message=it.board_message,

@@ -124,3 +124,37 @@ def test_the_judges_post_of_r004_last_words_is_in_the_players_words(store: Store
     for item in items:
         assert_public(item.body, tuple(steps.game.roster))
         assert "威权" not in item.body
+
+
+_JUDGE_ENGLISH = re.compile(r"[A-Za-z_]{3,}")
+_JUDGE_ALLOWED = re.compile(
+    r"AMB-\d+|R\d{3}(?:-[A-Z]\d)?|\bpid\b|\buid\b|Discuz!?|BBCode|forumbot \w+(?: --\w+)?"
+)
+
+
+def test_every_reason_the_judges_read_in_the_played_game_is_chinese(played: tuple[Any, Any]) -> None:  # noqa: F811
+    """The judges' own view (the desk, the ledger): every night verdict's and day verdict's reason of the
+    played game, and each day's outcome, has no English word and names no message by its id (pid:25)."""
+    from forumbot.runner.ledger import records
+
+    p, _ = played
+    names = tuple(sorted(p.steps.game.roster, key=len, reverse=True))
+
+    def bare(text: str) -> str:
+        for name in names:
+            text = text.replace(name, "")
+        return _JUDGE_ALLOWED.sub("", text)
+
+    reasons: list[str] = []
+    with p.steps.store.session() as s:
+        for rec in records(s, p.steps.game_id).values():
+            reasons += [v["reason"] for v in rec.result.get("verdicts", [])]
+            reasons.append(rec.note)
+    for day in (1, 2):
+        result = p.steps.desk.tally(day).result
+        reasons += [v.reason for v in result.verdicts]
+        reasons += [result.outcome.reason, result.outcome.text]
+    assert len(reasons) > 40
+    for reason in reasons:
+        assert not _JUDGE_ENGLISH.search(bare(reason)), reason
+        assert not re.search(r"\b(?:pid|pm):\d", reason), reason

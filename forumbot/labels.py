@@ -637,3 +637,23 @@ LOGIN_CLEARED_LABELS: dict[str, str] = {
 
 def login_cleared_label(by: str) -> str:
     return _(LOGIN_CLEARED_LABELS[by]) if by in LOGIN_CLEARED_LABELS else by
+
+
+def audience_label(audience: str) -> str:
+    """Who an event is for (engine ``Audience`` as text: ``judge``, ``group:bandits``, ``player:饺子``)
+    in the judge's words: «法官», «匪帮讨论组», «饺子（仅本人）»."""
+    kind, _sep, name = audience.partition(":")
+    if kind == "judge":
+        return _("the judges")
+    if kind == "public":
+        return _("everyone")
+    if kind == "group" and name:
+        from engine.roles import GROUP_ZH, GroupId
+
+        try:
+            return GROUP_ZH[GroupId(name)] if current_language() == "zh_CN" else f"{name} group"
+        except (ValueError, KeyError):
+            return name
+    if kind == "player" and name:
+        return _("{player} (only)").format(player=name)
+    return audience

@@ -379,7 +379,8 @@ def demo_outbox(
     for i in ids:
         item = ob.get(i)
         where = f"pid {item.result_pid}" if item.result_pid else f"pmid {item.result_pmid}"
-        out.print(f"   #{i} {item.kind}: {STATUS_ZH.get(item.status, item.status)} ({where})", markup=False)
+        status = STATUS_ZH.get(item.status, item.status)
+        out.print(f"   #{i} {outbox_kind_label(item.kind)}：{status} ({where})", markup=False)
     if report.stopped:
         out.print("   " + _("stopped: {why}").format(why=report.stopped), markup=False)
     for kind, tid, _body in public:

@@ -249,7 +249,7 @@ def cmd_poll(args: argparse.Namespace) -> int:
         if err.tid is None:
             print("  " + _("error: {message}").format(message=err.message), file=sys.stderr)
     if not report.ok:
-        print(f"forumbot: {report.failure_message()}", file=sys.stderr)
+        print(_("{prog}: {exc}").format(prog="forumbot", exc=report.failure_message()), file=sys.stderr)
     return 0 if report.ok else 3
 
 

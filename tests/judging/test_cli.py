@@ -142,8 +142,11 @@ def test_state_status_and_outbox_speak_the_judges_words(game_file: Path, capsys)
     ``forumbot-runner`` where a judge reads; --json keeps the codes."""
     assert run(game_file, "setup", "--roles", str(EXAMPLE / "roles.toml")) == 0
     assert run(game_file, "night", "submit", "--night", "1", "--file", str(EXAMPLE / "night1.toml")) == 0
+    submitted = capsys.readouterr().out
+    assert "第1夜：已录入 杀人（烧卖）" in submitted and "kill by" not in submitted, submitted
     assert run(game_file, "night", "resolve", "--night", "1") == 0
-    capsys.readouterr()
+    resolved = capsys.readouterr().out
+    assert "→ 警署讨论组" in resolved and "→ group:" not in resolved, resolved
     assert run(game_file, "state", "--history") == 0
     state = capsys.readouterr().out
     assert state.startswith("R001，第1日") and "出局：被杀（第1轮）" in state, state

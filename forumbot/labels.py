@@ -648,7 +648,7 @@ def audience_label(audience: str) -> str:
     if kind == "public":
         return _("everyone")
     if kind == "group" and name:
-        from engine.roles import GROUP_ZH, GroupId
+        from engine import GROUP_ZH, GroupId
 
         try:
             return GROUP_ZH[GroupId(name)] if current_language() == "zh_CN" else f"{name} group"

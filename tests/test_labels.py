@@ -10,8 +10,7 @@ from typing import Any
 
 import pytest
 
-from engine import Cause, Termination, VoteStatus, Winner
-from engine.lastwords import LastWordsStatus
+from engine import Cause, LastWordsStatus, Termination, VoteStatus, Winner
 from forumbot.board import SourceKind
 from forumbot.i18n import _, set_language
 from forumbot.labels import (

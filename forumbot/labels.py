@@ -657,3 +657,8 @@ def audience_label(audience: str) -> str:
     if kind == "player" and name:
         return _("{player} (only)").format(player=name)
     return audience
+
+
+def colon() -> str:
+    """The colon between a label and its text: «：» in Chinese, «: » in English."""
+    return _(": ")

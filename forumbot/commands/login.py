@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 
 from forumbot.commands.reader import _board, _fmt, _game, _store_url
 from forumbot.i18n import _
-from forumbot.labels import login_cleared_label, login_failure_label
+from forumbot.labels import colon, login_cleared_label, login_failure_label
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -52,7 +52,7 @@ def cmd_login(args: argparse.Namespace) -> int:
                 )
                 what = login_failure_label(f.kind)
                 print(
-                    f"{_fmt(f.at, tz)}  {f.username}  {what}{_(': ')}{f.board_message or f.detail}{cleared}"
+                    f"{_fmt(f.at, tz)}  {f.username}  {what}{colon()}{f.board_message or f.detail}{cleared}"
                 )
             if board.username:
                 block = blocking_failure(store, board, board.username, at=datetime.now(UTC))

@@ -22,6 +22,7 @@ from forumbot.i18n import _
 from forumbot.labels import (
     OUTBOX_KIND_LABELS,
     actor_label,
+    colon,
     outbox_kind_label,
     outbox_note_label,
     outbox_status_label,
@@ -240,7 +241,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         for e in log:
             change = f"{outbox_status_label(e.old_status) if e.old_status else '·'} → "
             change += outbox_status_label(e.new_status)
-            print(f"  {_local(game, e.at)} {actor_label(e.by)}{_(': ')}{change}  {outbox_note_label(e.note)}")
+            print(f"  {_local(game, e.at)} {actor_label(e.by)}{colon()}{change}  {outbox_note_label(e.note)}")
     return 0
 
 

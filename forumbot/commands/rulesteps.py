@@ -14,6 +14,7 @@ from forumbot.i18n import _
 from forumbot.labels import (
     LAST_WORDS_STATUS_LABELS,
     LAST_WORDS_WHERE_LABELS,
+    colon,
     held_item_label,
     last_words_label,
 )
@@ -91,7 +92,7 @@ def cmd_lastwords(args: argparse.Namespace) -> int:
         out.print(t)
         release = _local(game, held.released_at) or _("still held")
         waiting = _(", ").join(held_item_label(h) for h in held.holds) or _("nothing waits")
-        out.print(f"{lit(waiting)}{_(': ')}{release} — {lit(held.reason)}")
+        out.print(f"{lit(waiting)}{colon()}{release} — {lit(held.reason)}")
         for note in report.notes:
             out.print(f"⚑ {lit(note)}")
     return 0

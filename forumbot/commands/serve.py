@@ -116,11 +116,7 @@ def cmd_judges(args: argparse.Namespace) -> int:
             zone = _board_zone(args)
             for a in rows:
                 last = a.last_login_at.astimezone(zone).strftime("%Y-%m-%d %H:%M") if a.last_login_at else ""
-                print(
-                    _("{name}\tlast login: {when}").format(name=a.name, when=last or _("never"))
-                    if a.active
-                    else _("{name}\tmay no longer log in").format(name=a.name)
-                )
+                print(_("{name}\tlast login: {when}").format(name=a.name, when=last or _("never")))
     return 0
 
 

@@ -50,3 +50,34 @@ def test_login_status_names_a_lockout_in_words(tmp_path: Path, capsys) -> None:
         captured.out
     )
     assert "IP）：登录失败，您还可以尝试 4 次" in captured.out  # the board's words after «：»
+
+
+def _game_with_account(tmp_path: Path) -> Path:
+    import tomli_w
+
+    from tests.judging.conftest import example_data
+
+    data = example_data(days=1)
+    data["game"]["store"] = "game.db"
+    data["board"].update(url=BOARD, username="法官大人")
+    path = tmp_path / "forumbot.toml"
+    path.write_text(tomli_w.dumps(data), "utf-8")
+    return path
+
+
+def test_login_status_with_an_account_and_no_failure_does_not_crash(tmp_path: Path, capsys) -> None:
+    """The crash of issue 20's walk: an account in the game file, nothing recorded."""
+    game = _game_with_account(tmp_path)
+    assert main(["--game", str(game), "login", "--status"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.strip() == "没有登录失败记录" and captured.err == ""
+
+
+def test_login_status_says_until_when_a_retry_is_needed(tmp_path: Path, capsys) -> None:
+    game = _game_with_account(tmp_path)
+    with open_store(tmp_path / "game.db") as store:
+        error = LoginFailed(f"{BOARD}member.php?mod=logging&action=login", "密码错误")
+        record_login_failure(store, BOARD, "法官大人", error, at=datetime.now(UTC))
+    assert main(["--game", str(game), "login", "--status"]) == 0
+    captured = capsys.readouterr()
+    assert "之前登录需要 --retry" in captured.err, captured.err

@@ -121,3 +121,21 @@ def test_every_night_message_reason_is_chinese(where: str, text: str) -> None:
     """A verdict's reason names another message as the judge sees it (第…楼 / 短消息), never its id."""
     assert leaks(text) == [], f"{where}: {text}"
     assert not re.search(r"\{[^{}]*(?:_id|\.id|\bmid)\}", text), f"{where}: a message id in a reason: {text}"
+
+
+# ----------------------------------------------------------------------- the readers' and the desk's notes
+
+READER_FILES = [
+    ROOT / "forumbot" / "parsers" / "nightmsg.py",
+    ROOT / "forumbot" / "parsers" / "votes.py",
+    *sorted((ROOT / "forumbot" / "desk").glob("*.py")),
+]
+READER_TEXTS = [
+    (f"{path.relative_to(ROOT)}:{line}", text) for path in READER_FILES for line, text in _texts(path)
+]
+
+
+@pytest.mark.parametrize(("where", "text"), READER_TEXTS, ids=[w for w, _t in READER_TEXTS])
+def test_every_note_the_readers_and_the_desk_give_a_verdict_is_chinese(where: str, text: str) -> None:
+    """A ballot's or a night message's note (``帖子状态异常（banned）`` was one) becomes part of a reason."""
+    assert leaks(text) == [], f"{where}: {text}"

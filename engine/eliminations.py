@@ -38,23 +38,23 @@ def require_day(state: GameState, day: int, what: str) -> None:
     """Refuse ``what`` unless the game is at day ``day`` and not over."""
     if state.outcome is not None:
         raise GameOverError(
-            f"the game is over ({state.outcome.text}); no {what}", rule="R001 §三 / R004 胜负判定"
+            f"本局已结束（{state.outcome.text}），不能再{what}", rule="R001 §三 / R004 胜负判定"
         )
     if state.phase is not Phase.DAY or state.round != day:
-        now = f"{state.phase.value} {state.round}"
-        raise IllegalActionError(f"{what} belongs to day {day}, but the game is at {now}", rule="timetable")
+        now = f"第{state.round}日" if state.phase is Phase.DAY else f"第{state.round}夜"
+        if state.phase is Phase.OVER:
+            now = "游戏结束"
+        raise IllegalActionError(f"{what}属于第{day}日，但游戏现在处于{now}", rule="时间表")
 
 
 def require_alive(state: GameState, name: str, what: str) -> None:
     if not state.player(name).alive:
-        raise IllegalActionError(
-            f"{name!r} is already out and cannot be {what}", rule="R004 出局 / R001 §四.5"
-        )
+        raise IllegalActionError(f"{name} 已出局，不能{what}", rule="R004 出局 / R001 §四.5")
 
 
 def require_not_over(state: GameState) -> None:
     if state.outcome is not None:
-        raise GameOverError(f"the game is over ({state.outcome.text})")
+        raise GameOverError(f"本局已结束（{state.outcome.text}）")
 
 
 def sequential_check(w: Work, outcomes: list[Outcome]) -> None:
@@ -118,7 +118,7 @@ def resolve_execution(
     R004: in a tie pass ``tied`` and the 威权 holder's target as ``chosen`` (AMB-60 may void it); a lover
     whose partner is alive is swapped; the win check runs at once and may end the game.
     """
-    require_day(state, day, "an execution")
+    require_day(state, day, "处决")
     rules = rules_of(state)
     res = rules.execute(state, chosen, day, tied)
     return fire_armed(res, check_win=rules.win_check_timing == "per_elimination")
@@ -133,10 +133,8 @@ def send_off(state: GameState, name: str, *, day: int) -> Resolution:
     """R001 §四.10 判作立即出局 (AMB-33): out at once, by name, in the current batch."""
     require_not_over(state)
     if state.round != day:
-        raise IllegalActionError(
-            f"sending off belongs to round {day}, but the game is at round {state.round}"
-        )
-    require_alive(state, name, "sent off")
+        raise IllegalActionError(f"罚下属于第{day}轮，但游戏现在处于第{state.round}轮")
+    require_alive(state, name, "被罚下")
     return rules_of(state).send_off(state, name, day)
 
 
@@ -147,7 +145,7 @@ def resolve_red_cards(state: GameState, names: Iterable[str], *, day: int) -> Re
 
 def close_day(state: GameState, *, day: int) -> Resolution:
     """End day ``day``: a per-batch win check (R001/R000, AMB-06); then night ``day + 1``."""
-    require_day(state, day, "closing the day")
+    require_day(state, day, "结算本日")
     rules = rules_of(state)
     w = Work(state)
     if rules.win_check_timing == "per_batch" and state.flags.r001_win_check == "per_batch":
@@ -281,15 +279,11 @@ def add_strike(state: GameState, name: str, n: int = 1) -> GameState:
 def record_proxy_vote(state: GameState, name: str, *, flags: DayFlags | None = None) -> GameState:
     """A proxy vote (代投) for ``name``, within the rule set's per-game limit (R001 §四.1.5, AMB-32)."""
     if not state.player(name).alive:
-        raise IllegalActionError(
-            f"{name!r} is out and cannot vote, by proxy or otherwise", rule="R001 §四.5.1"
-        )
+        raise IllegalActionError(f"{name} 已出局，不能投票，代投也不行", rule="R001 §四.5.1")
     used = state.proxy_votes_used_of(name)
     limit = rules_of(state).proxy_vote_limit(flags or DayFlags())
     if limit is not None and used >= limit:
-        raise IllegalActionError(
-            f"{name!r} has used both proxy votes of the game (每位玩家只能申请两次代投)", rule="R001 §四.1.5"
-        )
+        raise IllegalActionError(f"{name} 本局的代投次数已用完（每局限{limit}次）", rule="R001 §四.1.5")
     counts = dict(state.proxy_votes_used)
     counts[name] = used + 1
     return replace(state, proxy_votes_used=frozen_map(counts))

@@ -45,7 +45,7 @@ def check_action(state: GameState, action: NightAction, *, night: Night | None =
     if state.phase is not Phase.NIGHT:
         raise IllegalActionError(
             f"第{state.round}日结束后才开始接受第{state.round + 1}夜的提交",
-            rule="timetable",
+            rule="时间表",
         )
     if night is not None and night.round != state.round:
         raise IllegalActionError(f"这些提交属于第{night.round}夜，但现在是第{state.round}夜")
@@ -117,7 +117,7 @@ def resolve_night(state: GameState, night: Night, *, seed: int | None = None) ->
     without one a seed derived from the rule set and round is used and reported in a JUDGE event.
     """
     if state.outcome is not None:
-        raise GameOverError(f"the game is over ({state.outcome.text})")
+        raise GameOverError(f"本局已结束（{state.outcome.text}），不再结算夜晚")
     if state.phase is not Phase.NIGHT:
         raise IllegalActionError(f"第{state.round}夜已经结算，请先结束第{state.round}日")
     if night.round != state.round:

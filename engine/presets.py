@@ -157,11 +157,11 @@ class PresetTable:
         flags = flags or NightFlags()
         if not self.min_players <= n <= self.max_players:
             raise SetupError(
-                f"{self.ruleset_id} has presets for {self.min_players}–{self.max_players} players, not {n}",
+                f"{self.ruleset_id} 的预设只有 {self.min_players}–{self.max_players} 人局，没有 {n} 人局",
             )
         found = self._source_of(n)
         if found is None:
-            raise SetupError(f"{self.ruleset_id} has no preset for {n} players")
+            raise SetupError(f"{self.ruleset_id} 没有 {n} 人局的预设")
         spec, m = found
         counts: dict[str, int] = dict(spec.roles)
         warnings: list[str] = []
@@ -171,8 +171,8 @@ class PresetTable:
             )
             if role not in (spec.missing.default, spec.missing.alternative):
                 raise SetupError(
-                    f"the {spec.players}-player preset's missing role is {spec.missing.default!r} or "
-                    f"{spec.missing.alternative!r}, not {role!r}"
+                    f"{spec.players} 人局预设所缺的角色只能补「{spec.missing.default}」或"
+                    f"「{spec.missing.alternative}」，不能补「{role}」"
                 )
             counts[role] = counts.get(role, 0) + spec.missing.count
             warnings.append(spec.missing.warning + f"（本局补入：{role}）")
@@ -182,7 +182,9 @@ class PresetTable:
         choice = doctor_or_butterfly or flags.r004_doctor_or_butterfly
         if DOCTOR_OR_BUTTERFLY in counts:
             if choice not in ("doctor", "butterfly"):
-                raise SetupError(f"医生/花蝴蝶 is 'doctor' or 'butterfly', not {choice!r}")
+                raise SetupError(
+                    f'医生/花蝴蝶只能选 "doctor"（医生）或 "butterfly"（花蝴蝶），不能选「{choice}」'
+                )
             c = counts.pop(DOCTOR_OR_BUTTERFLY)
             counts[choice] = counts.get(choice, 0) + c
         roles: list[tuple[RoleId, int]] = []

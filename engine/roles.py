@@ -524,4 +524,4 @@ def role_id(family: str, name: str) -> RoleId:
     if key in _ZH_TO_ID[family]:
         return _ZH_TO_ID[family][key]
     known = ", ".join(f"{r.value}/{s.name_zh}" for r, s in table.items())
-    raise KeyError(f"no role {name!r} in the {family} family (known: {known})")
+    raise KeyError(f"{family} 没有角色「{name}」（可用：{known}）")

@@ -235,7 +235,7 @@ class RuleSet:
         raise NotImplementedError
 
     def resolve_extra_check(self, state: GameState, target: str, *, late: bool) -> Resolution:
-        raise IllegalActionError("extra checks are a ghost/poison rule", rule="R001 §五")
+        raise IllegalActionError("追加验人是鬼匪/毒药局的规则，本局没有", rule="R001 §五")
 
     # ---- the day: judgement --------------------------------------------------------------------------
 
@@ -267,13 +267,13 @@ class RuleSet:
         raise NotImplementedError
 
     def drown(self, state: GameState, names: Iterable[str], day: int) -> Resolution:
-        raise IllegalActionError(f"{self.id} has no drownings (淹死)", rule=self.id)
+        raise IllegalActionError(f"{self.id} 没有淹死", rule=self.id)
 
     def send_off(self, state: GameState, name: str, day: int) -> Resolution:
-        raise IllegalActionError(f"{self.id} has no sending off", rule=self.id)
+        raise IllegalActionError(f"{self.id} 没有罚下", rule=self.id)
 
     def red_cards(self, state: GameState, names: Iterable[str], day: int) -> Resolution:
-        raise IllegalActionError(f"{self.id} has no red cards (红牌)", rule=self.id)
+        raise IllegalActionError(f"{self.id} 没有红牌", rule=self.id)
 
     def day_steps(
         self, day: int, drowned: list[str], sent_off: list[str], red_cards: list[str]
@@ -291,13 +291,13 @@ class RuleSet:
         return []
 
     def pass_authority(self, state: GameState, to: str | None, seed: int | str | None) -> Resolution:
-        raise IllegalActionError("威权 is an R004 rule", rule="R004 市长")
+        raise IllegalActionError("<威权>是 R004 的规则，本局没有", rule="R004 市长")
 
     def concede(self, state: GameState, side: str) -> Resolution:
-        raise IllegalActionError(f"{self.id} has no concession", rule=self.id)
+        raise IllegalActionError(f"{self.id} 没有认输", rule=self.id)
 
     def surrender(self, state: GameState, agreeing: Iterable[str]) -> Resolution:
-        raise IllegalActionError(f"{self.id} has no surrender", rule=self.id)
+        raise IllegalActionError(f"{self.id} 没有投降", rule=self.id)
 
     def surrender_group(self, state: GameState) -> tuple[str, ...]:
         return ()

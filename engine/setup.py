@@ -50,22 +50,19 @@ def new_game(
     seen: set[str] = set()
     for name, role in items:
         if not isinstance(name, str) or not name.strip() or name != name.strip():
-            raise SetupError(f"player names must be non-empty and trimmed, got {name!r}")
+            raise SetupError(f"玩家名字不能为空，前后也不能有空格：「{name}」")
         if name in seen:
-            raise SetupError(f"player {name!r} appears twice")
+            raise SetupError(f"玩家「{name}」出现了两次")
         seen.add(name)
         try:
             rid = role if isinstance(role, RoleId) and role in rs.family_roles else rs.role_id(str(role))
         except KeyError as exc:
             raise SetupError(str(exc.args[0])) from None
         if not rs.may_hold(rid, flags):
-            raise SetupError(
-                f"{rs.id} does not use the role {rs.role(rid).name_zh} ({rid.value})"
-                + rs.role_refusal_hint(rid)
-            )
+            raise SetupError(f"{rs.id} 不用角色{rs.role(rid).name_zh}" + rs.role_refusal_hint(rid))
         players.append(Player(name, rid))
     if not players:
-        raise SetupError("a game needs players")
+        raise SetupError("一局游戏需要玩家")
     kwargs: dict[str, Any] = rs.setup_fields(
         tuple(players),
         flags,
@@ -115,17 +112,17 @@ def draw_roles(
     names = list(roster)
     if len(set(names)) != len(names):
         dupes = sorted({n for n in names if names.count(n) > 1})
-        raise SetupError(f"the roster names some players twice: {', '.join(dupes)}")
+        raise SetupError(f"名单中有玩家出现了两次：{'、'.join(dupes)}")
     if composition is None:
         if preset_table is None:
-            raise SetupError("draw_roles needs a preset_table (parse_presets) or a composition")
+            raise SetupError("抽身份需要预设表或写明的配置")
         if preset_table.ruleset_id != rs.id:
-            raise SetupError(f"the preset table is for {preset_table.ruleset_id}, not {rs.id}")
+            raise SetupError(f"预设表属于 {preset_table.ruleset_id}，不是 {rs.id}")
         composition = preset_table.composition(
             len(names), flags=flags, doctor_or_butterfly=variant, missing_role=missing_role
         )
     if composition.total != len(names):
-        raise SetupError(f"the composition has {composition.total} roles for {len(names)} players")
+        raise SetupError(f"配置有 {composition.total} 个角色，名单有 {len(names)} 名玩家")
     rng = random.Random(seed)
     pool = list(names)
     rng.shuffle(pool)
@@ -141,7 +138,7 @@ def draw_roles(
     # §五: the ghost is drawn among the bandits after the bandit list is fixed (C-111).
     if composition.ghost_from_bandits:
         if len(bandits) < composition.ghost_from_bandits:
-            raise SetupError("not enough bandits to draw the ghost from")
+            raise SetupError("匪徒不够，无法从中抽出鬼匪")
         ordered = [n for n in names if n in bandits]
         for ghost in rng.sample(ordered, composition.ghost_from_bandits):
             assigned[ghost] = RoleId.GHOST

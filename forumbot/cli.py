@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from forumbot import __version__
 from forumbot.commands import day, demo, export, login, night, outbox, reader, rulesteps, run, serve, setup
-from forumbot.errors import BoardError, ConfigError, ForumbotError
+from forumbot.errors import BoardError, ConfigError, ForumbotError, error_page
 from forumbot.i18n import LANGUAGES, N_, _, install_argparse, setup_from_argv
 
 COMMAND_MODULES = (reader, setup, night, day, rulesteps, run, demo, login, outbox, serve, export)
@@ -188,10 +188,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(_("forumbot: configuration error: {exc}").format(exc=exc), file=sys.stderr)
         return 2
     except BoardError as exc:
-        print(f"forumbot: {exc}", file=sys.stderr)
+        print(error_page(exc), file=sys.stderr)
         return 3
     except ForumbotError as exc:
-        print(f"forumbot: {exc}", file=sys.stderr)
+        print(error_page(exc), file=sys.stderr)
         return 1
     except Exception as exc:
         if not _is_engine_error(exc):

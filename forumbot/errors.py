@@ -17,6 +17,7 @@ The board's side (what the board answered; each carries the URL and the board's 
 
     ForumbotError
     └── BoardError(url, board_message)
+        ├── PollFailed         a read that did not finish (the poll report's own words, not re-wrapped)
         ├── NetworkError       no answer after the retries (connection refused, timeout)
         ├── UnparseablePage    a page that is none of the pages we know (broken, truncated)
         │   └── TruncatedPage  a page cut off before its end: nothing on it is trusted
@@ -141,6 +142,16 @@ class BoardError(ForumbotError):
         super().__init__(msg)
 
 
+class PollFailed(BoardError):
+    """A read of the board that did not finish (forumbot.poll's report): its message already names the
+    threads not read, the board's first answer and what to run, so it is not wrapped once more in
+    «the board refused the request» (the board may not have answered at all)."""
+
+    def __init__(self, message: str) -> None:
+        Exception.__init__(self, message)
+        self.url, self.board_message, self.detail = "", "", ""
+
+
 class NetworkError(BoardError):
     """No answer. ``maybe_sent`` is False when the request provably never left (connection refused,
     no such host, connect timeout): a login that never reached the board is no failed login."""
@@ -220,3 +231,72 @@ class BoardUnavailable(BoardSystemError):
 
 class ApiClosed(BoardError):
     what = N_("the board's mobile API is closed or missing")
+
+
+# --------------------------------------------------------------------------- what a judge does next
+#
+# The command line prints a failure as a short page in the judge's language: the message (what went
+# wrong, with the URL, the store or the field), then one line saying what to do. Only the common
+# failures have such a line; the others already say it in their message (a captcha, a game file's fix).
+
+_WHAT_TO_DO: tuple[tuple[type[Exception], str], ...] = (
+    (
+        NetworkError,
+        N_(
+            "Open {root} in a browser to see whether the board is up, and check "
+            "[board] url in the game file. Nothing read so far is lost (it is in the store); run the "
+            "command again once the board answers."
+        ),
+    ),
+    (
+        BoardUnavailable,
+        N_(
+            "Wait a few minutes and run the command again. A post whose answer was unclear is looked "
+            "for on the board before it is sent again, never posted twice."
+        ),
+    ),
+    (
+        LoginFailed,
+        N_(
+            "Check [board] username and the password in the environment variable named by "
+            "[board] password_env, then run `forumbot login --retry` once."
+        ),
+    ),
+    (
+        StoreBusy,
+        N_(
+            "Wait until that process has finished, then run the command again. If it hangs, stop it by "
+            "its pid: what it wrote before is kept, a half-done step is not."
+        ),
+    ),
+    (
+        StoreFull,
+        N_("Free some disk space, then run the command again: nothing of the failed step was written."),
+    ),
+    (
+        StoreReadOnly,
+        N_("Reading commands still work; to change the game, give forumbot a store it may write."),
+    ),
+    (
+        StoreError,
+        N_("Check --store, or [game] store in the game file: the store is an SQLite path or a database URL."),
+    ),
+)
+
+
+def what_to_do(exc: BaseException) -> str:
+    """The line a judge acts on after ``exc`` ('' when the message already says it)."""
+    for cls, msgid in _WHAT_TO_DO:
+        if isinstance(exc, cls):
+            url = getattr(exc, "url", "") or ""
+            root = url.split("/forum.php")[0].split("/member.php")[0].split("/home.php")[0] or url
+            return _(msgid).format(root=root)
+    return ""
+
+
+def error_page(exc: BaseException, *, headline: str = "") -> str:
+    """``exc`` as the command line shows it: «forumbot：» with the message, then «怎么办：…» when there is
+    something to do (:func:`what_to_do`)."""
+    text = _("{prog}: {exc}").format(prog="forumbot", exc=headline or exc)
+    todo = what_to_do(exc)
+    return text + ("\n  " + _("What to do: {todo}").format(todo=todo) if todo else "")

@@ -61,6 +61,7 @@ from engine import (
     rules_of,
 )
 from forumbot.i18n import N_
+from forumbot.labels import message_label
 from forumbot.parsers.nightmsg import (
     NightReading,
     NightStatement,
@@ -437,7 +438,11 @@ def _supersede(work: _Work, old_id: str, slot: tuple[str, ...], new_id: str) -> 
     for i, p in enumerate(work.parts.get(old_id, [])):
         if p.slot == slot and p.code is NightCode.ACCEPTED:
             work.set_part(
-                old_id, i, code=NightCode.SUPERSEDED, superseded_by=new_id, reason=f"被 {new_id} 取代"
+                old_id,
+                i,
+                code=NightCode.SUPERSEDED,
+                superseded_by=new_id,
+                reason=f"被{message_label(new_id)}取代",
             )
 
 
@@ -755,7 +760,7 @@ def _dispute(work: _Work, slot: tuple[str, ...], old_id: str, m: NightMessage) -
                 old_id,
                 i,
                 code=NightCode.AMBIGUOUS,
-                reason=f"与同组 {m.author} 后来的提交（{m.id}）不同，请法官决定",
+                reason=f"与同组 {m.author} 后来的提交（{message_label(m.id)}）不同，请法官决定",
             )
     work.disputed.setdefault(slot, []).extend([(old_id, 0), (m.id, 0)])
 
@@ -765,7 +770,11 @@ def _settle_dispute(work: _Work, slot: tuple[str, ...], new_id: str) -> None:
         for i, p in enumerate(work.parts.get(mid, [])):
             if p.slot == slot and p.code is NightCode.AMBIGUOUS and mid != new_id:
                 work.set_part(
-                    mid, i, code=NightCode.SUPERSEDED, superseded_by=new_id, reason=f"被 {new_id} 取代"
+                    mid,
+                    i,
+                    code=NightCode.SUPERSEDED,
+                    superseded_by=new_id,
+                    reason=f"被{message_label(new_id)}取代",
                 )
 
 
@@ -841,7 +850,13 @@ def _take_kill(
                     reason=f"接受：本条的{'、'.join(provides)}仍有效",
                 )
             elif p.code is NightCode.ACCEPTED:
-                work.set_part(mid, i, code=NightCode.SUPERSEDED, superseded_by=m.id, reason=f"被 {m.id} 取代")
+                work.set_part(
+                    mid,
+                    i,
+                    code=NightCode.SUPERSEDED,
+                    superseded_by=m.id,
+                    reason=f"被{message_label(m.id)}取代",
+                )
     extra = "" if "victim" in fields_set else "（补充本组的杀人提交）"
     return NightPart(slot, kinds, NightCode.ACCEPTED, f"接受：{described}{extra}{note}", action=action)
 

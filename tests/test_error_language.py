@@ -144,9 +144,124 @@ def test_what_the_runner_waits_for_is_told_in_the_judges_language(tmp_path: Path
     args = ["--game", str(tmp_path / "game.toml"), "--store", str(tmp_path / "game.db"), "tick"]
     assert main(args) == 0
     out = capsys.readouterr().out
-    assert "等待法官：night1/deadline：还没有保存角色：请先运行 forumbot setup" in out, out
+    assert "等待法官：第1夜：行动截止：还没有保存角色：请先运行 forumbot setup" in out, out
+    assert "night1/deadline" not in out  # the ledger's key is the runner's, not the judge's word
     assert main(["--lang", "en", *args]) == 0
     assert (
-        "waiting for a judge: night1/deadline: no roles stored yet: run forumbot setup"
+        "waiting for a judge: night 1: deadline: no roles stored yet: run forumbot setup"
         in capsys.readouterr().out
     )
+
+
+# --------------------------------------------------------------------------- the common failures' pages
+
+
+def _board_down(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """A game file whose board does not answer (nothing listens on port 9), with a login to try."""
+    data = example_data(days=1)
+    data["game"]["store"] = "game.db"
+    data["board"].update(url="http://127.0.0.1:9/", username="法官大人", password_env="FB_TEST_PW", retries=0)
+    path = tmp_path / "forumbot.toml"
+    path.write_text(tomli_w.dumps(data), "utf-8")
+    monkeypatch.setenv("FB_TEST_PW", "secret")
+    return ["--game", str(path), "login"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        (
+            None,
+            [
+                "forumbot：论坛没有响应：http://127.0.0.1:9/",
+                "怎么办：用浏览器打开 http://127.0.0.1:9",
+                "[board] url",
+            ],
+        ),
+        (
+            "en",
+            [
+                "forumbot: no answer from the board: http://127.0.0.1:9/",
+                "What to do: Open http://127.0.0.1:9",
+            ],
+        ),
+    ],
+)
+def test_a_board_that_is_down_gets_a_page_saying_what_to_do(
+    tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch, lang: str | None, words: list[str]
+) -> None:
+    args = ["--lang", lang] if lang else []
+    assert main([*args, *_board_down(tmp_path, monkeypatch)]) == 3
+    err = capsys.readouterr().err
+    assert all(w in err for w in words), err
+    # the library's words (urllib3's «HTTPConnectionPool… Max retries exceeded… [Errno 111]») stay in
+    # the log, and the URL is named once, not once per wrapped exception
+    for library in (
+        "urllib3",
+        "HTTPConnectionPool",
+        "Max retries",
+        "Errno",
+        "NewConnectionError",
+        "Traceback",
+    ):
+        assert library not in err, err
+    assert err.count("127.0.0.1:9/member.php") == 1, err
+    assert len(err.strip().splitlines()) == 2, err
+
+
+def test_a_locked_store_gets_a_page_naming_who_holds_it_and_what_to_do(
+    tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process holds the store's write lock past the busy timeout (shortened here)."""
+    import functools
+    import threading
+    import time
+
+    from sqlalchemy import text
+
+    from forumbot.store import db
+
+    path = tmp_path / "game.db"
+    db.open_store(path).close()
+    monkeypatch.setattr(db, "open_store", functools.partial(db.open_store, busy_timeout=0.3))
+    monkeypatch.setenv("FB_TEST_PW", "a long enough password")
+    ready, done = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        other = db.open_store(path)
+        with other.session() as s:
+            s.execute(text("CREATE TABLE IF NOT EXISTS held (x INTEGER)"))
+            s.execute(text("INSERT INTO held VALUES (1)"))
+            ready.set()
+            done.wait(10)
+            s.commit()
+        other.close()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert ready.wait(5)
+        started = time.monotonic()
+        code = main(["--store", str(path), "judges", "add", "二号法官", "--password-env", "FB_TEST_PW"])
+        assert time.monotonic() - started < 10
+    finally:
+        done.set()
+        holder.join()
+    assert code == 1
+    err = capsys.readouterr().err
+    assert err.startswith("forumbot：") and "正忙" in err and str(path) in err, err
+    assert "\n  怎么办：等那个进程结束后重新运行本命令" in err, err
+    assert "database is locked" not in err and "OperationalError" not in err
+
+
+def test_what_to_do_follows_the_failure() -> None:
+    from forumbot.errors import NetworkError, StoreBusy, StoreFull, ThreadNotFound, error_page, what_to_do
+
+    set_language("zh_CN")
+    assert what_to_do(NetworkError("https://bbs.example.com/forum.php?mod=viewthread&tid=2")).startswith(
+        "用浏览器打开 https://bbs.example.com，"
+    )
+    assert "腾出一些磁盘空间" in what_to_do(StoreFull("磁盘已满"))
+    assert "等那个进程结束" in error_page(StoreBusy("存储正忙"))
+    # a failure whose message already says what to do gets no second line
+    assert error_page(ThreadNotFound("https://b.example/t/1")).count("\n") == 0

@@ -10,12 +10,19 @@ from typing import Any
 
 import pytest
 
-from engine import VoteStatus, Winner
+from engine import Cause, LastWordsStatus, Termination, VoteStatus, Winner
+from forumbot.board import SourceKind
 from forumbot.i18n import _, set_language
 from forumbot.labels import (
+    CAUSE_LABELS,
+    LAST_WORDS_STATUS_LABELS,
     MOMENT_LABELS,
     OUTBOX_KIND_LABELS,
+    POST_OUTCOME_LABELS,
+    POST_STATE_LABELS,
+    SOURCE_LABELS,
     STATUS_LABELS,
+    TERMINATION_LABELS,
     WINNER_LABELS,
     moment_label,
     outbox_kind_label,
@@ -24,6 +31,8 @@ from forumbot.labels import (
 )
 from forumbot.nightmail import CODE_LABELS, NightCode
 from forumbot.outbox import ItemKind
+from forumbot.parsers.records import PostState
+from forumbot.posting import Outcome as PostOutcome
 from forumbot.runner.plan import MomentKind
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -33,6 +42,12 @@ TABLES: list[tuple[type[StrEnum], Mapping[Any, str]]] = [
     (ItemKind, OUTBOX_KIND_LABELS),
     (Winner, WINNER_LABELS),
     (MomentKind, MOMENT_LABELS),
+    (Cause, CAUSE_LABELS),
+    (Termination, TERMINATION_LABELS),
+    (PostState, POST_STATE_LABELS),
+    (SourceKind, SOURCE_LABELS),
+    (LastWordsStatus, LAST_WORDS_STATUS_LABELS),
+    (PostOutcome, POST_OUTCOME_LABELS),
 ]
 
 

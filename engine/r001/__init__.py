@@ -80,7 +80,7 @@ class R001(RuleSet):
 
     def role_refusal_hint(self, role: RoleId) -> str:
         if role in GUARDIAN_ROLES:
-            return " (guardians with the ghost/poison need guardian_with_ghost_poison, AMB-48)"
+            return "（守护与鬼匪/毒药同局须在游戏文件 [flags] 设 guardian_with_ghost_poison = true，AMB-48）"
         return ""
 
     def setup_groups(self, state: GameState) -> dict[str, tuple[str, ...]]:
@@ -151,7 +151,7 @@ class R001(RuleSet):
         return apply.send_off(state, name, day_)
 
     def red_cards(self, state: GameState, names: Iterable[str], day_: int) -> Resolution:
-        raise IllegalActionError("red cards (红牌) are an R004 rule", rule="R004 替补")
+        raise IllegalActionError("红牌是 R004 的规则，本局没有红牌", rule="R004 替补")
 
     def day_steps(
         self, day_: int, drowned: list[str], sent_off: list[str], red_cards: list[str]
@@ -167,7 +167,7 @@ class R001(RuleSet):
         return apply.concede(state, side)
 
     def surrender(self, state: GameState, agreeing: Iterable[str]) -> Resolution:
-        raise IllegalActionError("surrender (投降) is an R004 rule; R001 uses concede", rule="R001 §三.3")
+        raise IllegalActionError("投降是 R004 的规则；R001 是认输，由法官核实后判定", rule="R001 §三.3")
 
     def double_kill_pairs(self, state: GameState, day_: int) -> tuple[tuple[str, str], ...]:
         return apply.double_kill_pairs(state, day_)

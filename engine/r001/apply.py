@@ -56,7 +56,7 @@ def execute(
         else:
             w.emit(event(EventKind.NO_EXECUTION, PUBLIC, NO_EXECUTION, day=day))
         return finish(w, outcomes)
-    require_alive(state, chosen, "executed")
+    require_alive(state, chosen, "被处决")
     protectors = (
         effective_protectors(state, state.protections, chosen) if state.protection_round == day else []
     )
@@ -155,7 +155,7 @@ def resolve_drowning(state: GameState, names: Iterable[str], *, day: int) -> Res
 
     A player already executed in this day's resolution is skipped: 同时满足被票杀和淹死情况，按照被票杀宣布.
     """
-    require_day(state, day, "a drowning")
+    require_day(state, day, "判淹死")
     w = Work(state)
     outcomes: list[Outcome] = []
     for name in names:
@@ -171,7 +171,7 @@ def resolve_drowning(state: GameState, names: Iterable[str], *, day: int) -> Res
                     )
                 )
                 continue
-            raise IllegalActionError(f"{name!r} is already dead and cannot drown", rule="R001 §四.2")
+            raise IllegalActionError(f"{name} 已死亡，不能再判淹死", rule="R001 §四.2")
         w.eliminate(name, Cause.DROWNED, day)
         sequential_check(w, outcomes)
         w.emit(event(EventKind.DROWNING, PUBLIC, f"{name} 淹死", drowned=name))
@@ -184,7 +184,7 @@ def concede(state: GameState, side: str) -> Resolution:
     The other side wins. R004 has no concession (use :func:`surrender`).
     """
     if side not in ("bandits", "police"):
-        raise IllegalActionError(f"side must be 'bandits' or 'police', not {side!r}", rule="R001 §三.3")
+        raise IllegalActionError(f"认输的一方只能是匪帮或警方，不能是「{side}」", rule="R001 §三.3")
     winner = Winner.POLICE if side == "bandits" else Winner.BANDITS
     st = replace(state, outcome=Outcome(Termination.CONCESSION, winner), phase=Phase.OVER)
     return Resolution(st, tuple(game_over_events(st)))

@@ -146,9 +146,7 @@ class R004(RuleSet):
         return apply.execute(state, chosen, day_, tied)
 
     def drown(self, state: GameState, names: Iterable[str], day_: int) -> Resolution:
-        raise IllegalActionError(
-            "drowning (淹死) is an R001/R000 rule; R004 uses yellow and red cards", rule="R004"
-        )
+        raise IllegalActionError("淹死是 R001/R000 的规则；R004 用黄牌和红牌", rule="R004")
 
     def send_off(self, state: GameState, name: str, day_: int) -> Resolution:
         return apply.send_off(state, name, day_)
@@ -167,7 +165,7 @@ class R004(RuleSet):
         note = event(
             EventKind.NOTE,
             JUDGE,
-            f"{state.authority_pending} 须在下一讨论日开始前交出<威权>，否则随机指定（pass_authority）",
+            f"{state.authority_pending} 须在下一讨论日开始前交出<威权>，否则由法官随机指定",
             amb="AMB-61",
         )
         return [note]
@@ -176,9 +174,7 @@ class R004(RuleSet):
         return apply.pass_authority(state, to, seed=seed)
 
     def concede(self, state: GameState, side: str) -> Resolution:
-        raise IllegalActionError(
-            "in R004 only the killer camp can surrender (use surrender)", rule="R004 投降"
-        )
+        raise IllegalActionError("R004 没有认输，只有杀手阵营可以投降", rule="R004 投降")
 
     def surrender(self, state: GameState, agreeing: Iterable[str]) -> Resolution:
         return apply.surrender(state, agreeing)

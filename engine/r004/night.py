@@ -622,8 +622,7 @@ def _feedback_judge_notes(t: _Tonight) -> None:
             event(
                 EventKind.NOTE,
                 JUDGE,
-                f"{state.authority_pending} 尚未交出<威权>："
-                "讨论日开始前未联系导演则随机指定（pass_authority）",
+                f"{state.authority_pending} 尚未交出<威权>：讨论日开始前未联系导演则随机指定",
                 amb="AMB-61",
             )
         )

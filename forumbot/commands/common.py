@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from forumbot.errors import ConfigError
 from forumbot.i18n import _
+from forumbot.labels import audience_label
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -106,6 +107,6 @@ def print_events(events: tuple[Event, ...], out: Console) -> None:
     for audience, evs in by_audience.items():
         if audience == "public":
             continue
-        out.print(f"\n[b]→ {lit(audience)}[/b]")
+        out.print(f"\n[b]→ {lit(audience_label(audience))}[/b]")
         for e in evs:
             out.print(f"  {lit(e.text)}")

@@ -26,7 +26,14 @@ from forumbot.commands.common import console, lit
 from forumbot.commands.day import verdict_rows
 from forumbot.commands.webdesk import DEFAULT_PORT, need_web, serve_game
 from forumbot.i18n import _, choose_language, set_language
-from forumbot.labels import moment_key_label, outbox_kind_label, signup_label, status_label, winner_label
+from forumbot.labels import (
+    message_label,
+    moment_key_label,
+    outbox_kind_label,
+    signup_label,
+    status_label,
+    winner_label,
+)
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -154,7 +161,10 @@ def _show_moment(out: Console, steps: BoardSteps, key: str) -> None:
         table = Table(_("message"), _("author"), _("verdict"), _("reason"))
         for v in res["verdicts"]:
             table.add_row(
-                lit(v["id"]), lit(v["author"]), _(CODE_LABELS[NightCode(v["code"])]), lit(v["reason"])
+                lit(message_label(v["id"])),
+                lit(v["author"]),
+                _(CODE_LABELS[NightCode(v["code"])]),
+                lit(v["reason"]),
             )
         out.print(table)
     if rec.kind == MomentKind.SIGNUP_CLOSE.value and "verdicts" in res:

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 
 from forumbot.commands.reader import _board, _fmt, _game, _store_url
 from forumbot.i18n import _
+from forumbot.labels import colon, login_cleared_label, login_failure_label
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -44,13 +45,20 @@ def cmd_login(args: argparse.Namespace) -> int:
             if not failures:
                 print(_("no failed login recorded"))
             for f in failures:
-                cleared = _(", cleared ({who})").format(who=f.cleared_by) if f.cleared_at else ""
-                print(f"{_fmt(f.at, tz)}  {f.username}  {f.kind}: {f.board_message or f.detail}{cleared}")
+                cleared = (
+                    _(", cleared ({who})").format(who=login_cleared_label(f.cleared_by))
+                    if f.cleared_at
+                    else ""
+                )
+                what = login_failure_label(f.kind)
+                print(
+                    f"{_fmt(f.at, tz)}  {f.username}  {what}{colon()}{f.board_message or f.detail}{cleared}"
+                )
             if board.username:
                 block = blocking_failure(store, board, board.username, at=datetime.now(UTC))
-                if block is not None:
+                if block is not None:  # a judge must say --retry before anyone tries again
                     until = _fmt(block.at + LOCKOUT, tz)
-                print(_("before {until} a login needs --retry").format(until=until), file=sys.stderr)
+                    print(_("before {until} a login needs --retry").format(until=until), file=sys.stderr)
             return 0
         with BoardClient(board, login_guard=StoreLoginGuard(store, board, tz=tz)) as client:
             client.login(retry=args.retry)

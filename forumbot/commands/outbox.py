@@ -19,7 +19,15 @@ from typing import TYPE_CHECKING, Any
 
 from forumbot.errors import ConfigError, UsageError
 from forumbot.i18n import _
-from forumbot.labels import OUTBOX_KIND_LABELS, outbox_status_label
+from forumbot.labels import (
+    OUTBOX_KIND_LABELS,
+    actor_label,
+    colon,
+    outbox_kind_label,
+    outbox_note_label,
+    outbox_status_label,
+    phase_label,
+)
 
 if TYPE_CHECKING:
     from forumbot.config import Game
@@ -163,8 +171,9 @@ def cmd_list(args: argparse.Namespace) -> int:
         names = {uid: name for name, uid in ob.uid_map().items()}
         for i in items:
             result = i.board_message if i.status in ("failed", "unknown") else (i.result_url or "")
+            head = f"#{i.id:<4} {outbox_status_label(i.status):<4} {outbox_kind_label(i.kind):<6}"
             print(
-                f"#{i.id:<4} {outbox_status_label(i.status):<4} {i.kind:<17} {describe(i, names)}  "
+                f"{head} {describe(i, names)}  "
                 f"「{_first_line(i.body)}」 {_local(game, i.sent_at or i.updated_at)} {result}".rstrip()
             )
     return 0
@@ -191,12 +200,20 @@ def cmd_show(args: argparse.Namespace) -> int:
             print(json.dumps(data, ensure_ascii=False, indent=1))
             return 0
         names = {uid: name for name, uid in ob.uid_map().items()}
-        print(f"#{item.id} {item.kind}  {outbox_status_label(item.status)}（{item.status}）")
+        print(f"#{item.id} {outbox_kind_label(item.kind)}  {outbox_status_label(item.status)}")
         print(_("destination: {where}").format(where=describe(item, names)))
-        if item.day or item.night:
-            print(_("day {day} / night {night}").format(day=item.day or "-", night=item.night or "-"))
+        rounds = [
+            phase_label("night", item.night) if item.night else "",
+            phase_label("day", item.day) if item.day else "",
+        ]
+        if any(rounds):
+            print(_("for: {rounds}").format(rounds=_(", ").join(r for r in rounds if r)))
         if item.approved_by:
-            print(_("approved: {who} {at}").format(who=item.approved_by, at=_local(game, item.approved_at)))
+            print(
+                _("approved: {who} {at}").format(
+                    who=actor_label(item.approved_by), at=_local(game, item.approved_at)
+                )
+            )
         if item.status == "sent":
             print(
                 _("sent: {at} pid {pid} pmid {pmid} {url}").format(
@@ -219,10 +236,12 @@ def cmd_show(args: argparse.Namespace) -> int:
         if len(revs) > 1:
             print(_("—— {n} revisions ——").format(n=len(revs)))
             for r in revs:
-                print(f"  v{r.number} {r.by} {_local(game, r.at)} 「{_first_line(r.body)}」")
+                print(f"  v{r.number} {actor_label(r.by)} {_local(game, r.at)} 「{_first_line(r.body)}」")
         print(_("—— log ——"))
         for e in log:
-            print(f"  {_local(game, e.at)} {e.by}: {e.old_status or '·'} → {e.new_status}  {e.note}")
+            change = f"{outbox_status_label(e.old_status) if e.old_status else '·'} → "
+            change += outbox_status_label(e.new_status)
+            print(f"  {_local(game, e.at)} {actor_label(e.by)}{colon()}{change}  {outbox_note_label(e.note)}")
     return 0
 
 
@@ -361,7 +380,8 @@ def demo_outbox(
     for i in ids:
         item = ob.get(i)
         where = f"pid {item.result_pid}" if item.result_pid else f"pmid {item.result_pmid}"
-        out.print(f"   #{i} {item.kind}: {STATUS_ZH.get(item.status, item.status)} ({where})", markup=False)
+        status = STATUS_ZH.get(item.status, item.status)
+        out.print(f"   #{i} {outbox_kind_label(item.kind)}：{status} ({where})", markup=False)
     if report.stopped:
         out.print("   " + _("stopped: {why}").format(why=report.stopped), markup=False)
     for kind, tid, _body in public:

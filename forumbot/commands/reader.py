@@ -27,7 +27,7 @@ from forumbot import urls
 from forumbot.board import DEFAULT_TZ, BoardConfig, SourceKind
 from forumbot.errors import ConfigError, UsageError
 from forumbot.i18n import _
-from forumbot.labels import poll_reason_label
+from forumbot.labels import poll_reason_label, post_event_label, post_state_label, source_label
 from forumbot.urls import Url
 
 if TYPE_CHECKING:
@@ -249,7 +249,7 @@ def cmd_poll(args: argparse.Namespace) -> int:
         if err.tid is None:
             print("  " + _("error: {message}").format(message=err.message), file=sys.stderr)
     if not report.ok:
-        print(f"forumbot: {report.failure_message()}", file=sys.stderr)
+        print(_("{prog}: {exc}").format(prog="forumbot", exc=report.failure_message()), file=sys.stderr)
     return 0 if report.ok else 3
 
 
@@ -341,17 +341,24 @@ def cmd_parse(args: argparse.Namespace) -> int:
     info = page.thread
     print(
         _("thread {tid} {title!r} (fid {fid}): page {page}/{pages}, {source} view").format(
-            tid=info.tid, title=info.title, fid=info.fid, page=info.page, pages=info.pages, source=page.source
+            tid=info.tid,
+            title=info.title,
+            fid=info.fid,
+            page=info.page,
+            pages=info.pages,
+            source=source_label(str(page.source)),
         )
     )
     for p in page.posts:
         when = _fmt(p.posted_at, tz) + ("" if p.time_exact else f" ~ {_fmt(p.posted_until, tz)}")
-        flags = "".join(
-            [
-                "E" if p.edit else "",
-                "Q" if p.quotes else "",
-                "" if p.state.value == "normal" else f"[{p.state.value}]",
-            ]
+        flags = " ".join(
+            f
+            for f in (
+                _("edited") if p.edit else "",
+                _("quotes") if p.quotes else "",
+                "" if p.state.value == "normal" else f"[{post_state_label(p.state.value)}]",
+            )
+            if f
         )
         text = p.text.replace("\n", " / ")
         print(
@@ -423,7 +430,9 @@ def cmd_posts(args: argparse.Namespace) -> int:
     )
     for p in posts:
         when = _fmt(p.posted_at, tz) + ("" if p.posted_at == p.posted_until else "~")
-        flags = ("E" if p.edited else "") + (f"[{p.state.value}]" if p.state.value != "normal" else "")
+        flags = (_("edited") if p.edited else "") + (
+            f"[{post_state_label(p.state.value)}]" if p.state.value != "normal" else ""
+        )
         floor = p.floor if p.floor is not None else "?"
         text = p.text.replace("\n", " / ")
         print(f"{p.pid:>8} #{floor!s:<4} {when}  {p.author:<12} {flags:<6} {text[:70]}")
@@ -435,12 +444,15 @@ def cmd_posts(args: argparse.Namespace) -> int:
                     number=r.number,
                     first=_fmt(r.first_seen, tz),
                     last=_fmt(r.last_seen, tz),
-                    source=r.source,
+                    source=source_label(str(r.source)),
                     edit=edit,
                 )
                 print(f"{'':>10}{mark}{seen}: {r.text.replace(chr(10), ' / ')[:70]}")
+            numbers = {r.id: r.number for r in p.revisions}
             for e in p.events:
-                print(f"{'':>11}{_fmt(e.at, tz)} {e.kind}: {e.note}")
+                old, new = (s.value if s else None for s in (e.old_state, e.new_state))
+                what = post_event_label(e.kind, old, new, numbers.get(e.revision_id or 0), e.note)
+                print(f"{'':>11}{_fmt(e.at, tz)} {what}")
     return 0
 
 

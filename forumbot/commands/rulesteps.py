@@ -11,6 +11,13 @@ from typing import TYPE_CHECKING, Any
 from forumbot.commands.common import console, lit, local_time, open_desk
 from forumbot.errors import UsageError
 from forumbot.i18n import _
+from forumbot.labels import (
+    LAST_WORDS_STATUS_LABELS,
+    LAST_WORDS_WHERE_LABELS,
+    colon,
+    held_item_label,
+    last_words_label,
+)
 
 if TYPE_CHECKING:
     from forumbot.config import Game
@@ -18,6 +25,10 @@ if TYPE_CHECKING:
 
 def _t(game: Game, t: datetime | None) -> str | None:
     return t.astimezone(game.tz).isoformat() if t is not None else None
+
+
+def _local(game: Game, t: datetime | None) -> str:
+    return t.astimezone(game.tz).strftime("%m-%d %H:%M") if t is not None else ""
 
 
 def cmd_lastwords(args: argparse.Namespace) -> int:
@@ -66,14 +77,22 @@ def cmd_lastwords(args: argparse.Namespace) -> int:
             return 0
         out = console()
         t = Table(_("player"), _("where"), _("due"), _("status"), _("reason"))
+        shown = {
+            w.player: _local(game, w.due) for w in report.windows
+        }  # the board's time, as a judge reads it
         for row in data["windows"]:
             t.add_row(
-                lit(row["player"]), lit(row["where"]), row["due"] or "", row["status"], lit(row["reason"])
+                lit(row["player"]),
+                last_words_label(LAST_WORDS_WHERE_LABELS, row["where"]),
+                shown[row["player"]],
+                last_words_label(LAST_WORDS_STATUS_LABELS, row["status"]),
+                lit(row["reason"]),
             )
-        out.print(_("[b]Day {day}: last words[/b] (as of {at})").format(day=args.day, at=data["at"]))
+        out.print(_("[b]Day {day}: last words[/b] (as of {at})").format(day=args.day, at=_local(game, at)))
         out.print(t)
-        release = data["held"]["released_at"] or _("still held")
-        out.print(f"{lit(_(', ').join(held.holds)) or _('nothing')}: {release} — {lit(held.reason)}")
+        release = _local(game, held.released_at) or _("still held")
+        waiting = _(", ").join(held_item_label(h) for h in held.holds) or _("nothing waits")
+        out.print(f"{lit(waiting)}{colon()}{release} — {lit(held.reason)}")
         for note in report.notes:
             out.print(f"⚑ {lit(note)}")
     return 0

@@ -22,6 +22,7 @@ from forumbot.labels import (
     moment_status_label,
     outbox_kind_label,
     outbox_status_label,
+    outcome_label,
     phase_label,
 )
 
@@ -101,9 +102,15 @@ def status_data(game: Game, store: Store, steps: Any, now: datetime) -> dict[str
         return None if t is None else t.astimezone(tz).strftime("%Y-%m-%d %H:%M")
 
     st = steps.desk.state()
+    # ``phase``: the engine's phase and round («night 1», «over 3»); ``outcome`` its codes (JSON keeps codes;
+    # the text output words them with labels.py).
     phase = _("no roles stored (forumbot setup)") if st is None else f"{st.phase.value} {st.round}"
+    outcome = None
     if st is not None and st.outcome is not None:
-        phase = _("game over: {outcome}").format(outcome=st.outcome)
+        outcome = {
+            "termination": st.outcome.termination.value,
+            "winner": st.outcome.winner.value if st.outcome.winner else None,
+        }
     plan = steps.plan()
     with store.session() as s:
         recs = ledger.records(s, steps.game_id)
@@ -120,7 +127,7 @@ def status_data(game: Game, store: Store, steps: Any, now: datetime) -> dict[str
         for m in upcoming(plan, done)
     ]
     stuck = [
-        {"key": k, "status": r.status.value, "attempts": r.attempts, "why": r.note}
+        {"key": k, "kind": r.kind, "status": r.status.value, "attempts": r.attempts, "why": r.note}
         for k, r in recs.items()
         if r.status in (ledger.MomentStatus.DELAYED, ledger.MomentStatus.WAITING, ledger.MomentStatus.RUNNING)
     ]
@@ -156,6 +163,7 @@ def status_data(game: Game, store: Store, steps: Any, now: datetime) -> dict[str
         "now": local(now),
         "rate_limited_until": local(limited),
         "phase": phase,
+        "outcome": outcome,
         "next": nxt,
         "stuck": stuck,
         "outbox_waiting": waiting,
@@ -179,6 +187,10 @@ def cmd_status(args: argparse.Namespace) -> int:
     out = console()
     kind, _sep, rnd = data["phase"].partition(" ")
     phase = phase_label(kind, int(rnd)) if rnd.isdigit() else data["phase"]
+    if data["outcome"]:
+        phase = _("game over: {outcome}").format(
+            outcome=outcome_label(data["outcome"]["termination"], data["outcome"]["winner"])
+        )
     out.print(f"[b]【{lit(data['game'])}】[/b] {phase}   （{game.timezone} {data['now']}）")
     if data["rate_limited_until"]:
         out.print(
@@ -191,7 +203,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     out.print("\n[b]" + _("Next") + "[/b]")
     for m in data["next"]:
         label = moment_key_label(m["key"], m["kind"])
-        out.print(f"  {m['at'] or ''}  {label}  {m['key']}  {moment_status_label(m['status'])}")
+        out.print(f"  {m['at'] or ''}  {label}  {moment_status_label(m['status'])}")
         out.print(
             "    "
             + lit(
@@ -208,7 +220,7 @@ def cmd_status(args: argparse.Namespace) -> int:
             out.print(
                 "  "
                 + _("{moment} {status} (attempt {n}): {why}").format(
-                    moment=m["key"],
+                    moment=moment_key_label(m["key"], m["kind"]),
                     status=moment_status_label(m["status"]),
                     n=m["attempts"],
                     why=lit(m["why"]),
@@ -217,7 +229,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     out.print("\n[b]" + _("Posts waiting for approval or verification") + "[/b]")
     for i in data["outbox_waiting"]:
         kind_label, status = outbox_kind_label(i["kind"]), outbox_status_label(i["status"])
-        out.print(f"  #{i['id']} {kind_label} {status} {i['key']} {lit(i['first_line'])}")
+        out.print(f"  #{i['id']} {kind_label} {status} {lit(i['first_line'])}")
     if not data["outbox_waiting"]:
         out.print("  " + _("none"))
     out.print("\n[b]" + _("Last complete reads") + "[/b]")

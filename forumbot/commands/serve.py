@@ -8,15 +8,17 @@ game into a folder and serves it, for a first look.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import getpass
 import os
 import sys
+from datetime import tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forumbot.commands.webdesk import DEFAULT_PORT, need_web, serve_game
 from forumbot.commands.webdesk import make_server as make_server
-from forumbot.errors import UsageError
+from forumbot.errors import ForumbotError, UsageError
 from forumbot.i18n import _, current_language, set_language
 
 if TYPE_CHECKING:
@@ -33,6 +35,20 @@ def _store_for(args: argparse.Namespace) -> Store:
 
         url = open_game(args).store_url
     return open_store(url)
+
+
+def _board_zone(args: argparse.Namespace) -> tzinfo:
+    """The game's time zone for the times shown (the store keeps UTC); Asia/Shanghai, the boards' usual
+    zone, when no game file is at hand (``--store`` alone)."""
+    from zoneinfo import ZoneInfo
+
+    from forumbot.config import find_game_file, load_game
+
+    path = find_game_file(getattr(args, "game", None))
+    if path is not None:
+        with contextlib.suppress(ForumbotError):
+            return load_game(path).tz
+    return ZoneInfo("Asia/Shanghai")
 
 
 def _ask_password(name: str) -> str:
@@ -80,9 +96,10 @@ def cmd_judges(args: argparse.Namespace) -> int:
             rows = repo.list_judges(store)
             if not rows:
                 print(_("no judge yet: add one with `forumbot judges add NAME`"))
+            zone = _board_zone(args)
             for a in rows:
-                last = a.last_login_at.strftime("%Y-%m-%d %H:%M UTC") if a.last_login_at else "-"
-                print(f"{a.name}\t{_('last login')}: {last}")
+                last = a.last_login_at.astimezone(zone).strftime("%Y-%m-%d %H:%M") if a.last_login_at else ""
+                print(_("{name}\tlast login: {when}").format(name=a.name, when=last or _("never")))
     return 0
 
 

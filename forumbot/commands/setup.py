@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from forumbot.commands.common import console, lit, open_desk
 from forumbot.errors import UsageError
 from forumbot.i18n import N_, _, current_language
+from forumbot.labels import actor_label, out_label, outcome_label, phase_label, version_label
 
 if TYPE_CHECKING:
     from forumbot.config import Game
@@ -156,27 +157,36 @@ def cmd_state(args: argparse.Namespace) -> int:
             print(json.dumps(info, ensure_ascii=False, indent=1, default=str))
             return 0
         out = console()
-        out.print(
-            f"[b]{info['ruleset']}[/b], {info['phase']}" + (f", {info['outcome']}" if info["outcome"] else "")
-        )
+        # The judge's words (labels.py); the codes stay in --json.
+        where = phase_label(st.phase.value, st.round)
+        if st.outcome is not None:
+            winner = st.outcome.winner.value if st.outcome.winner else None
+            where = _("game over: {outcome}").format(
+                outcome=outcome_label(st.outcome.termination.value, winner)
+            )
+        out.print(f"[b]{info['ruleset']}[/b]{_(', ')}{where}")
         t = Table(_("player"), _("role"), _("status"), _("notes"))
-        for p in info["players"]:
-            notes = ", ".join(_(k) for k in ("possessed", "converted") if p[k])
+        for p, player in zip(info["players"], st.players, strict=True):
+            notes = _(", ").join(_(k) for k in ("possessed", "converted") if p[k])
+            how = out_label(player.cause.value if player.cause else None, player.out_round)
             t.add_row(
                 lit(p["name"]),
                 p["role"],
-                _("alive") if p["alive"] else _("out: {how}").format(how=lit(p["out"])),
+                _("alive") if p["alive"] else _("out: {how}").format(how=how),
                 notes,
             )
         out.print(t)
         if args.history:  # shown in the board's zone (the JSON keeps UTC)
             for v in desk.history():
                 undone = (
-                    _(" — undone {at} by {who}").format(at=_local(v.undone_at, game), who=v.undone_by)
+                    _(" — undone {at} by {who}").format(
+                        at=_local(v.undone_at, game), who=lit(actor_label(v.undone_by))
+                    )
                     if v.undone_at
                     else ""
                 )
-                out.print(f"  #{v.id} {lit(v.label)} ({_local(v.at, game)}){undone}")
+                by = _(" by {who}").format(who=lit(actor_label(v.by))) if v.by else ""
+                out.print(f"  #{v.id} {lit(version_label(v.label))} ({_local(v.at, game)}{by}){undone}")
     return 0
 
 
@@ -215,7 +225,7 @@ def cmd_undo(args: argparse.Namespace) -> int:
         undone, now = desk.undo()
         console().print(
             _("undone: {undone}; the game is back at: {now} (the undo is kept in `state --history`)").format(
-                undone=lit(undone), now=lit(now)
+                undone=lit(version_label(undone)), now=lit(version_label(now))
             )
         )
     return 0

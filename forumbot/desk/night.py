@@ -47,7 +47,7 @@ from forumbot.config import parse_local_time
 from forumbot.desk.applications import ApplicationSteps
 from forumbot.desk.private import PrivateNote, private_notes
 from forumbot.errors import ConfigError, UsageError
-from forumbot.i18n import _
+from forumbot.i18n import _, current_language
 from forumbot.labels import phase_label
 from forumbot.store import records
 
@@ -305,7 +305,10 @@ class NightSteps(ApplicationSteps):
                 data = action_to_dict(action)
                 key = json.dumps(data, ensure_ascii=False, sort_keys=True)
                 actor = getattr(action, "by", None) or getattr(action, "guardian", None) or "-"
-                what = f"{action.kind.value} by {actor}"
+                name = (
+                    ACTION_KINDS[action.kind].name_zh if current_language() == "zh_CN" else action.kind.value
+                )
+                what = _("{action} by {actor}").format(action=name, actor=actor)
                 late = at > deadline
                 if any(
                     json.dumps(d, ensure_ascii=False, sort_keys=True) == key and t == at for d, t in stored

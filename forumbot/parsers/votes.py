@@ -33,6 +33,7 @@ from engine import (
     fold_punctuation,
     suggest_name,
 )
+from forumbot.labels import post_state_label
 from forumbot.lookalike import look_alikes
 from forumbot.parsers.records import EditMarker, PostState
 
@@ -657,7 +658,8 @@ def vote_posts(
             p.text, grammar, names, require_reason_label, allow_text_before_format, void_is_vote_attempt
         )
         if p.state is not PostState.NORMAL:
-            ballot = replace(ballot, needs_review=True, note=f"帖子状态异常（{p.state.value}），请法官确认")
+            shown = post_state_label(p.state.value)
+            ballot = replace(ballot, needs_review=True, note=f"帖子状态异常（{shown}），请法官确认")
         # The marker names the LAST editor only. A judge or moderator editing a player's vote post is
         # not the player editing his vote: flag it for the judges instead of voiding it.
         own_marker = p.edit is not None and (not p.edit.by or p.edit.by == p.author)

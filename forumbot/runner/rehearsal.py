@@ -37,6 +37,7 @@ from forumbot.config import Game
 from forumbot.errors import UsageError
 from forumbot.i18n import _
 from forumbot.labels import outbox_kind_label, outbox_status_label
+from forumbot.outbox import describe
 from forumbot.runner.plan import Moment, MomentKind
 from forumbot.runner.steps import BoardSteps
 from forumbot.runner.tick import Runner, StepResult, TickReport
@@ -208,9 +209,9 @@ def print_rehearsal(r: Rehearsal, out: Callable[[str], None]) -> None:
     """The rehearsal's drafts and what would be sent, plain text for the judge's terminal."""
     out(_("drafts:") if r.drafts else _("drafts: none"))
     for i in r.drafts:
-        out(f"  #{i.id} {outbox_kind_label(i.kind)} {outbox_status_label(i.status)} {i.moment_key or ''}")
+        out(f"  #{i.id} {outbox_kind_label(i.kind)} {outbox_status_label(i.status)} {describe(i)}")
         out("\n".join("    " + line for line in i.body.splitlines()))
     out(_("would send:") if r.would_send else _("would send: nothing"))
     for i in r.would_send:
         first = i.body.split("\n")[0]
-        out(f"  #{i.id} {outbox_kind_label(i.kind)} {i.dest} {first}")
+        out(f"  #{i.id} {outbox_kind_label(i.kind)} {describe(i)} {first}")

@@ -66,7 +66,7 @@ from forumbot.desk.drafts import review_draft, winner_draft
 from forumbot.desk.private import PrivateNote
 from forumbot.desk.substitutes import SubstituteRefused, substitute_lines
 from forumbot.drafts import local_text, words_without_authority
-from forumbot.errors import BoardError, ThreadNotFound, UsageError
+from forumbot.errors import BoardError, PollFailed, ThreadNotFound, UsageError
 from forumbot.i18n import _
 from forumbot.labels import phase_label
 from forumbot.nightmail import (
@@ -294,7 +294,7 @@ class BoardSteps:
         self._rebind_game()
         report = self._poll(self.game.watched_tids(), full=False)
         if not report.ok:
-            raise BoardError(report.failure_message())
+            raise PollFailed(report.failure_message())
         notes = self.read_substitutions()
         return report.summary() + "".join(_("; ") + note for note in notes)
 

@@ -35,6 +35,7 @@ import schedule
 
 from forumbot.errors import ForumbotError
 from forumbot.i18n import _
+from forumbot.labels import moment_words
 from forumbot.runner import ledger
 from forumbot.runner.ledger import MomentStatus
 from forumbot.runner.plan import Moment, due
@@ -110,13 +111,19 @@ class TickReport:
         out: list[str] = []
         if self.read or self.read_error or not (self.complete or self.deferred_until):
             out.append(_("read: {summary}").format(summary=self.read or self.read_error))
-        out += [_("done: {moment}").format(moment=k) for k in self.done]
-        out += [_("not yet: {moment}: {why}").format(moment=k, why=why) for k, why in self.not_yet.items()]
+        out += [_("done: {moment}").format(moment=moment_words(k)) for k in self.done]
+        out += [
+            _("not yet: {moment}: {why}").format(moment=moment_words(k), why=why)
+            for k, why in self.not_yet.items()
+        ]
         if self.early_error:
             out.append(_("early check: {error}").format(error=self.early_error))
-        out += [_("delayed: {moment}: {why}").format(moment=k, why=why) for k, why in self.delayed.items()]
         out += [
-            _("waiting for a judge: {moment}: {why}").format(moment=k, why=why)
+            _("delayed: {moment}: {why}").format(moment=moment_words(k), why=why)
+            for k, why in self.delayed.items()
+        ]
+        out += [
+            _("waiting for a judge: {moment}: {why}").format(moment=moment_words(k), why=why)
             for k, why in self.waiting.items()
         ]
         if self.sent or self.send_error:

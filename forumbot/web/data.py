@@ -55,6 +55,9 @@ from forumbot.labels import (
     OUTBOX_STATUS_LABELS,
     STATUS_LABELS,
     VALID_STATUSES,
+    actor_label,
+    desk_log_label,
+    outbox_note_label,
     winner_label,
 )
 from forumbot.nightmail import CODE_LABELS, NightChannel
@@ -757,10 +760,10 @@ def state_history(game: Game, store: Store) -> tuple[HistoryItem, ...]:
             v.id,
             version_label(v.label),
             _local(game, v.at),
-            v.by,
+            actor_label(v.by),
             v.live,
             v.id == current,
-            v.undone_by or "",
+            actor_label(v.undone_by),
             _local(game, v.undone_at),
         )
         for v in rows
@@ -1144,9 +1147,9 @@ def outbox_items(game: Game, store: Store) -> tuple[OutboxLine, ...]:
         log = tuple(
             OutboxLogLine(
                 _local(game, e.at),
-                e.by,
+                actor_label(e.by),
                 " → ".join(_(OUTBOX_STATUS_LABELS.get(x, x)) for x in (e.old_status, e.new_status) if x),
-                e.note,
+                outbox_note_label(e.note),
             )
             for e in outbox_repo.log(store, it.id)
         )
@@ -1160,7 +1163,7 @@ def outbox_items(game: Game, store: Store) -> tuple[OutboxLine, ...]:
                 status_label=_(OUTBOX_STATUS_LABELS.get(it.status, it.status)),
                 body=it.body,
                 revision=it.revision,
-                approved_by=it.approved_by,
+                approved_by=actor_label(it.approved_by),
                 sent_at=_local(game, it.sent_at),
                 result_url=it.result_url,
                 board_message=it.board_message,
@@ -1315,8 +1318,9 @@ class LogLine:
 
 
 def change_log(game: Game, store: Store, limit: int = 50) -> tuple[LogLine, ...]:
+    """The desk's change log in the judge's words (labels.desk_log_label); the store keeps it as written."""
     return tuple(
-        LogLine(_local(game, e.at), e.who, e.action, e.detail)
+        LogLine(_local(game, e.at), actor_label(e.who), *desk_log_label(e.action, e.detail))
         for e in judges_repo.desk_log(store, limit=limit)
     )
 

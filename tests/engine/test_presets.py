@@ -94,7 +94,7 @@ def test_doctor_or_butterfly_is_one_role_chosen_by_the_director(r004_presets: Pr
 @pytest.mark.parametrize("n", [0, 12, 17, 36, 40])
 def test_sizes_below_18_or_above_35_are_refused(r004_presets: PresetTable, n: int) -> None:
     """AMB-79: “不超过35人”; below 18 is undefined."""
-    with pytest.raises(SetupError, match="18–35"):
+    with pytest.raises(SetupError, match="18–35 人局"):
         r004_presets.composition(n)
 
 

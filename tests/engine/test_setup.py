@@ -74,7 +74,7 @@ def test_every_player_may_use_proxy_votes_at_most_twice_per_game(r001_presets: P
     st = draw_roles("R001", ROSTER12, seed=1, preset_table=r001_presets).state
     st = record_proxy_vote(record_proxy_vote(st, "Cal"), "Cal")
     assert st.proxy_votes_used_of("Cal") == 2
-    with pytest.raises(IllegalActionError, match="两次代投"):
+    with pytest.raises(IllegalActionError, match="代投次数已用完"):
         record_proxy_vote(st, "Cal")
 
 
@@ -105,13 +105,13 @@ def test_r004_butterfly_variant_and_explicit_composition(r004_presets: PresetTab
 
 
 def test_draw_refusals(r004_presets: PresetTable, r001_presets: PresetTable) -> None:
-    with pytest.raises(SetupError, match="twice"):
+    with pytest.raises(SetupError, match="出现了两次"):
         draw_roles("R001", [*ROSTER12[:11], "Kai"], seed=1, preset_table=r001_presets)
-    with pytest.raises(SetupError, match="18–35"):
+    with pytest.raises(SetupError, match="18–35 人局"):
         draw_roles("R004", [f"p{i}" for i in range(17)], seed=1, preset_table=r004_presets)
-    with pytest.raises(SetupError, match="preset table is for R004"):
+    with pytest.raises(SetupError, match="预设表属于 R004"):
         draw_roles("R001", ROSTER12, seed=1, preset_table=r004_presets)
-    with pytest.raises(SetupError, match="preset_table"):
+    with pytest.raises(SetupError, match="需要预设表"):
         draw_roles("R001", ROSTER12, seed=1)
 
 
@@ -136,13 +136,13 @@ def test_new_game_accepts_chinese_role_names_and_refuses_foreign_roles() -> None
         RoleId.POISON,
         RoleId.CIVILIAN,
     ]
-    with pytest.raises(SetupError, match="does not use"):
+    with pytest.raises(SetupError, match="不用角色"):
         new_game("R001", [("A", "bandit"), ("G", "guardian")])
-    with pytest.raises(SetupError, match="no role"):
+    with pytest.raises(SetupError, match="没有角色"):
         new_game("R004", [("A", "鬼匪")])
-    with pytest.raises(SetupError, match="twice"):
+    with pytest.raises(SetupError, match="出现了两次"):
         new_game("R004", [("A", "killer"), ("A", "police")])
-    with pytest.raises(SetupError, match="trimmed"):
+    with pytest.raises(SetupError, match="前后也不能有空格"):
         new_game("R004", [(" A", "killer")])
 
 

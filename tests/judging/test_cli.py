@@ -128,10 +128,51 @@ def test_undo_is_shown_in_the_history_with_who_undid_what(game_file: Path, capsy
     assert run(game_file, "night", "submit", "--night", "1", "--file", str(EXAMPLE / "night1.toml")) == 0
     assert run(game_file, "night", "resolve", "--night", "1") == 0
     assert run(game_file, "undo") == 0
-    assert "已撤销：night 1；游戏回到：setup" in capsys.readouterr().out
+    assert "已撤销：第1夜；游戏回到：法官录入身份" in capsys.readouterr().out  # the labels, not the codes
     assert run(game_file, "state", "--json", "--history") == 0
     state = out_json(capsys)
     assert state["phase"] == "night 1"  # the roles as set up, before the night was resolved
     history = [(h["label"], h["undone_at"] is not None) for h in state["history"]]
     assert history == [("setup (roles given by the judges)", False), ("night 1", True)]
     assert state["history"][1]["undone_by"] == state["history"][1]["by"]  # the same judge's desk
+
+
+def test_state_status_and_outbox_speak_the_judges_words(game_file: Path, capsys) -> None:
+    """Issue 20: no «R001, night 3», «killed (2)», «Outcome(…)», «night1/deadline», ``case_post`` or
+    ``forumbot-runner`` where a judge reads; --json keeps the codes."""
+    assert run(game_file, "setup", "--roles", str(EXAMPLE / "roles.toml")) == 0
+    assert run(game_file, "night", "submit", "--night", "1", "--file", str(EXAMPLE / "night1.toml")) == 0
+    submitted = capsys.readouterr().out
+    assert "第1夜：已录入 杀人（烧卖）" in submitted and "kill by" not in submitted, submitted
+    assert run(game_file, "night", "resolve", "--night", "1") == 0
+    resolved = capsys.readouterr().out
+    assert "→ 警署讨论组" in resolved and "→ group:" not in resolved, resolved
+    assert run(game_file, "state", "--history") == 0
+    state = capsys.readouterr().out
+    assert state.startswith("R001，第1日") and "出局：被杀（第1轮）" in state, state
+    assert "#2 第1夜" in state and "#1 法官录入身份" in state, state
+    for code in ("night 1", "day 1", "killed", "(1)", "setup (", "Outcome("):
+        assert code not in state, (code, state)
+
+    assert run(game_file, "status") == 0
+    status = capsys.readouterr().out
+    assert "第1日" in status and "第1日：投票截止" in status, status
+    for code in ("day 1", "day1/", "night1/", "/close", "case_post"):
+        assert code not in status, (code, status)
+    assert run(game_file, "status", "--json") == 0
+    data = out_json(capsys)
+    assert data["phase"] == "day 1" and any(m["key"] == "day1/close" for m in data["next"])
+
+    body = "[b]【美食杀】第1夜结果[/b]"
+    args = ("--kind", "case_post", "--reply", "2", "--body", body, "--night", "1")
+    assert run(game_file, "outbox", "add", *args) == 0
+    capsys.readouterr()
+    assert run(game_file, "outbox") == 0
+    listing = capsys.readouterr().out
+    assert "案情" in listing and "case_post" not in listing, listing
+    first = listing.split()[0].lstrip("#")
+    assert run(game_file, "outbox", "show", first) == 0
+    shown = capsys.readouterr().out
+    assert "所属：第1夜" in shown and "草稿" in shown, shown
+    for code in ("case_post", "draft", "night 1", "(draft)"):
+        assert code not in shown, (code, shown)

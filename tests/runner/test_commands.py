@@ -62,7 +62,8 @@ def test_tick_with_the_board_down_delays_night_1_and_status_says_why(
     assert main([*args, "setup", "--roles", str(tmp_path / "roles.toml")]) == 0
     assert main([*args, "tick"]) == 0  # every moment of June 2026 is due: night 1 first, and it cannot read
     out = capsys.readouterr().out
-    assert "推迟：night1/deadline" in out  # the tick's status lines in the judge's language
+    assert "推迟：第1夜：行动截止" in out  # the tick's status lines in the judge's language
+    assert "night1/deadline" not in out  # the ledger's key stays in the ledger and in --json
     assert main([*args, "status", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["phase"] == "night 1"
@@ -71,4 +72,6 @@ def test_tick_with_the_board_down_delays_night_1_and_status_says_why(
     assert data["next"][0]["key"] == "night1/deadline" and data["next"][0]["at"] == "2026-06-03 17:01"
     assert data["outbox_waiting"] == []
     assert main([*args, "status"]) == 0
-    assert "推迟或等待法官" in capsys.readouterr().out
+    shown = capsys.readouterr().out
+    assert "推迟或等待法官" in shown and "第1夜：行动截止 推迟" in shown, shown
+    assert "night1/deadline" not in shown

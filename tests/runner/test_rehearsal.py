@@ -60,7 +60,7 @@ def test_a_rehearsed_night_deadline_drafts_its_posts_sends_nothing_and_leaves_th
         assert {i.id for i in r.would_send} >= {i.id for i in r.drafts}  # auto-approved, so due to send
         assert _board_writes(b.requests) == []
         assert b.writer.posts == [] and b.writer.pms == [] and b.writer.edits == {}
-        assert any("night1/deadline" in line for line in lines)
+        assert any("第1夜：行动截止" in line for line in lines)  # the moment in words, not its key
         p.store.close()
     assert _dump(db) == before
 
@@ -138,7 +138,8 @@ def test_tick_dry_run_on_the_command_line_prints_the_drafts_and_status_says_what
         capsys.readouterr()
         assert main([*args, "tick", "--at", "2026-06-03 17:05", "--dry-run"]) == 0
         out = capsys.readouterr().out
-        assert "演练" in out and "night1/deadline" in out
+        assert "演练" in out and "第1夜：行动截止" in out
+        assert "night1/" not in out  # neither the moment's key nor the drafts' keys
         assert outbox_kind_label("case_post") in out  # the night's drafts, printed in full
         assert "#1 " in out
         assert _board_writes(b.requests) == []

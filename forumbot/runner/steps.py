@@ -471,14 +471,20 @@ class BoardSteps:
         return datetime.fromisoformat(found[-1].detail["cut"]) if found else None
 
     def judged_entries(self, n: int) -> int:
-        """How many of night ``n``'s stored submissions a judge entered (not the runner)."""
+        """How many of night ``n``'s stored submissions a judge entered or withdrew (not the runner):
+        once a judge has corrected the stored night, the runner resolves it as stored and never adds
+        back from the messages what the judge withdrew."""
         with self.store.session() as s:
             rows = s.exec(
                 select(NightSubmissionRow).where(
                     NightSubmissionRow.game_id == self.game_id, NightSubmissionRow.night == n
                 )
             ).all()
-        return sum(1 for r in rows if r.entered_by != self.by and not r.withdrawn)
+        return sum(
+            1
+            for r in rows
+            if (r.entered_by != self.by and not r.withdrawn) or r.withdrawn_by not in ("", self.by)
+        )
 
     def _store_accepted(self, n: int, mail: NightMail, deadline: datetime) -> int:
         """Store the night's final submissions (each once: a re-run finds them and adds nothing)."""

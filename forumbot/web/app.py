@@ -266,13 +266,18 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
         _known_night(n)
         return _night_page(n)
 
-    def _night_page(n: int, *, error: str = "") -> str:
+    def _night_page(n: int, *, error: str = "", form: dict[str, str] | None = None, which: str = "") -> str:
+        """The night page; after a refused form, with the refusal and what the judge typed kept in the
+        form ``which`` (``enter``, ``correct-<row>``, ``override-<message>``)."""
         return render_template(
             "night.html",
             nv=data.night_view(game, store, n),
             choices=data.NIGHT_OVERRIDE_CHOICES,
             kinds=data.night_kind_choices(),
+            action_kinds=data.night_action_choices(),
             action_error=error,
+            action_form=form or {},
+            action_which=which,
         )
 
     # ------------------------------------------------------------------ acting from the desk
@@ -344,27 +349,72 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
         flash(done.message)
         return redirect(url_for("night", n=n))
 
+    @app.post("/night/<int:n>/submit")
+    def night_submit(n: int) -> Response | tuple[str, int]:
+        _known_night(n)
+        form = _submitted()
+        try:
+            done = data.night_enter(
+                game,
+                store,
+                n,
+                form,
+                form.get("why", ""),
+                g.judge,
+                expected_version=request.form.get("state_version", type=int),
+            )
+        except (ForumbotError, EngineError) as exc:
+            return _night_page(n, error=str(exc), form=form, which="enter"), 400
+        flash(done.message)
+        return redirect(url_for("night", n=n) + "#submissions")
+
+    @app.post("/night/<int:n>/correct")
+    def night_correct(n: int) -> Response | tuple[str, int]:
+        _known_night(n)
+        form = _submitted()
+        row_id = request.form.get("row_id", type=int)
+        if row_id is None:
+            abort(400, description=gettext("No submission given."))
+        try:
+            done = data.night_correct(
+                game,
+                store,
+                n,
+                row_id,
+                None if form.get("withdraw") == "1" else form,
+                form.get("why", ""),
+                g.judge,
+                expected_version=request.form.get("state_version", type=int),
+            )
+        except (ForumbotError, EngineError) as exc:
+            return _night_page(n, error=str(exc), form=form, which=f"correct-{row_id}"), 400
+        flash(done.message)
+        return redirect(url_for("night", n=n) + "#submissions")
+
     @app.post("/night/<int:n>/override")
-    def night_override(n: int) -> Response:
+    def night_override(n: int) -> Response | tuple[str, int]:
         message_id = request.form.get("message_id", "")
         if not message_id:
             abort(400, description=gettext("No message given."))
         form = request.form
-        done = data.night_override(
-            game,
-            store,
-            n,
-            message_id,
-            form.get("as_kind", ""),
-            form.get("why", ""),
-            g.judge,
-            kind=form.get("kind") or None,
-            targets=tuple(t for t in (form.get("target"), form.get("second")) if t),
-            pledge=form.get("pledge") or None,
-            actor=form.get("actor") or None,
-            none=form.get("none") == "1",
-            waive_time=form.get("waive_time") == "1",
-        )
+        try:
+            done = data.night_override(
+                game,
+                store,
+                n,
+                message_id,
+                form.get("as_kind", ""),
+                form.get("why", ""),
+                g.judge,
+                kind=form.get("kind") or None,
+                targets=tuple(t for t in (form.get("target"), form.get("second")) if t),
+                pledge=form.get("pledge") or None,
+                actor=form.get("actor") or None,
+                none=form.get("none") == "1",
+                waive_time=form.get("waive_time") == "1",
+            )
+        except (ForumbotError, EngineError) as exc:
+            return _night_page(n, error=str(exc), form=_submitted(), which=f"override-{message_id}"), 400
         flash(
             gettext("Override recorded for message {id} by {who}.").format(id=message_id, who=g.judge)
             + (f" {done.warning}" if done.warning else "")
@@ -473,6 +523,7 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
             game, store, g.judge, expected_version=request.form.get("state_version", type=int)
         )
         flash(gettext("Undone: {undone}. Current: {now}.").format(undone=undone, now=now))
-        return redirect(url_for("history"))
+        back = request.form.get("next", "")  # the night page offers the undo of its resolution
+        return redirect(back if back.startswith("/") and not back.startswith("//") else url_for("history"))
 
     return app

@@ -797,6 +797,11 @@ class SubmissionLine:
     late: bool
     ok: bool
     reason: str
+    row_id: int = 0  # the stored row a correction names (0: not correctable here)
+    entered_by: str = ""
+    why: str = ""  # a judge's entry or correction: why
+    withdrawn: str = ""  # «二号法官 06-05 16:40 撤回：…» once a judge withdrew or corrected it
+    fields: tuple[tuple[str, str], ...] = ()  # the correction form's values (SUBMISSION_FIELDS names)
 
 
 @dataclass(frozen=True)
@@ -831,6 +836,8 @@ class NightView:
     messages: tuple[NightMessageView, ...] = ()
     waiting: tuple[str, ...] = ()  # what waits for a judge among the messages (Chinese)
     messages_note: str = ""  # why the messages cannot be judged now
+    undo_offered: bool = False  # resolved, and its resolution is the state's latest step: undo here
+    can_enter: bool = False  # the game is at this night, unresolved: submissions may be entered
 
 
 # What a judge may say a night message is (the night page's override form), and as which action.
@@ -913,17 +920,27 @@ def night_override(
     )
     what = " ".join(x for x in (as_kind, kind or "", *targets) if x) if as_kind == "accept" else as_kind
     judges_repo.log_change(store, who, "night override", f"night {n} {message_id} → {what}: {why}")
+    if done.warning:  # the desk core's words send the judge to the CLI: the submissions are on this page
+        done = replace(done, warning=_stored_note(n))
     return done
 
 
+def _stored_note(n: int) -> str:
+    return _(
+        "Night {n} already has stored submissions, and it is resolved from them: correct the one this "
+        "message changes under “Submissions” on this page."
+    ).format(n=n)
+
+
 def _refuse_resolved_night(game: Game, store: Store, n: int) -> None:
-    """A resolved night's messages are not corrected in place (the resolution used the old verdicts);
-    the desk core's refusal names CLI commands, this one the desk's pages."""
+    """A resolved night's messages and submissions are not corrected in place (the resolution used
+    them); the desk core's refusal names CLI commands, this one the desk's own buttons."""
     if _desk(game, store).state_labelled(f"night {n}") is not None:
         raise UsageError(
             _(
-                "Night {n} is resolved, so its messages can no longer be corrected: first undo its "
-                "resolution on the “History” page, correct the message, then press “Resolve the night” again."
+                "Night {n} is resolved, so it can no longer be corrected: first undo its resolution "
+                "(“Undo the resolution” on this page, or the “History” page), correct it, then press "
+                "“Resolve the night” again."
             ).format(n=n)
         )
 
@@ -935,7 +952,7 @@ def night_override_undo(
     _refuse_resolved_night(game, store, n)
     done = _desk(game, store, who).night_override_undo(message_id, why, night=n)
     judges_repo.log_change(store, who, "night override undo", f"night {n} {message_id}: {why}".rstrip(": "))
-    return done
+    return replace(done, warning=_stored_note(n)) if done.warning else done
 
 
 def night_view(game: Game, store: Store, n: int) -> NightView:
@@ -964,11 +981,7 @@ def night_view(game: Game, store: Store, n: int) -> NightView:
             )
     for sub in subs:
         data = sub.data
-        detail = "；".join(
-            f"{_(FIELD_LABELS.get(k, k))}：{v}"
-            for k, v in data.items()
-            if k not in ("kind", "by") and v not in (None, [], "")
-        )
+        detail = _detail(data)
         ok, reason = True, _("accepted") if not sub.late else _("late: forfeited at resolution")
         if sub.refusal is not None:
             if sub.refusal.refusal is Refusal.VOID_AT_RESOLUTION:
@@ -984,8 +997,13 @@ def night_view(game: Game, store: Store, n: int) -> NightView:
                 sub.late,
                 ok,
                 reason,
+                sub.row_id,
+                sub.entered_by,
+                sub.why,
+                fields=submission_fields(data, game, sub.at),
             )
         )
+    lines += _withdrawn_lines(game, store, judge.gid, n)
     out: tuple[str, ...] = ()
     public: list[str] = []
     private: list[tuple[str, tuple[str, ...]]] = []
@@ -1005,6 +1023,7 @@ def night_view(game: Game, store: Store, n: int) -> NightView:
             private += [(m.player, m.texts) for m in judge.night_private_messages(n, res, before)]
             draft = case_post_draft(judge, n, res.events)
     messages, waiting, messages_note = night_messages(game, store, n)
+    live = judge.live_history()
     return NightView(
         n,
         _local(game, deadline),
@@ -1018,7 +1037,63 @@ def night_view(game: Game, store: Store, n: int) -> NightView:
         messages,
         waiting,
         messages_note,
+        undo_offered=resolved and bool(live) and live[-1].label == f"night {n}",
+        can_enter=before is not None and not resolved,
     )
+
+
+def _detail(data: dict[str, object]) -> str:
+    return "；".join(
+        f"{_(FIELD_LABELS.get(k, k))}：{v}"
+        for k, v in data.items()
+        if k not in ("kind", "by") and v not in (None, [], "")
+    )
+
+
+def submission_fields(data: dict[str, object], game: Game, at: datetime) -> tuple[tuple[str, str], ...]:
+    """A stored submission as the values of the desk's submission form (the CLI's field names, as
+    :func:`forumbot.desk.night.action_from_fields` reads them), so a correction starts from it."""
+    kind = str(data.get("kind", ""))
+    out: dict[str, str] = {"kind": kind, "by": str(data.get("by") or data.get("guardian") or "")}
+    if kind == "kill":
+        out["target"] = str(data.get("victim") or "")
+        out["none"] = "" if data.get("victim") or data.get("possess") else "1"
+        out["pledge"] = str(data.get("pledge") or "")
+        out["possess"] = str(data.get("possess") or "")
+        out["kill_text"] = str(data.get("text") or "")
+    elif kind == "protect":
+        out["target"] = str(data.get("target") or "")
+        out["none"] = "" if data.get("target") else "1"
+    elif kind == "arrow":
+        out["first"], out["second"] = str(data.get("first") or ""), str(data.get("second") or "")
+    else:
+        out["target"] = str(data.get("target") or "")
+    out["at"] = at.astimezone(game.tz).strftime("%Y-%m-%dT%H:%M")
+    return tuple(out.items())
+
+
+def _withdrawn_lines(game: Game, store: Store, gid: int, n: int) -> list[SubmissionLine]:
+    """The rows a judge withdrew or corrected: shown struck out with who, when and why."""
+    with store.session() as s:
+        rows = [r for r in records.night_submission_records(s, gid, n) if r.withdrawn]
+    return [
+        SubmissionLine(
+            _local(game, r.at),
+            _action_name(str(r.data.get("kind", ""))),
+            str(r.data.get("by") or r.data.get("guardian") or ""),
+            _detail(r.data),
+            False,
+            False,
+            _("withdrawn"),
+            r.id,
+            r.entered_by,
+            r.why,
+            _("{who} withdrew it at {at}: {why}").format(
+                who=r.withdrawn_by, at=_local(game, r.withdrawn_at), why=r.withdrawn_why
+            ),
+        )
+        for r in rows
+    ]
 
 
 # --------------------------------------------------------------------------- drafts (the outbox)
@@ -1521,3 +1596,100 @@ def poll_now(game: Game, store: Store, who: str) -> ActionDone:
             ).format(summary=summary, error=error)
         )
     return ActionDone(_("Board read by {who}: {summary}").format(who=who, summary=summary))
+
+
+# --------------------------------------------------------------------------- a night's submissions
+
+#: The fields of the desk's submission form, as the CLI's ``night submit`` names them.
+SUBMISSION_FORM_FIELDS = ("kind", "by", "target", "none", "pledge", "possess", "kill_text", "first", "second")
+
+
+def _entry(fields: dict[str, str]) -> dict[str, object]:
+    """The form's values as a typed entry (:func:`forumbot.desk.night.action_from_fields`): blanks
+    dropped, ``none`` a switch."""
+    entry: dict[str, object] = {
+        k: fields[k].strip() for k in SUBMISSION_FORM_FIELDS if fields.get(k, "").strip()
+    }
+    entry["none"] = fields.get("none") == "1"
+    if not entry.get("kind"):
+        raise UsageError(_("Choose the action of the submission."))
+    return entry
+
+
+def night_enter(
+    game: Game,
+    store: Store,
+    n: int,
+    fields: dict[str, str],
+    why: str,
+    who: str,
+    *,
+    expected_version: int | None = None,
+) -> ActionDone:
+    """Enter one submission for night ``n`` as ``forumbot night submit`` does (:meth:`Desk.night_entries`),
+    at the time the judge gives (the board's time zone); kept with who and why, logged."""
+    if not why.strip():
+        raise UsageError(_("A submission entered by a judge needs a reason (kept with it)."))
+    _refuse_resolved_night(game, store, n)
+    entry = _entry(fields)
+    at = fields.get("at", "").strip()
+    if not at:
+        raise UsageError(_("Give the time the submission was received (the board's time zone)."))
+    entry["at"] = at.replace("T", " ")
+    judge = _desk(game, store, who)
+    judge.expected_version = expected_version
+    judge.require_state()  # an older page (another judge resolved or undid since) is refused here
+    rec = judge.night_entries(n, [entry], reason=why.strip())[0]
+    judges_repo.log_change(store, who, "night submission", f"night {n} {rec.what} at {at}: {why.strip()}")
+    words = _("Submission entered by {who} for night {n}.").format(who=who, n=n)
+    if rec.duplicate:
+        words = _("The same submission is stored already: nothing was added.")
+    extra = [x for x in (rec.replaces, rec.void_reason, _("late") if rec.late else "") if x]
+    return ActionDone(words + (f" （{'；'.join(extra)}）" if extra else ""))
+
+
+def night_correct(
+    game: Game,
+    store: Store,
+    n: int,
+    row_id: int,
+    fields: dict[str, str] | None,
+    why: str,
+    who: str,
+    *,
+    expected_version: int | None = None,
+) -> ActionDone:
+    """Correct stored submission ``row_id`` of night ``n`` (``fields``: the corrected submission; None:
+    withdraw it) through :meth:`Desk.night_correct`, which the preview, ``night resolve`` and the runner
+    all build the night from. Refused once the night is resolved (undo it first, on this page)."""
+    from forumbot.desk.night import action_from_fields
+
+    _refuse_resolved_night(game, store, n)
+    judge = _desk(game, store, who)
+    judge.expected_version = expected_version
+    action = None
+    at = None
+    if fields is not None:
+        entry = _entry(fields)
+        action = action_from_fields(str(entry["kind"]), entry)
+        if fields.get("at", "").strip():
+            at = _local_input(game, fields["at"])
+    rec = judge.night_correct(n, row_id, action, why, at=at)
+    what = "withdrawn" if rec is None else f"→ {rec.what}"
+    judges_repo.log_change(store, who, "night correction", f"night {n} #{row_id} {what}: {why.strip()}")
+    if rec is None:
+        return ActionDone(
+            _("Submission #{id} of night {n} withdrawn by {who}.").format(id=row_id, n=n, who=who)
+        )
+    extra = [x for x in (rec.void_reason, _("late") if rec.late else "") if x]
+    return ActionDone(
+        _("Submission #{id} of night {n} corrected by {who}.").format(id=row_id, n=n, who=who)
+        + (f" （{'；'.join(extra)}）" if extra else "")
+    )
+
+
+def night_action_choices() -> tuple[tuple[str, str], ...]:
+    """(code, the rules' Chinese name) of every night action a judge may enter."""
+    from forumbot.desk.night import NIGHT_ACTION_KINDS
+
+    return tuple((k, _action_name(k)) for k in NIGHT_ACTION_KINDS)

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
-from flask import Flask, abort, flash, g, redirect, render_template, request, session, url_for
+from flask import Flask, abort, flash, g, jsonify, redirect, render_template, request, session, url_for
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
@@ -88,6 +88,20 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
             abort(404, description=gettext("Night {n} is not in this game.").format(n=n))
 
     app.jinja_env.filters["anchor"] = _anchor
+    # How often an open page asks /changes whether to refresh (FORUMBOT_DESK_POLL_SECONDS; 0: never).
+    app.config.setdefault(
+        "DESK_POLL_MS", int(float(os.environ.get("FORUMBOT_DESK_POLL_SECONDS", "10")) * 1000)
+    )
+
+    def _page_url() -> str:
+        """Where the page's fresh copy is: itself for a GET, its day or night page after a refused form
+        (a reload would post the form again)."""
+        own = g.get("page_url")
+        if isinstance(own, str):
+            return own
+        return request.full_path.rstrip("?") if request.method == "GET" else url_for("index")
+
+    app.jinja_env.globals["page_url"] = _page_url
 
     @app.before_request
     def guard() -> Response | None:
@@ -108,6 +122,8 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
             session.pop("judge", None)
             return redirect(url_for("login", next=request.full_path if request.method == "GET" else None))
         g.judge = who
+        if request.endpoint != "changes":  # what the page is drawn from: its script asks /changes later
+            g.stamp = data.changes(game, store).stamp
         return None
 
     @app.after_request
@@ -194,6 +210,20 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
 
     # ------------------------------------------------------------------ pages
 
+    @app.get("/changes")
+    def changes() -> Response:
+        """The store's counters now (JSON, English keys): each open page compares ``stamp`` with the one
+        it was drawn from and refreshes, or offers to when a form is being filled (desk.js)."""
+        c = data.changes(game, store)
+        since = request.args.get("since", "")
+        return jsonify(
+            state_version=c.state_version,
+            outbox_revision=c.outbox_revision,
+            posts=c.posts,
+            stamp=c.stamp,
+            changed=bool(since) and since != c.stamp,
+        )
+
     @app.get("/")
     def index() -> str:
         return render_template("game.html", o=data.game_overview(game, store))
@@ -205,6 +235,7 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
 
     def _day_page(n: int, *, error: str = "", form: dict[str, str] | None = None) -> str:
         """The day page; after a refused action, with the refusal and what the judge typed kept."""
+        g.page_url = url_for("day", n=n)
         view = data.day_view(game, store, n)
         which = request.args.get("show", "all")
         rows = view.verdicts
@@ -269,6 +300,7 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
     def _night_page(n: int, *, error: str = "", form: dict[str, str] | None = None, which: str = "") -> str:
         """The night page; after a refused form, with the refusal and what the judge typed kept in the
         form ``which`` (``enter``, ``correct-<row>``, ``override-<message>``)."""
+        g.page_url = url_for("night", n=n)
         return render_template(
             "night.html",
             nv=data.night_view(game, store, n),

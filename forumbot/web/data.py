@@ -60,6 +60,8 @@ from forumbot.nightmail import CODE_LABELS, NightChannel
 from forumbot.parsers.nightmsg import KIND_ZH, NightKind
 from forumbot.store import base, fetchlog, posts, records, threads
 from forumbot.store import judges as judges_repo
+from forumbot.store.changes import Changes
+from forumbot.store.changes import changes as store_changes
 from forumbot.store.db import Store
 from forumbot.web.svg import VoteMove
 
@@ -1693,3 +1695,8 @@ def night_action_choices() -> tuple[tuple[str, str], ...]:
     from forumbot.desk.night import NIGHT_ACTION_KINDS
 
     return tuple((k, _action_name(k)) for k in NIGHT_ACTION_KINDS)
+
+
+def changes(game: Game, store: Store) -> Changes:
+    """The store's counters now (:mod:`forumbot.store.changes`): what an open page polls to refresh."""
+    return store_changes(store, game.name)

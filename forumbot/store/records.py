@@ -16,7 +16,8 @@ from datetime import UTC, datetime
 from typing import Any, cast
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import CursorResult, update
+from sqlalchemy import CursorResult, func, update
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from forumbot.errors import StaleChange, UsageError
@@ -227,26 +228,79 @@ def record_undo(session: Session, gid: int, undone_id: int, back_to_id: int, by:
 
 
 def add_override(
-    session: Session, gid: int, day: int, pid: int, as_kind: str, target: str | None, why: str, by: str
+    session: Session,
+    gid: int,
+    day: int,
+    pid: int,
+    as_kind: str,
+    target: str | None,
+    why: str,
+    by: str,
+    *,
+    seen: int | None = None,
+    zone: ZoneInfo | None = None,
 ) -> OverrideRecord:
+    """Store a judge's override of post ``pid``. ``seen``: how many overrides of the post the judge's
+    page showed; when another judge overrode it since, the override is refused (StaleChange naming him
+    and when, board time ``zone``) instead of silently replacing his. Two judges posting from the same
+    page at once cannot both pass: the rows' (day, pid, seq) is unique, so the second insert fails and
+    is refused the same way."""
     prev = session.exec(
         select(OverrideRow)
         .where(OverrideRow.game_id == gid, OverrideRow.day == day, OverrideRow.pid == pid)
         .order_by(col(OverrideRow.seq).desc())
     ).first()
+    seq = (prev.seq + 1) if prev else 0
+    if seen is not None and seen != seq and prev is not None:
+        raise _stale_override(prev, zone)
     row = OverrideRow(
         game_id=gid,
         day=day,
         pid=pid,
-        seq=(prev.seq + 1) if prev else 0,
+        seq=seq if seen is None else seen,
         as_kind=as_kind,
         target=target,
         why=why,
         by=by,
     )
     session.add(row)
-    session.flush()
+    try:
+        session.flush()
+    except IntegrityError:
+        session.rollback()
+        latest = session.exec(
+            select(OverrideRow)
+            .where(OverrideRow.game_id == gid, OverrideRow.day == day, OverrideRow.pid == pid)
+            .order_by(col(OverrideRow.seq).desc())
+        ).first()
+        if latest is None:
+            raise
+        raise _stale_override(latest, zone) from None
     return OverrideRecord(day, pid, as_kind, target, why, by, _utc(row.at))
+
+
+def _stale_override(prev: OverrideRow, zone: ZoneInfo | None) -> StaleChange:
+    when = _utc(prev.at).astimezone(zone or UTC).strftime("%m-%d %H:%M")
+    who = prev.by or _("another judge")
+    return StaleChange(
+        _(
+            "{who} overrode post {pid} at {at} after this page read it; refresh and decide again "
+            "(nothing was changed)"
+        ).format(who=who, pid=prev.pid, at=when),
+        by=who,
+        at=when,
+        what=f"override pid {prev.pid}",
+    )
+
+
+def override_counts(session: Session, gid: int, day: int) -> dict[int, int]:
+    """How many overrides each post of day ``day`` has had (what an override form carries back)."""
+    rows = session.exec(
+        select(col(OverrideRow.pid), func.count())
+        .where(OverrideRow.game_id == gid, OverrideRow.day == day)
+        .group_by(col(OverrideRow.pid))
+    )
+    return {int(pid): int(n) for pid, n in rows}
 
 
 def overrides_for(session: Session, gid: int, day: int) -> list[OverrideRecord]:

@@ -233,8 +233,10 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
         _known_day(n)
         return _day_page(n)
 
-    def _day_page(n: int, *, error: str = "", form: dict[str, str] | None = None) -> str:
-        """The day page; after a refused action, with the refusal and what the judge typed kept."""
+    def _day_page(n: int, *, error: str = "", form: dict[str, str] | None = None, which: str = "") -> str:
+        """The day page; after a refused action, with the refusal and what the judge typed kept (in the
+        form ``which``: ``override-<pid>``; the day's action forms read ``action_form`` themselves)."""
+        form_name = which
         g.page_url = url_for("day", n=n)
         view = data.day_view(game, store, n)
         which = request.args.get("show", "all")
@@ -261,22 +263,28 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
             revote_due=data.revote_due(game, store, n),
             action_error=error,
             action_form=form or {},
+            action_which=form_name,
         )
 
     @app.post("/day/<int:n>/override")
-    def override(n: int) -> Response:
+    def override(n: int) -> Response | tuple[str, int]:
+        _known_day(n)
         pid = request.form.get("pid", type=int)
         if pid is None:
             abort(400, description=gettext("No post given."))
-        done = data.override(
-            game,
-            store,
-            pid,
-            request.form.get("as_kind", ""),
-            request.form.get("target") or None,
-            request.form.get("why", ""),
-            g.judge,
-        )
+        try:
+            done = data.override(
+                game,
+                store,
+                pid,
+                request.form.get("as_kind", ""),
+                request.form.get("target") or None,
+                request.form.get("why", ""),
+                g.judge,
+                seen=request.form.get("seen", type=int),  # the overrides the page showed
+            )
+        except (ForumbotError, EngineError) as exc:
+            return _day_page(n, error=str(exc), form=_submitted(), which=f"override-{pid}"), 400
         flash(gettext("Override recorded for post {pid} by {who}.").format(pid=done.pid, who=g.judge))
         return redirect(url_for("day", n=done.day, show=request.form.get("show", "all")) + f"#p{pid}")
 
@@ -444,6 +452,7 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
                 actor=form.get("actor") or None,
                 none=form.get("none") == "1",
                 waive_time=form.get("waive_time") == "1",
+                expected_version=form.get("state_version", type=int),
             )
         except (ForumbotError, EngineError) as exc:
             return _night_page(n, error=str(exc), form=_submitted(), which=f"override-{message_id}"), 400
@@ -464,46 +473,74 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
 
     @app.get("/outbox")
     def outbox() -> str:
+        return _outbox_page()
+
+    def _outbox_page(*, error: str = "", form: dict[str, str] | None = None, which: str = "") -> str:
+        """The outbox; after a refused form, with the refusal next to that item's form (``which``:
+        ``item-<id>``) and its text as the judge typed it, never the stored one."""
+        g.page_url = url_for("outbox")
         queued = [(o, Markup(bbcode.to_html(o.body))) for o in data.outbox_items(game, store)]
         items = [(d, Markup(bbcode.to_html(d.bbcode))) for d in data.public_drafts(game, store)]
         in_outbox = data.queued_drafts(game, store)
-        return render_template("outbox.html", queued=queued, items=items, in_outbox=in_outbox)
+        return render_template(
+            "outbox.html",
+            queued=queued,
+            items=items,
+            in_outbox=in_outbox,
+            action_error=error,
+            action_form=form or {},
+            action_which=which,
+        )
 
     @app.post("/outbox/draft/<key>")
-    def outbox_add_draft(key: str) -> Response:
-        item_id = data.outbox_add_draft(game, store, key, g.judge)
+    def outbox_add_draft(key: str) -> Response | tuple[str, int]:
+        try:
+            item_id = data.outbox_add_draft(game, store, key, g.judge)
+        except (ForumbotError, EngineError) as exc:
+            return _outbox_page(error=str(exc), which=f"draft-{key}"), 400
         flash(gettext("Draft put in the outbox as #{id} by {who}.").format(id=item_id, who=g.judge))
         return redirect(url_for("outbox") + f"#item-{item_id}")
 
     @app.post("/outbox/<int:item_id>/approve")
-    def outbox_approve(item_id: int) -> Response:
-        status = data.outbox_approve(
-            game,
-            store,
-            item_id,
-            g.judge,
-            request.form.get("body"),
-            revision=request.form.get("revision", type=int),  # the revision the page showed
-        )
+    def outbox_approve(item_id: int) -> Response | tuple[str, int]:
+        try:
+            status = data.outbox_approve(
+                game,
+                store,
+                item_id,
+                g.judge,
+                request.form.get("body"),
+                revision=request.form.get("revision", type=int),  # the revision the page showed
+            )
+        except (ForumbotError, EngineError) as exc:
+            return _outbox_page(error=str(exc), form=_submitted(), which=f"item-{item_id}"), 400
         flash(gettext("Outbox item #{id}: {status} by {who}.").format(id=item_id, status=status, who=g.judge))
         return redirect(url_for("outbox") + f"#item-{item_id}")
 
     @app.post("/outbox/<int:item_id>/cancel")
-    def outbox_cancel(item_id: int) -> Response:
-        status = data.outbox_cancel(
-            game,
-            store,
-            item_id,
-            g.judge,
-            request.form.get("why", ""),
-            revision=request.form.get("revision", type=int),
-        )
+    def outbox_cancel(item_id: int) -> Response | tuple[str, int]:
+        try:
+            status = data.outbox_cancel(
+                game,
+                store,
+                item_id,
+                g.judge,
+                request.form.get("why", ""),
+                revision=request.form.get("revision", type=int),
+            )
+        except (ForumbotError, EngineError) as exc:
+            return _outbox_page(error=str(exc), form=_submitted(), which=f"item-{item_id}"), 400
         flash(gettext("Outbox item #{id}: {status} by {who}.").format(id=item_id, status=status, who=g.judge))
         return redirect(url_for("outbox") + f"#item-{item_id}")
 
     @app.post("/outbox/<int:item_id>/send")
-    def outbox_send(item_id: int) -> Response:
-        status, words = data.outbox_send(game, store, item_id, g.judge)
+    def outbox_send(item_id: int) -> Response | tuple[str, int]:
+        try:
+            status, words = data.outbox_send(
+                game, store, item_id, g.judge, revision=request.form.get("revision", type=int)
+            )
+        except (ForumbotError, EngineError) as exc:
+            return _outbox_page(error=str(exc), form=_submitted(), which=f"item-{item_id}"), 400
         flash(
             gettext("Outbox item #{id}: {status} by {who}.").format(id=item_id, status=status, who=g.judge)
             + (f" {words}" if words else "")

@@ -465,6 +465,7 @@ class VerdictLine:
     revisions: int
     proxy: bool
     stage: int
+    overrides: int = 0  # how many overrides the post has had: the override form carries it back
 
 
 @dataclass(frozen=True)
@@ -548,6 +549,8 @@ def day_view(game: Game, store: Store, n: int) -> DayView:
     revs = {p.pid: len(p.revisions) for p in posts.thread_posts(store, game.board, tid)} if tid else {}
     rounds = judged.rounds(frozenset(game.judges))
     flagged = {id(v) for rnd in rounds for v in rnd.flagged}
+    with store.session() as ses:
+        counts = records.override_counts(ses, judge.gid, n)
     lines = []
     for v in judged.verdicts:  # one per post, in the round it belongs to (the desk's day by round)
         s = v.status.value
@@ -570,6 +573,7 @@ def day_view(game: Game, store: Store, n: int) -> DayView:
                 revisions=revs.get(v.pid or 0, 0),
                 proxy=v.proxy,
                 stage=v.stage,
+                overrides=counts.get(v.pid or 0, 0),
             )
         )
     tally = tuple(
@@ -717,7 +721,15 @@ class OverrideDone:
 
 
 def override(
-    game: Game, store: Store, pid: int, as_kind: str, target: str | None, why: str, who: str
+    game: Game,
+    store: Store,
+    pid: int,
+    as_kind: str,
+    target: str | None,
+    why: str,
+    who: str,
+    *,
+    seen: int | None = None,
 ) -> OverrideDone:
     """Record a judge's verdict on a vote post (kept with who and why; every later tally applies it)."""
     if as_kind not in OVERRIDE_KINDS:
@@ -731,7 +743,7 @@ def override(
                 "“History” page, correct the post, then press “Close the day” again."
             ).format(n=day)
         )
-    rec = judge.override(day, pid, as_kind, target or None, why)
+    rec = judge.override(day, pid, as_kind, target or None, why, seen=seen)
     judges_repo.log_change(
         store, who, "override", f"day {rec.day} pid {pid} → {as_kind} {target or ''}: {why}".strip()
     )
@@ -904,11 +916,16 @@ def night_override(
     actor: str | None = None,
     none: bool = False,
     waive_time: bool = False,
+    expected_version: int | None = None,
 ) -> NightOverrideDone:
     """Record a judge's verdict on one night message (kept with who and why, logged in the desk log);
-    the runner's next tick judges the night with it."""
+    the runner's next tick judges the night with it. ``expected_version``: the state version the page
+    showed (another judge's resolve or undo since is refused, naming him)."""
+    judge = _desk(game, store, who)
+    judge.expected_version = expected_version
+    judge.state()
     _refuse_resolved_night(game, store, n)
-    done = _desk(game, store, who).night_override(
+    done = judge.night_override(
         message_id,
         as_kind,
         why,
@@ -1363,11 +1380,15 @@ def outbox_cancel(
     return _(OUTBOX_STATUS_LABELS.get(item.status, item.status))
 
 
-def outbox_send(game: Game, store: Store, item_id: int, who: str) -> tuple[str, str]:
+def outbox_send(
+    game: Game, store: Store, item_id: int, who: str, revision: int | None = None
+) -> tuple[str, str]:
     """Send approved item ``item_id`` to the board once (the outbox settles unclear items first and never
-    retries a POST blindly). Returns (its status label, the board's words or why the run stopped)."""
+    retries a POST blindly). Returns (its status label, the board's words or why the run stopped).
+    ``revision``: the text the judge read; another judge's newer edit is refused (StaleChange), never
+    sent unseen."""
     ob = _outbox(game, store, who)
-    old = ob.get(item_id)
+    old = ob.check_revision(item_id, revision, by=who)
     _refuse_leaks(game, store, item_id, old.dest, old.body)
     report = ob.send([item_id])
     item = ob.get(item_id)
@@ -1468,6 +1489,7 @@ def close_day(
 
     judge = _desk(game, store, who)
     judge.expected_version = expected_version
+    judge.state()  # a page older than the state is refused first, naming who changed it (StaleChange)
     if judge.day_closed(n):
         raise _undo_first(_("Day {n} is already closed").format(n=n))
     judged = judge.tally(n)
@@ -1559,6 +1581,7 @@ def resolve_night(
     ``expected_version`` as for :func:`close_day`."""
     judge = _desk(game, store, who)
     judge.expected_version = expected_version
+    judge.state()  # a page older than the state is refused first, naming who changed it (StaleChange)
     if judge.state_labelled(f"night {n}") is not None:
         raise _undo_first(_("Night {n} is already resolved").format(n=n))
     res = judge.night_resolve(n)
@@ -1632,15 +1655,15 @@ def night_enter(
     at the time the judge gives (the board's time zone); kept with who and why, logged."""
     if not why.strip():
         raise UsageError(_("A submission entered by a judge needs a reason (kept with it)."))
+    judge = _desk(game, store, who)
+    judge.expected_version = expected_version
+    judge.require_state()  # an older page (another judge resolved or undid since) is refused here
     _refuse_resolved_night(game, store, n)
     entry = _entry(fields)
     at = fields.get("at", "").strip()
     if not at:
         raise UsageError(_("Give the time the submission was received (the board's time zone)."))
     entry["at"] = at.replace("T", " ")
-    judge = _desk(game, store, who)
-    judge.expected_version = expected_version
-    judge.require_state()  # an older page (another judge resolved or undid since) is refused here
     rec = judge.night_entries(n, [entry], reason=why.strip())[0]
     judges_repo.log_change(store, who, "night submission", f"night {n} {rec.what} at {at}: {why.strip()}")
     words = _("Submission entered by {who} for night {n}.").format(who=who, n=n)
@@ -1666,9 +1689,10 @@ def night_correct(
     all build the night from. Refused once the night is resolved (undo it first, on this page)."""
     from forumbot.desk.night import action_from_fields
 
-    _refuse_resolved_night(game, store, n)
     judge = _desk(game, store, who)
     judge.expected_version = expected_version
+    judge.state()  # a page older than the state is refused first, naming who changed it (StaleChange)
+    _refuse_resolved_night(game, store, n)
     action = None
     at = None
     if fields is not None:

@@ -577,6 +577,34 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
             return _download(export.csv_zip(tables), f"{stem}-csv.zip", "application/zip")
         abort(404)
 
+    @app.get("/setup")
+    def setup() -> str:
+        return _setup_page()
+
+    def _setup_page(
+        *, error: str = "", form: dict[str, str] | None = None, done: data.SetupDone | None = None
+    ) -> str:
+        g.page_url = url_for("setup")
+        return render_template(
+            "setup.html",
+            sv=data.setup_view(game, store),
+            action_error=error,
+            action_form=form or {},
+            done=done,
+        )
+
+    @app.post("/setup")
+    def setup_post() -> str | tuple[str, int]:
+        form = _submitted()
+        try:
+            done = data.setup_game(
+                game, store, g.judge, form, expected_version=request.form.get("state_version", type=int)
+            )
+        except (ForumbotError, EngineError) as exc:
+            return _setup_page(error=str(exc), form=form), 400
+        # shown once, not redirected: the draw's private notices are not kept anywhere else
+        return _setup_page(done=done)
+
     @app.get("/history")
     def history() -> str:
         return render_template(

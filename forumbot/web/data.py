@@ -1724,3 +1724,96 @@ def night_action_choices() -> tuple[tuple[str, str], ...]:
 def changes(game: Game, store: Store) -> Changes:
     """The store's counters now (:mod:`forumbot.store.changes`): what an open page polls to refresh."""
     return store_changes(store, game.name)
+
+
+# --------------------------------------------------------------------------- setup
+
+
+@dataclass(frozen=True)
+class SetupView:
+    """The setup page: the roster, the roles a judge may give, and the roles stored already (if any)."""
+
+    roster: tuple[str, ...]
+    roles: tuple[str, ...]  # the rule set's role names, Chinese
+    stored: tuple[tuple[str, str], ...]  # (player, role) of the current state; () before setup
+    stored_by: str
+    stored_at: str
+
+
+@dataclass(frozen=True)
+class SetupDone:
+    message: str
+    roles: tuple[tuple[str, str], ...]
+    warnings: tuple[str, ...]
+    notices: tuple[tuple[str, str], ...]  # (player, private notice): to send to each player
+
+
+def setup_view(game: Game, store: Store) -> SetupView:
+    judge = _desk(game, store)
+    table = ROLE_TABLES[judge.ruleset.family]
+    st = judge.state()
+    setups = [v for v in judge.live_history() if v.label.startswith("setup")]
+    return SetupView(
+        roster=game.roster,
+        roles=tuple(spec.name_zh for spec in table.values()),
+        stored=() if st is None else tuple((p.name, table[p.role].name_zh) for p in st.players),
+        stored_by=setups[-1].by if setups else "",
+        stored_at=_local(game, setups[-1].at) if setups else "",
+    )
+
+
+def setup_game(
+    game: Game,
+    store: Store,
+    who: str,
+    fields: dict[str, str],
+    *,
+    expected_version: int | None = None,
+) -> SetupDone:
+    """Draw the roles with a recorded seed (``mode`` ``seed``) or store the judges' own (``given``: one
+    ``role-<i>`` per roster place) as ``forumbot setup`` does (:meth:`Desk.setup`). Roles stored already
+    are replaced only with ``force`` (the old draw stays in the history) and from a page showing the
+    current state version."""
+    from engine import Setup
+
+    judge = _desk(game, store, who)
+    judge.expected_version = expected_version
+    force = fields.get("force") == "1"
+    if judge.state() is not None and not force:
+        raise UsageError(
+            _(
+                "Roles are stored for this game already: tick “Draw again” to replace them "
+                "(kept in the history)."
+            )
+        )
+    if fields.get("mode") == "given":
+        roles = {name: fields.get(f"role-{i}", "").strip() for i, name in enumerate(game.roster)}
+        missing = [name for name, role in roles.items() if not role]
+        if missing:
+            raise UsageError(
+                _("Give a role to every player (missing: {names}).").format(names="、".join(missing))
+            )
+        made = judge.setup(roles=roles, force=force)
+        how = _("roles given by the judges")
+    else:
+        text = fields.get("seed", "").strip()
+        try:
+            seed = int(text)
+        except ValueError:
+            raise UsageError(
+                _(
+                    "“{text}” is not a seed: give a whole number "
+                    "(it is recorded, so the draw can be checked)."
+                ).format(text=text)
+            ) from None
+        made = judge.setup(seed=seed, variant=fields.get("variant", "").strip() or None, force=force)
+        how = _("roles drawn (seed {seed})").format(seed=seed)
+    state = made.state if isinstance(made, Setup) else made
+    table = ROLE_TABLES[state.family]
+    judges_repo.log_change(store, who, "setup", how)
+    return SetupDone(
+        _("Roles stored by {who} for {n} players: {how}.").format(who=who, n=len(state.players), how=how),
+        tuple((p.name, table[p.role].name_zh) for p in state.players),
+        tuple(made.warnings) if isinstance(made, Setup) else (),
+        tuple(made.notices.items()) if isinstance(made, Setup) else (),
+    )

@@ -150,7 +150,7 @@ def test_an_approval_or_cancel_of_an_old_revision_is_refused(store: Store) -> No
     assert ob.get(item_id).status == "draft"
 
 
-# --------------------------------------------------------------------------- night corrections, overrides, sends
+# ------------------------------------------------------------------ night corrections, overrides, sends
 
 KILL_AT = datetime(2026, 6, 3, 8, 30, tzinfo=UTC)  # 16:30 on night 1, before its deadline
 

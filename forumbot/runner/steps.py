@@ -471,9 +471,9 @@ class BoardSteps:
         return datetime.fromisoformat(found[-1].detail["cut"]) if found else None
 
     def judged_entries(self, n: int) -> int:
-        """How many of night ``n``'s stored submissions a judge entered or withdrew (not the runner):
-        once a judge has corrected the stored night, the runner resolves it as stored and never adds
-        back from the messages what the judge withdrew."""
+        """How many of night ``n``'s stored submissions a judge entered (not the runner), counting the
+        runner's own a judge withdrew: once a judge has corrected what the runner stored, the runner
+        resolves the night as stored and never adds back from the messages what the judge struck."""
         with self.store.session() as s:
             rows = s.exec(
                 select(NightSubmissionRow).where(
@@ -483,7 +483,8 @@ class BoardSteps:
         return sum(
             1
             for r in rows
-            if (r.entered_by != self.by and not r.withdrawn) or r.withdrawn_by not in ("", self.by)
+            if (r.entered_by != self.by and not r.withdrawn)
+            or (r.entered_by == self.by and r.withdrawn_by not in ("", self.by))
         )
 
     def _store_accepted(self, n: int, mail: NightMail, deadline: datetime) -> int:

@@ -390,6 +390,12 @@ class NightSteps(ApplicationSteps):
             out.append(StoredSubmission(dict(r.data), action, r.at, late, exc, r.id, r.entered_by, r.why))
         return tuple(out)
 
+    def night_submission_records(self, n: int) -> list[records.NightSubmissionRecord]:
+        """Every stored row of night ``n`` with its id, who entered it and why, the withdrawn ones
+        included (with who withdrew them, when and why): what ``night submissions`` lists."""
+        with self.store.session() as s:
+            return records.night_submission_records(s, self.gid, n)
+
     def _refuse_resolved(self, n: int) -> None:
         """A resolved night's submissions are not corrected in place (the stored state was computed from
         them): the judge undoes the resolution first, corrects, and resolves again."""

@@ -25,6 +25,7 @@ CORRECT_EXAMPLES = N_(
 
 def cmd_night_submissions(args: argparse.Namespace) -> int:
     from forumbot.desk.night import describe_action
+    from forumbot.desk.nightmessages import FROM_MESSAGES
 
     game, store, desk = open_desk(args)
     with store:
@@ -60,7 +61,7 @@ def cmd_night_submissions(args: argparse.Namespace) -> int:
             said = describe_action(action_from_dict(r.data))
             line = f"#{r.id} {r.at.astimezone(game.tz):%m-%d %H:%M} {lit(said)}"
             who = _("entered by {who}").format(who=lit(r.entered_by))
-            who += f"：{lit(r.why)}" if r.why else ""
+            who += f"：{lit(_(r.why) if r.why == FROM_MESSAGES else r.why)}" if r.why else ""
             if r.withdrawn:
                 when = r.withdrawn_at.astimezone(game.tz).strftime("%m-%d %H:%M") if r.withdrawn_at else "?"
                 gone = _("withdrawn by {who} at {at}: {why}").format(

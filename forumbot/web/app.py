@@ -458,17 +458,23 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
             return _night_page(n, error=str(exc), form=_submitted(), which=f"override-{message_id}"), 400
         flash(
             gettext("Override recorded for message {id} by {who}.").format(id=message_id, who=g.judge)
-            + (f" {done.warning}" if done.warning else "")
+            + "".join(f" {x}" for x in (done.reread, done.warning) if x)
         )
         return redirect(url_for("night", n=n) + f"#m-{_anchor(message_id)}")
 
     @app.post("/night/<int:n>/override/undo")
-    def night_override_undo(n: int) -> Response:
+    def night_override_undo(n: int) -> Response | tuple[str, int]:
         message_id = request.form.get("message_id", "")
         if not message_id:
             abort(400, description=gettext("No message given."))
-        data.night_override_undo(game, store, n, message_id, request.form.get("why", ""), g.judge)
-        flash(gettext("Override of message {id} undone by {who}.").format(id=message_id, who=g.judge))
+        try:
+            done = data.night_override_undo(game, store, n, message_id, request.form.get("why", ""), g.judge)
+        except (ForumbotError, EngineError) as exc:
+            return _night_page(n, error=str(exc), form=_submitted(), which=f"override-{message_id}"), 400
+        flash(
+            gettext("Override of message {id} undone by {who}.").format(id=message_id, who=g.judge)
+            + "".join(f" {x}" for x in (done.reread, done.warning) if x)
+        )
         return redirect(url_for("night", n=n) + f"#m-{_anchor(message_id)}")
 
     @app.get("/outbox")

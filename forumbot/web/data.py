@@ -46,6 +46,7 @@ from forumbot.desk import (
 from forumbot.desk.drafts import draft_as_of
 from forumbot.desk.drafts import elevator_view as desk_elevator_view
 from forumbot.desk.night import StoredSubmission
+from forumbot.desk.nightmessages import FROM_MESSAGES
 from forumbot.desk.rounds import DayRound
 from forumbot.errors import ConfigError, ForumbotError, UsageError
 from forumbot.i18n import N_, _, current_language
@@ -1018,7 +1019,7 @@ def night_view(game: Game, store: Store, n: int) -> NightView:
                 reason,
                 sub.row_id,
                 sub.entered_by,
-                sub.why,
+                _(sub.why) if sub.why == FROM_MESSAGES else sub.why,
                 fields=submission_fields(data, game, sub.at),
             )
         )
@@ -1106,7 +1107,7 @@ def _withdrawn_lines(game: Game, store: Store, gid: int, n: int) -> list[Submiss
             _("withdrawn"),
             r.id,
             r.entered_by,
-            r.why,
+            _(r.why) if r.why == FROM_MESSAGES else r.why,
             _("{who} withdrew it at {at}: {why}").format(
                 who=r.withdrawn_by, at=_local(game, r.withdrawn_at), why=r.withdrawn_why
             ),

@@ -520,7 +520,8 @@ def read_warning(
     the desk never shows a count as settled when the read behind it is incomplete."""
     if thread is None or thread.posts == 0:
         return _(
-            "The vote thread (tid {tid}) is not in the store yet: run `forumbot poll`. Nothing here is final."
+            "The vote thread (tid {tid}) is not in the store yet: press “Poll the board now” on the day's "
+            "page. Nothing here is final."
         ).format(tid=tid)
     if now < closes:
         return _("The vote is still open: this count is provisional (last read {at}).").format(

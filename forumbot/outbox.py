@@ -557,6 +557,7 @@ class Outbox:
                 expect={item.status},
                 by=by,
                 expected_revision=expected_revision,
+                zone=self.game.tz,
             )
         new_body = item.body if body is None else body
         new_subject = item.subject if subject is None else subject
@@ -596,6 +597,7 @@ class Outbox:
                 expect={DRAFT, FAILED, APPROVED},
                 at=self.now(),
                 expected_revision=expected_revision,
+                zone=self.game.tz,
             )
             item = self.get(item_id)
         self._check_safe(ItemKind(item.kind), destination_of(item), item.player)
@@ -612,6 +614,7 @@ class Outbox:
             approved_by=by,
             approved_at=self.now(),
             expected_revision=expected_revision if body is None else item.revision,
+            zone=self.game.tz,
         )
 
     def cancel(
@@ -628,7 +631,24 @@ class Outbox:
             note=why or "cancelled",
             at=self.now(),
             expected_revision=expected_revision,
+            zone=self.game.tz,
         )
+
+    def check_revision(self, item_id: int, expected_revision: int | None, *, by: str) -> OutboxItem:
+        """The item, if its text is still revision ``expected_revision`` (the one the judge read before
+        pressing send); StaleChange naming who edited it since and when, else."""
+        item = self.get(item_id)
+        if expected_revision is not None and item.revision != expected_revision:
+            repo.change_status(  # raises StaleChange naming the newer edit
+                self.store,
+                item_id,
+                item.status,
+                expect={item.status},
+                by=by,
+                expected_revision=expected_revision,
+                zone=self.game.tz,
+            )
+        return item
 
     # ------------------------------------------------------------------ the board
 

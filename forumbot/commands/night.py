@@ -349,4 +349,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--night", "--day", dest="night", type=int, help=_("the night (default: the message's)"))
     p.add_argument("--why", help=_("why (shown with the night's verdicts)"))
     p.set_defaults(func=cmd_night_override)
+    from forumbot.commands import nightfix  # `night submissions`, `night correct`
+
+    nightfix.register(nsub)
     night.set_defaults(func=lambda a: (night.print_help(), 2)[1])

@@ -596,10 +596,12 @@ class DaySteps(SubstituteSteps, ApplicationSteps):
         why: str,
         *,
         waive_edit: bool = False,
+        seen: int | None = None,
     ) -> OverrideRecord:
         """A judge's correction of one post's verdict (logged with who and why; every later tally applies
         it). ``as_kind`` is one of OVERRIDE_KINDS. ``waive_edit``: the post's edit does not void it
-        (an explicit decision, whatever language ``why`` is written in).
+        (an explicit decision, whatever language ``why`` is written in). ``seen``: how many overrides
+        of the post the judge read (the desk's form); another judge's override since is refused.
 
         Refused once the day is closed: the close applied the old verdicts to the secret state, so a
         correction now would change the count without changing the game. Undo the close first
@@ -633,7 +635,9 @@ class DaySteps(SubstituteSteps, ApplicationSteps):
         if as_kind in ("vote", "change", "abstain"):
             self._refuse_unplayable_override(n, pid, as_kind)
         with self.store.session() as s:
-            rec = records.add_override(s, self.gid, n, pid, as_kind, target, why, self.by)
+            rec = records.add_override(
+                s, self.gid, n, pid, as_kind, target, why, self.by, seen=seen, zone=self.game.tz
+            )
             if waive_edit:
                 records.add_decision(s, self.gid, "edit_waived", why, self.by, day=n, pid=pid)
             s.commit()

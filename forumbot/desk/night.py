@@ -183,6 +183,9 @@ class StoredSubmission:
     at: datetime
     late: bool
     refusal: IllegalActionError | None = None
+    row_id: int = 0  # the stored row (what a judge's correction names); 0 when not from the store
+    entered_by: str = ""
+    why: str = ""  # a judge's entry or correction: why
 
 
 @dataclass(frozen=True)
@@ -270,7 +273,9 @@ class NightSteps(ApplicationSteps):
         """Check the action against the state now and store it. Returns whether it came late."""
         return self.night_record(n, [(action, submitted_at)])[0].late
 
-    def night_record(self, n: int, actions: list[tuple[NightAction, datetime]]) -> list[RecordedSubmission]:
+    def night_record(
+        self, n: int, actions: list[tuple[NightAction, datetime]], *, reason: str = ""
+    ) -> list[RecordedSubmission]:
         """Record night ``n``'s submissions, all or nothing, once.
 
         Every action is checked first; one that cannot be submitted (IllegalActionError, with its
@@ -327,13 +332,15 @@ class NightSteps(ApplicationSteps):
                         replaces = f"超时的修改不生效：仍按 {when} 的提交 {_describe(d0)} 结算"
                     else:
                         replaces = f"取代 {when} 的提交 {_describe(d0)}，请法官确认"
-                records.add_night_submission(s, self.gid, n, data, at, self.by)
+                records.add_night_submission(s, self.gid, n, data, at, self.by, why=reason)
                 stored.append((data, at))
                 out.append(RecordedSubmission(what, late, False, rule, why, replaces))
             s.commit()
         return out
 
-    def night_entries(self, n: int, entries: list[dict[str, Any]]) -> list[RecordedSubmission]:
+    def night_entries(
+        self, n: int, entries: list[dict[str, Any]], *, reason: str = ""
+    ) -> list[RecordedSubmission]:
         """Check and store typed submissions (see :func:`action_from_fields`), all or nothing (see
         :meth:`night_record`). A missing ``at`` means now; ``at`` is wall-clock in the game's zone."""
         actions = []
@@ -358,7 +365,7 @@ class NightSteps(ApplicationSteps):
             if text is None:  # no time given: the same action already recorded is the same submission
                 at = known.get(json.dumps(action_to_dict(action), ensure_ascii=False, sort_keys=True), at)
             actions.append((action, at))
-        return self.night_record(n, actions)
+        return self.night_record(n, actions, reason=reason)
 
     def night(self, n: int) -> tuple[GameState, Night]:
         """The current state and night ``n``'s stored submissions, as the engine holds them."""
@@ -370,21 +377,106 @@ class NightSteps(ApplicationSteps):
         began with and the submissions before it: late or not, and the rules' refusal if any (forbidden,
         or void at resolution: ``refusal.refusal``)."""
         with self.store.session() as s:
-            subs = records.night_submissions(s, self.gid, n)
+            rows = [r for r in records.night_submission_records(s, self.gid, n) if not r.withdrawn]
         try:
             deadline: datetime | None = self.night_deadline(n)
         except ConfigError:
             deadline = None
         night = new_night(st)
         out = []
-        for data, at in subs:
-            action = action_from_dict(data)
-            late = deadline is not None and at > deadline
+        for r in rows:  # a row a judge withdrew or corrected no longer counts (kept in the store)
+            action = action_from_dict(r.data)
+            late = deadline is not None and r.at > deadline
             exc = refusal_of(st, action, night=night)
             if exc is None or exc.refusal is Refusal.VOID_AT_RESOLUTION:
                 night = night.with_submission(Submission(action, late))
-            out.append(StoredSubmission(dict(data), action, at, late, exc))
+            out.append(StoredSubmission(dict(r.data), action, r.at, late, exc, r.id, r.entered_by, r.why))
         return tuple(out)
+
+    def night_submission_records(self, n: int) -> list[records.NightSubmissionRecord]:
+        """Every stored row of night ``n`` with its id, who entered it and why, the withdrawn ones
+        included (with who withdrew them, when and why): what ``night submissions`` lists."""
+        with self.store.session() as s:
+            return records.night_submission_records(s, self.gid, n)
+
+    def _refuse_resolved(self, n: int) -> None:
+        """A resolved night's submissions are not corrected in place (the stored state was computed from
+        them): the judge undoes the resolution first, corrects, and resolves again."""
+        done = [v for v in self.live_history() if v.label == f"night {n}"]
+        if done:
+            raise UsageError(
+                _(
+                    "night {night} was resolved by {who} at {at}, so its submissions can no longer be "
+                    "corrected: undo the resolution first (`forumbot undo`, or “Undo the resolution” on the "
+                    "desk's night page), correct the submission, then resolve the night again"
+                ).format(
+                    night=n,
+                    who=done[-1].by or "-",
+                    at=done[-1].at.astimezone(self.game.tz).strftime("%m-%d %H:%M"),
+                )
+            )
+
+    def night_correct(
+        self,
+        n: int,
+        row_id: int,
+        action: NightAction | None,
+        why: str,
+        *,
+        at: datetime | None = None,
+    ) -> RecordedSubmission | None:
+        """A judge's correction of stored submission ``row_id`` of night ``n``: it is withdrawn (kept,
+        with who, when and why) and, unless ``action`` is None, replaced by ``action`` submitted at
+        ``at`` (default: the withdrawn one's time, so a corrected target is not made late). Every later
+        judgement of the night (the desk's preview, ``night resolve``, the runner's tick) builds it from
+        the stored rows that count, so each face resolves the corrected night.
+
+        Refused once the night is resolved (undo first), without a reason, for a row already withdrawn
+        by someone else (StaleChange naming who and when), and for a replacement the rules forbid
+        (IllegalActionError): all or nothing. Returns what was recorded for the replacement."""
+        if not why.strip():
+            raise UsageError(_("a correction needs a reason (it is kept with the night's submissions)"))
+        self._refuse_resolved(n)
+        st = self.require_state()  # the pinned version (a page read by another judge) is checked here
+        if st.phase is not Phase.NIGHT or st.round != n:
+            raise UsageError(
+                _("the game is at {where}, not night {night}").format(
+                    where=phase_label(st.phase.value, st.round), night=n
+                )
+            )
+        with self.store.session() as s:
+            old = next((r for r in records.night_submission_records(s, self.gid, n) if r.id == row_id), None)
+        if old is None:
+            raise UsageError(
+                _("night {night} has no stored submission #{id}: refresh the night page").format(
+                    night=n, id=row_id
+                )
+            )
+        recorded: RecordedSubmission | None = None
+        when = at or old.at
+        if action is not None:
+            try:
+                rule, void_why = self._void_rule(st, action)
+            except IllegalActionError as exc:
+                raise IllegalActionError(
+                    _("{error} — nothing was changed").format(error=exc), rule=exc.rule
+                ) from exc
+            actor = getattr(action, "by", None) or getattr(action, "guardian", None) or "-"
+            recorded = RecordedSubmission(
+                f"{action.kind.value} by {actor}",
+                when > self.night_deadline(n),
+                void_rule=rule,
+                void_reason=void_why,
+                replaces=_("replaces {what}").format(what=_describe(old.data)),
+            )
+        with self.store.session() as s:
+            records.withdraw_night_submission(s, self.gid, n, row_id, self.by, why.strip(), self.game.tz)
+            if action is not None:
+                records.add_night_submission(
+                    s, self.gid, n, action_to_dict(action), when, self.by, why=why.strip(), replaces=row_id
+                )
+            s.commit()
+        return recorded
 
     def stored_night(self, n: int, st: GameState) -> Night:
         """Night ``n`` as the engine holds it, from its stored submissions and the state ``st`` it began

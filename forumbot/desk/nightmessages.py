@@ -15,16 +15,17 @@ corrected in place: the resolution already used the old verdicts.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, tzinfo
+from datetime import datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING, Any
 
 from engine import Form, GameState, GroupId, Phase, RuleSet, action_to_dict
 from forumbot.desk.day import DaySteps
 from forumbot.desk.night import NightSteps
 from forumbot.errors import UsageError
-from forumbot.i18n import _
+from forumbot.i18n import N_, _
 from forumbot.labels import phase_label
 from forumbot.parsers.nightmsg import NightStatement
 from forumbot.store import nightmessages as repo
@@ -44,6 +45,11 @@ def night_override_kinds(ruleset: RuleSet) -> tuple[str, ...]:
     return tuple(w.kind for w in ruleset.night_words if w.form is not Form.FORCED)
 
 
+#: The reason kept with each submission stored from the night's messages (the runner's, at the deadline):
+#: it tells the desk which stored rows a later override of a message re-reads.
+FROM_MESSAGES = N_("read from the night's messages")  # stored as is (English), shown translated
+
+
 @dataclass(frozen=True)
 class NightOverrideDone:
     """What an override (or its undo) did: the stored row, the message's verdict now, and a warning
@@ -52,6 +58,7 @@ class NightOverrideDone:
     record: NightOverrideRecord
     verdict: NightVerdict
     warning: str = ""
+    reread: str = ""  # what the override changed in the stored submissions read from the messages
 
 
 def override_from_record(r: NightOverrideRecord) -> NightOverride:
@@ -254,12 +261,75 @@ class NightMessageSteps(NightSteps, DaySteps):
             out.append({"kind": texts[0].kind, "targets": [], "none": False, "text": text})
         return out
 
-    def _stored_warning(self, n: int) -> str:
-        """Night ``n`` already has stored submissions (a judge typed them, or the runner stored them
-        before the resolution was undone): they, not the messages, are what the night resolves from."""
+    # ------------------------------------------------------------------ the messages' submissions
+
+    def _mail_times(
+        self, n: int, mail: NightMail, deadline: datetime
+    ) -> list[tuple[dict[str, Any], datetime]]:
+        """Each of the mail's accepted submissions with the time it is stored at: its latest message's
+        (a late one just after the deadline when no message carries it)."""
+        out = []
+        for sub in mail.night.submissions:
+            times = [v.at for v in mail.verdicts for a in v.actions if a == sub.action]
+            at = max(times) if times else (deadline + timedelta(seconds=1) if sub.late else deadline)
+            out.append((action_to_dict(sub.action), at))
+        return out
+
+    def store_mail_submissions(self, n: int, mail: NightMail, deadline: datetime) -> int:
+        """Store the night's submissions as the messages judged them (each once: a run again finds them
+        and adds nothing), marked :data:`FROM_MESSAGES` so a later override of a message re-reads them.
+        Returns how many were added."""
+        from engine import action_from_dict
+
         with self.store.session() as s:
-            if not records.night_submissions(s, self.gid, n):
-                return ""
+            have = {_key(d, at) for d, at in records.night_submissions(s, self.gid, n)}
+        added = 0
+        for data, at in self._mail_times(n, mail, deadline):
+            if _key(data, at) in have:
+                continue
+            self.night_record(n, [(action_from_dict(data), at)], reason=FROM_MESSAGES)
+            added += 1
+        return added
+
+    def _reread(self, n: int, message_id: str, why: str) -> str:
+        """After an override of ``message_id``: the stored submissions that came from the messages are
+        read again with it (those the messages no longer give withdrawn, with who and why; new ones
+        stored), so the override takes effect on what the night resolves from. Returns a note (what
+        changed), '' when nothing was stored from the messages."""
+        from engine import action_from_dict
+
+        with self.store.session() as s:
+            rows = [r for r in records.night_submission_records(s, self.gid, n) if not r.withdrawn]
+        mine = [r for r in rows if r.why == FROM_MESSAGES]
+        if not mine:
+            return ""
+        wanted = self._mail_times(n, self.night_mail(n), self.night_deadline(n))
+        keys = {_key(d, at) for d, at in wanted}
+        have = {_key(r.data, r.at) for r in rows}
+        gone = [r for r in mine if _key(r.data, r.at) not in keys]
+        new = [(d, at) for d, at in wanted if _key(d, at) not in have]
+        because = _("re-read after the override of message {id}: {why}").format(
+            id=message_id, why=why.strip()
+        )
+        with self.store.session() as s:
+            for r in gone:
+                records.withdraw_night_submission(s, self.gid, n, r.id, self.by, because, self.game.tz)
+            s.commit()
+        for data, at in new:
+            self.night_record(n, [(action_from_dict(data), at)], reason=FROM_MESSAGES)
+        if not gone and not new:
+            return ""
+        return _(
+            "the night's stored submissions were read again with it: {gone} withdrawn, {new} added"
+        ).format(gone=len(gone), new=len(new))
+
+    def _stored_warning(self, n: int) -> str:
+        """Night ``n`` has stored submissions a judge typed (not read from the messages): they, not the
+        messages, are what the night resolves from."""
+        with self.store.session() as s:
+            rows = records.night_submission_records(s, self.gid, n)
+        if not any(not r.withdrawn and r.why != FROM_MESSAGES for r in rows):
+            return ""
         return _(
             "night {n} already has stored submissions, and the night is resolved from them: this override "
             "changes the message's verdict, not them; correct them with `forumbot night submit`"
@@ -315,7 +385,8 @@ class NightMessageSteps(NightSteps, DaySteps):
                 waive_time=waive_time,
             )
             s.commit()
-        return NightOverrideDone(rec, self.night_mail(n).verdict(message_id), self._stored_warning(n))
+        reread = self._reread(n, message_id, why)
+        return NightOverrideDone(rec, self.night_mail(n).verdict(message_id), self._stored_warning(n), reread)
 
     def night_override_undo(
         self, message_id: str, why: str = "", *, night: int | None = None
@@ -331,7 +402,8 @@ class NightMessageSteps(NightSteps, DaySteps):
                 s, self.gid, n, message_id, "undo", why.strip(), self.by, undoes=live.id
             )
             s.commit()
-        return NightOverrideDone(rec, self.night_mail(n).verdict(message_id), self._stored_warning(n))
+        reread = self._reread(n, message_id, why or _("override undone"))
+        return NightOverrideDone(rec, self.night_mail(n).verdict(message_id), self._stored_warning(n), reread)
 
 
 @dataclass(frozen=True)
@@ -401,3 +473,7 @@ def _override_json(r: NightOverrideRecord | None, t: Any) -> dict[str, Any] | No
         "by": r.by,
         "at": t(r.at),
     }
+
+
+def _key(data: dict[str, Any], at: datetime) -> tuple[str, datetime]:
+    return json.dumps(data, ensure_ascii=False, sort_keys=True), at

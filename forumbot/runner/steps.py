@@ -34,7 +34,6 @@ the moment runs again on the next tick.
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -582,32 +581,26 @@ class BoardSteps:
         return datetime.fromisoformat(found[-1].detail["cut"]) if found else None
 
     def judged_entries(self, n: int) -> int:
-        """How many of night ``n``'s stored submissions a judge entered (not the runner)."""
+        """How many of night ``n``'s stored submissions a judge entered (not the runner), counting the
+        runner's own a judge withdrew: once a judge has corrected what the runner stored, the runner
+        resolves the night as stored and never adds back from the messages what the judge struck."""
         with self.store.session() as s:
             rows = s.exec(
                 select(NightSubmissionRow).where(
                     NightSubmissionRow.game_id == self.game_id, NightSubmissionRow.night == n
                 )
             ).all()
-        return sum(1 for r in rows if r.entered_by != self.by and not r.withdrawn)
+        return sum(
+            1
+            for r in rows
+            if (r.entered_by != self.by and not r.withdrawn)
+            or (r.entered_by == self.by and r.withdrawn_by not in ("", self.by))
+        )
 
     def _store_accepted(self, n: int, mail: NightMail, deadline: datetime) -> int:
-        """Store the night's final submissions (each once: a re-run finds them and adds nothing)."""
-        with self.store.session() as s:
-            have = {
-                (json.dumps(d, sort_keys=True, ensure_ascii=False), at)
-                for d, at in records.night_submissions(s, self.game_id, n)
-            }
-        added = 0
-        for sub in mail.night.submissions:
-            times = [v.at for v in mail.verdicts for a in v.actions if a == sub.action]
-            at = max(times) if times else (deadline + timedelta(seconds=1) if sub.late else deadline)
-            key = (json.dumps(action_to_dict(sub.action), sort_keys=True, ensure_ascii=False), at)
-            if key in have:
-                continue
-            self.desk.night_submit(n, sub.action, at)
-            added += 1
-        return added
+        """Store the night's final submissions (each once: a re-run finds them and adds nothing), marked
+        as read from the messages (the desk re-reads them when a judge overrides a message later)."""
+        return self.desk.store_mail_submissions(n, mail, deadline)
 
     def night_deadline(self, m: Moment, now: datetime) -> StepResult:
         """Night ``n``: its messages judged, the accepted ones stored, the night resolved, its case post

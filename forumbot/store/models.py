@@ -259,7 +259,12 @@ class NightSubmissionRow(SQLModel, table=True):
     submitted_at: datetime = Field(sa_type=UTCDateTime)  # when the actor submitted (as the judge records)
     entered_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     entered_by: str = ""
-    withdrawn: bool = False  # replaced by a later submission of the same actor (kept, never deleted)
+    withdrawn: bool = False  # withdrawn or corrected by a judge (kept, never deleted)
+    why: str = ""  # a judge's entry or correction: why (shown on the night page, logged)
+    replaces: int | None = None  # the row this one corrects (a judge's correction from the desk)
+    withdrawn_by: str = ""
+    withdrawn_why: str = ""
+    withdrawn_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
 
 
 class OverrideRow(SQLModel, table=True):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
@@ -192,9 +192,12 @@ def add_item(
         raise StoreError(_("cannot store the outbox item: {error}").format(error=short_reason(exc))) from exc
 
 
-def _refuse_stale(s: Any, row: OutboxItemRow, expected_revision: int | None) -> None:
+def _refuse_stale(
+    s: Any, row: OutboxItemRow, expected_revision: int | None, zone: tzinfo | None = None
+) -> None:
     """Refuse a change decided on an older text of the item than the stored one (another judge edited it
-    since the page or command read it), naming who edited it and when: never overwrite a newer edit."""
+    since the page or command read it), naming who edited it and when (on the board's clock ``zone``
+    when given, as the judges read times; else UTC): never overwrite a newer edit."""
     if expected_revision is None or row.revision == expected_revision:
         return
     last = s.exec(
@@ -203,7 +206,12 @@ def _refuse_stale(s: Any, row: OutboxItemRow, expected_revision: int | None) -> 
         .order_by(col(OutboxRevisionRow.number).desc())
     ).first()
     who = (last.by if last is not None else "") or _("another judge")
-    when = last.at.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC") if last is not None else "?"
+    if last is None:
+        when = "?"
+    elif zone is not None:
+        when = last.at.astimezone(zone).strftime("%m-%d %H:%M")
+    else:
+        when = last.at.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
     raise StaleChange(
         _(
             "outbox item {id} was edited by {who} at {at} (revision {new}) after you read revision "
@@ -245,6 +253,7 @@ def change_status(
     note: str = "",
     at: datetime | None = None,
     expected_revision: int | None = None,
+    zone: tzinfo | None = None,
     **fields: Any,
 ) -> OutboxItem:
     """Move an item from one of ``expect`` to ``new_status`` (and set ``fields``), logged, committed.
@@ -262,7 +271,7 @@ def change_status(
             row = s.exec(q).first()
             if row is None:
                 raise UsageError(_("no outbox item {id}: `forumbot outbox` lists them").format(id=item_id))
-            _refuse_stale(s, row, expected_revision)
+            _refuse_stale(s, row, expected_revision, zone)
             if row.status not in expect:
                 last = s.exec(
                     select(OutboxLogRow)
@@ -308,6 +317,7 @@ def revise(
     expect: Collection[str],
     at: datetime | None = None,
     expected_revision: int | None = None,
+    zone: tzinfo | None = None,
 ) -> OutboxItem:
     """A new body (and subject) for an item not yet sent; the old one stays as a revision.
 
@@ -321,7 +331,7 @@ def revise(
         row = s.exec(q).first()
         if row is None:
             raise UsageError(_("no outbox item {id}: `forumbot outbox` lists them").format(id=item_id))
-        _refuse_stale(s, row, expected_revision)
+        _refuse_stale(s, row, expected_revision, zone)
         if row.status not in expect:
             raise UsageError(
                 _("outbox item {id} is {status}: its text can no longer change").format(

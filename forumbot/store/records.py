@@ -16,7 +16,8 @@ from datetime import UTC, datetime
 from typing import Any, cast
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import CursorResult, update
+from sqlalchemy import CursorResult, func, update
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from forumbot.errors import StaleChange, UsageError
@@ -227,26 +228,79 @@ def record_undo(session: Session, gid: int, undone_id: int, back_to_id: int, by:
 
 
 def add_override(
-    session: Session, gid: int, day: int, pid: int, as_kind: str, target: str | None, why: str, by: str
+    session: Session,
+    gid: int,
+    day: int,
+    pid: int,
+    as_kind: str,
+    target: str | None,
+    why: str,
+    by: str,
+    *,
+    seen: int | None = None,
+    zone: ZoneInfo | None = None,
 ) -> OverrideRecord:
+    """Store a judge's override of post ``pid``. ``seen``: how many overrides of the post the judge's
+    page showed; when another judge overrode it since, the override is refused (StaleChange naming him
+    and when, board time ``zone``) instead of silently replacing his. Two judges posting from the same
+    page at once cannot both pass: the rows' (day, pid, seq) is unique, so the second insert fails and
+    is refused the same way."""
     prev = session.exec(
         select(OverrideRow)
         .where(OverrideRow.game_id == gid, OverrideRow.day == day, OverrideRow.pid == pid)
         .order_by(col(OverrideRow.seq).desc())
     ).first()
+    seq = (prev.seq + 1) if prev else 0
+    if seen is not None and seen != seq and prev is not None:
+        raise _stale_override(prev, zone)
     row = OverrideRow(
         game_id=gid,
         day=day,
         pid=pid,
-        seq=(prev.seq + 1) if prev else 0,
+        seq=seq if seen is None else seen,
         as_kind=as_kind,
         target=target,
         why=why,
         by=by,
     )
     session.add(row)
-    session.flush()
+    try:
+        session.flush()
+    except IntegrityError:
+        session.rollback()
+        latest = session.exec(
+            select(OverrideRow)
+            .where(OverrideRow.game_id == gid, OverrideRow.day == day, OverrideRow.pid == pid)
+            .order_by(col(OverrideRow.seq).desc())
+        ).first()
+        if latest is None:
+            raise
+        raise _stale_override(latest, zone) from None
     return OverrideRecord(day, pid, as_kind, target, why, by, _utc(row.at))
+
+
+def _stale_override(prev: OverrideRow, zone: ZoneInfo | None) -> StaleChange:
+    when = _utc(prev.at).astimezone(zone or UTC).strftime("%m-%d %H:%M")
+    who = prev.by or _("another judge")
+    return StaleChange(
+        _(
+            "{who} overrode post {pid} at {at} after this page read it; refresh and decide again "
+            "(nothing was changed)"
+        ).format(who=who, pid=prev.pid, at=when),
+        by=who,
+        at=when,
+        what=f"override pid {prev.pid}",
+    )
+
+
+def override_counts(session: Session, gid: int, day: int) -> dict[int, int]:
+    """How many overrides each post of day ``day`` has had (what an override form carries back)."""
+    rows = session.exec(
+        select(col(OverrideRow.pid), func.count())
+        .where(OverrideRow.game_id == gid, OverrideRow.day == day)
+        .group_by(col(OverrideRow.pid))
+    )
+    return {int(pid): int(n) for pid, n in rows}
 
 
 def overrides_for(session: Session, gid: int, day: int) -> list[OverrideRecord]:
@@ -284,7 +338,15 @@ def proxy_votes_for(
 
 
 def add_night_submission(
-    session: Session, gid: int, night: int, action: dict[str, Any], submitted_at: datetime, by: str
+    session: Session,
+    gid: int,
+    night: int,
+    action: dict[str, Any],
+    submitted_at: datetime,
+    by: str,
+    *,
+    why: str = "",
+    replaces: int | None = None,
 ) -> None:
     session.add(
         NightSubmissionRow(
@@ -293,7 +355,99 @@ def add_night_submission(
             action_json=json.dumps(action, ensure_ascii=False, sort_keys=True),
             submitted_at=_utc(submitted_at),
             entered_by=by,
+            why=why,
+            replaces=replaces,
         )
+    )
+
+
+@dataclass(frozen=True)
+class NightSubmissionRecord:
+    """One stored night submission with who entered it and, once a judge withdrew or corrected it, who
+    did, when and why (rows are never deleted: the night page shows both)."""
+
+    id: int
+    night: int
+    data: dict[str, Any]
+    at: datetime
+    entered_by: str
+    entered_at: datetime
+    why: str
+    replaces: int | None
+    withdrawn: bool
+    withdrawn_by: str
+    withdrawn_why: str
+    withdrawn_at: datetime | None
+
+
+def _night_record(r: NightSubmissionRow) -> NightSubmissionRecord:
+    return NightSubmissionRecord(
+        r.id or 0,
+        r.night,
+        json.loads(r.action_json),
+        _utc(r.submitted_at),
+        r.entered_by,
+        _utc(r.entered_at),
+        r.why,
+        r.replaces,
+        r.withdrawn,
+        r.withdrawn_by,
+        r.withdrawn_why,
+        _utc(r.withdrawn_at) if r.withdrawn_at is not None else None,
+    )
+
+
+def night_submission_records(session: Session, gid: int, night: int) -> list[NightSubmissionRecord]:
+    """Every row of night ``night``, withdrawn ones included, in the order they were stored."""
+    rows = session.exec(
+        select(NightSubmissionRow)
+        .where(NightSubmissionRow.game_id == gid, NightSubmissionRow.night == night)
+        .order_by(col(NightSubmissionRow.id))
+    )
+    return [_night_record(r) for r in rows]
+
+
+def withdraw_night_submission(
+    session: Session, gid: int, night: int, row_id: int, by: str, why: str, zone: ZoneInfo
+) -> None:
+    """Mark stored submission ``row_id`` withdrawn, in the caller's transaction.
+
+    Why a conditional UPDATE: two judges correcting the same submission from the same page would
+    otherwise both replace it; the second finds it withdrawn already and is refused with who did it and
+    when (board time ``zone``), so nothing is stored twice. UsageError when the row is not one of this
+    night's."""
+    result = cast(
+        "CursorResult[Any]",
+        session.execute(
+            update(NightSubmissionRow)
+            .where(
+                col(NightSubmissionRow.id) == row_id,
+                col(NightSubmissionRow.game_id) == gid,
+                col(NightSubmissionRow.night) == night,
+                ~col(NightSubmissionRow.withdrawn),
+            )
+            .values(withdrawn=True, withdrawn_by=by, withdrawn_why=why, withdrawn_at=_utc(datetime.now(UTC)))
+        ),
+    )
+    if result.rowcount == 1:
+        return
+    row = session.get(NightSubmissionRow, row_id)
+    if row is None or row.game_id != gid or row.night != night:
+        raise UsageError(
+            _("night {night} has no stored submission #{id}: refresh the night page").format(
+                night=night, id=row_id
+            )
+        )
+    when = row.withdrawn_at.astimezone(zone).strftime("%m-%d %H:%M") if row.withdrawn_at else "?"
+    who = row.withdrawn_by or _("another judge")
+    raise StaleChange(
+        _(
+            "{who} already withdrew or corrected submission #{id} at {at}; refresh and decide again "
+            "(nothing was changed)"
+        ).format(who=who, id=row_id, at=when),
+        by=who,
+        at=when,
+        what=f"night {night} submission #{row_id}",
     )
 
 

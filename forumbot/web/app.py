@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
-from flask import Flask, abort, flash, g, redirect, render_template, request, session, url_for
+from flask import Flask, abort, flash, g, jsonify, redirect, render_template, request, session, url_for
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
@@ -92,6 +92,20 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
             abort(404, description=gettext("Night {n} is not in this game.").format(n=n))
 
     app.jinja_env.filters["anchor"] = _anchor
+    # How often an open page asks /changes whether to refresh (FORUMBOT_DESK_POLL_SECONDS; 0: never).
+    app.config.setdefault(
+        "DESK_POLL_MS", int(float(os.environ.get("FORUMBOT_DESK_POLL_SECONDS", "10")) * 1000)
+    )
+
+    def _page_url() -> str:
+        """Where the page's fresh copy is: itself for a GET, its day or night page after a refused form
+        (a reload would post the form again)."""
+        own = g.get("page_url")
+        if isinstance(own, str):
+            return own
+        return request.full_path.rstrip("?") if request.method == "GET" else url_for("index")
+
+    app.jinja_env.globals["page_url"] = _page_url
 
     @app.before_request
     def guard() -> Response | None:
@@ -112,6 +126,8 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
             session.pop("judge", None)
             return redirect(url_for("login", next=request.full_path if request.method == "GET" else None))
         g.judge = who
+        if request.endpoint != "changes":  # what the page is drawn from: its script asks /changes later
+            g.stamp = data.changes(game, store).stamp
         return None
 
     @app.after_request
@@ -198,6 +214,20 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
 
     # ------------------------------------------------------------------ pages
 
+    @app.get("/changes")
+    def changes() -> Response:
+        """The store's counters now (JSON, English keys): each open page compares ``stamp`` with the one
+        it was drawn from and refreshes, or offers to when a form is being filled (desk.js)."""
+        c = data.changes(game, store)
+        since = request.args.get("since", "")
+        return jsonify(
+            state_version=c.state_version,
+            outbox_revision=c.outbox_revision,
+            posts=c.posts,
+            stamp=c.stamp,
+            changed=bool(since) and since != c.stamp,
+        )
+
     @app.get("/")
     def index() -> str:
         return render_template("game.html", o=data.game_overview(game, store))
@@ -207,8 +237,11 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
         _known_day(n)
         return _day_page(n)
 
-    def _day_page(n: int, *, error: str = "", form: dict[str, str] | None = None) -> str:
-        """The day page; after a refused action, with the refusal and what the judge typed kept."""
+    def _day_page(n: int, *, error: str = "", form: dict[str, str] | None = None, which: str = "") -> str:
+        """The day page; after a refused action, with the refusal and what the judge typed kept (in the
+        form ``which``: ``override-<pid>``; the day's action forms read ``action_form`` themselves)."""
+        form_name = which
+        g.page_url = url_for("day", n=n)
         view = data.day_view(game, store, n)
         which = request.args.get("show", "all")
         rows = view.verdicts
@@ -234,22 +267,28 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
             revote_due=data.revote_due(game, store, n),
             action_error=error,
             action_form=form or {},
+            action_which=form_name,
         )
 
     @app.post("/day/<int:n>/override")
-    def override(n: int) -> Response:
+    def override(n: int) -> Response | tuple[str, int]:
+        _known_day(n)
         pid = request.form.get("pid", type=int)
         if pid is None:
             abort(400, description=gettext("No post given."))
-        done = data.override(
-            game,
-            store,
-            pid,
-            request.form.get("as_kind", ""),
-            request.form.get("target") or None,
-            request.form.get("why", ""),
-            g.judge,
-        )
+        try:
+            done = data.override(
+                game,
+                store,
+                pid,
+                request.form.get("as_kind", ""),
+                request.form.get("target") or None,
+                request.form.get("why", ""),
+                g.judge,
+                seen=request.form.get("seen", type=int),  # the overrides the page showed
+            )
+        except (ForumbotError, EngineError) as exc:
+            return _day_page(n, error=str(exc), form=_submitted(), which=f"override-{pid}"), 400
         flash(gettext("Override recorded for post {pid} by {who}.").format(pid=done.pid, who=g.judge))
         return redirect(url_for("day", n=done.day, show=request.form.get("show", "all")) + f"#p{pid}")
 
@@ -270,13 +309,19 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
         _known_night(n)
         return _night_page(n)
 
-    def _night_page(n: int, *, error: str = "") -> str:
+    def _night_page(n: int, *, error: str = "", form: dict[str, str] | None = None, which: str = "") -> str:
+        """The night page; after a refused form, with the refusal and what the judge typed kept in the
+        form ``which`` (``enter``, ``correct-<row>``, ``override-<message>``)."""
+        g.page_url = url_for("night", n=n)
         return render_template(
             "night.html",
             nv=data.night_view(game, store, n),
             choices=data.NIGHT_OVERRIDE_CHOICES,
             kinds=data.night_kind_choices(game),
+            action_kinds=data.night_action_choices(),
             action_error=error,
+            action_form=form or {},
+            action_which=which,
         )
 
     # ------------------------------------------------------------------ acting from the desk
@@ -348,84 +393,164 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
         flash(done.message)
         return redirect(url_for("night", n=n))
 
+    @app.post("/night/<int:n>/submit")
+    def night_submit(n: int) -> Response | tuple[str, int]:
+        _known_night(n)
+        form = _submitted()
+        try:
+            done = data.night_enter(
+                game,
+                store,
+                n,
+                form,
+                form.get("why", ""),
+                g.judge,
+                expected_version=request.form.get("state_version", type=int),
+            )
+        except (ForumbotError, EngineError) as exc:
+            return _night_page(n, error=str(exc), form=form, which="enter"), 400
+        flash(done.message)
+        return redirect(url_for("night", n=n) + "#submissions")
+
+    @app.post("/night/<int:n>/correct")
+    def night_correct(n: int) -> Response | tuple[str, int]:
+        _known_night(n)
+        form = _submitted()
+        row_id = request.form.get("row_id", type=int)
+        if row_id is None:
+            abort(400, description=gettext("No submission given."))
+        try:
+            done = data.night_correct(
+                game,
+                store,
+                n,
+                row_id,
+                None if form.get("withdraw") == "1" else form,
+                form.get("why", ""),
+                g.judge,
+                expected_version=request.form.get("state_version", type=int),
+            )
+        except (ForumbotError, EngineError) as exc:
+            return _night_page(n, error=str(exc), form=form, which=f"correct-{row_id}"), 400
+        flash(done.message)
+        return redirect(url_for("night", n=n) + "#submissions")
+
     @app.post("/night/<int:n>/override")
-    def night_override(n: int) -> Response:
+    def night_override(n: int) -> Response | tuple[str, int]:
         message_id = request.form.get("message_id", "")
         if not message_id:
             abort(400, description=gettext("No message given."))
         form = request.form
-        done = data.night_override(
-            game,
-            store,
-            n,
-            message_id,
-            form.get("as_kind", ""),
-            form.get("why", ""),
-            g.judge,
-            kind=form.get("kind") or None,
-            targets=tuple(t for t in (form.get("target"), form.get("second")) if t),
-            pledge=form.get("pledge") or None,
-            actor=form.get("actor") or None,
-            none=form.get("none") == "1",
-            waive_time=form.get("waive_time") == "1",
-        )
+        try:
+            done = data.night_override(
+                game,
+                store,
+                n,
+                message_id,
+                form.get("as_kind", ""),
+                form.get("why", ""),
+                g.judge,
+                kind=form.get("kind") or None,
+                targets=tuple(t for t in (form.get("target"), form.get("second")) if t),
+                pledge=form.get("pledge") or None,
+                actor=form.get("actor") or None,
+                none=form.get("none") == "1",
+                waive_time=form.get("waive_time") == "1",
+                expected_version=form.get("state_version", type=int),
+            )
+        except (ForumbotError, EngineError) as exc:
+            return _night_page(n, error=str(exc), form=_submitted(), which=f"override-{message_id}"), 400
         flash(
             gettext("Override recorded for message {id} by {who}.").format(id=message_id, who=g.judge)
-            + (f" {done.warning}" if done.warning else "")
+            + "".join(f" {x}" for x in (done.reread, done.warning) if x)
         )
         return redirect(url_for("night", n=n) + f"#m-{_anchor(message_id)}")
 
     @app.post("/night/<int:n>/override/undo")
-    def night_override_undo(n: int) -> Response:
+    def night_override_undo(n: int) -> Response | tuple[str, int]:
         message_id = request.form.get("message_id", "")
         if not message_id:
             abort(400, description=gettext("No message given."))
-        data.night_override_undo(game, store, n, message_id, request.form.get("why", ""), g.judge)
-        flash(gettext("Override of message {id} undone by {who}.").format(id=message_id, who=g.judge))
+        try:
+            done = data.night_override_undo(game, store, n, message_id, request.form.get("why", ""), g.judge)
+        except (ForumbotError, EngineError) as exc:
+            return _night_page(n, error=str(exc), form=_submitted(), which=f"override-{message_id}"), 400
+        flash(
+            gettext("Override of message {id} undone by {who}.").format(id=message_id, who=g.judge)
+            + "".join(f" {x}" for x in (done.reread, done.warning) if x)
+        )
         return redirect(url_for("night", n=n) + f"#m-{_anchor(message_id)}")
 
     @app.get("/outbox")
     def outbox() -> str:
+        return _outbox_page()
+
+    def _outbox_page(*, error: str = "", form: dict[str, str] | None = None, which: str = "") -> str:
+        """The outbox; after a refused form, with the refusal next to that item's form (``which``:
+        ``item-<id>``) and its text as the judge typed it, never the stored one."""
+        g.page_url = url_for("outbox")
         queued = [(o, Markup(bbcode.to_html(o.body))) for o in data.outbox_items(game, store)]
         items = [(d, Markup(bbcode.to_html(d.bbcode))) for d in data.public_drafts(game, store)]
         in_outbox = data.queued_drafts(game, store)
-        return render_template("outbox.html", queued=queued, items=items, in_outbox=in_outbox)
+        return render_template(
+            "outbox.html",
+            queued=queued,
+            items=items,
+            in_outbox=in_outbox,
+            action_error=error,
+            action_form=form or {},
+            action_which=which,
+        )
 
     @app.post("/outbox/draft/<key>")
-    def outbox_add_draft(key: str) -> Response:
-        item_id = data.outbox_add_draft(game, store, key, g.judge)
+    def outbox_add_draft(key: str) -> Response | tuple[str, int]:
+        try:
+            item_id = data.outbox_add_draft(game, store, key, g.judge)
+        except (ForumbotError, EngineError) as exc:
+            return _outbox_page(error=str(exc), which=f"draft-{key}"), 400
         flash(gettext("Draft put in the outbox as #{id} by {who}.").format(id=item_id, who=g.judge))
         return redirect(url_for("outbox") + f"#item-{item_id}")
 
     @app.post("/outbox/<int:item_id>/approve")
-    def outbox_approve(item_id: int) -> Response:
-        status = data.outbox_approve(
-            game,
-            store,
-            item_id,
-            g.judge,
-            request.form.get("body"),
-            revision=request.form.get("revision", type=int),  # the revision the page showed
-        )
+    def outbox_approve(item_id: int) -> Response | tuple[str, int]:
+        try:
+            status = data.outbox_approve(
+                game,
+                store,
+                item_id,
+                g.judge,
+                request.form.get("body"),
+                revision=request.form.get("revision", type=int),  # the revision the page showed
+            )
+        except (ForumbotError, EngineError) as exc:
+            return _outbox_page(error=str(exc), form=_submitted(), which=f"item-{item_id}"), 400
         flash(gettext("Outbox item #{id}: {status} by {who}.").format(id=item_id, status=status, who=g.judge))
         return redirect(url_for("outbox") + f"#item-{item_id}")
 
     @app.post("/outbox/<int:item_id>/cancel")
-    def outbox_cancel(item_id: int) -> Response:
-        status = data.outbox_cancel(
-            game,
-            store,
-            item_id,
-            g.judge,
-            request.form.get("why", ""),
-            revision=request.form.get("revision", type=int),
-        )
+    def outbox_cancel(item_id: int) -> Response | tuple[str, int]:
+        try:
+            status = data.outbox_cancel(
+                game,
+                store,
+                item_id,
+                g.judge,
+                request.form.get("why", ""),
+                revision=request.form.get("revision", type=int),
+            )
+        except (ForumbotError, EngineError) as exc:
+            return _outbox_page(error=str(exc), form=_submitted(), which=f"item-{item_id}"), 400
         flash(gettext("Outbox item #{id}: {status} by {who}.").format(id=item_id, status=status, who=g.judge))
         return redirect(url_for("outbox") + f"#item-{item_id}")
 
     @app.post("/outbox/<int:item_id>/send")
-    def outbox_send(item_id: int) -> Response:
-        status, words = data.outbox_send(game, store, item_id, g.judge)
+    def outbox_send(item_id: int) -> Response | tuple[str, int]:
+        try:
+            status, words = data.outbox_send(
+                game, store, item_id, g.judge, revision=request.form.get("revision", type=int)
+            )
+        except (ForumbotError, EngineError) as exc:
+            return _outbox_page(error=str(exc), form=_submitted(), which=f"item-{item_id}"), 400
         flash(
             gettext("Outbox item #{id}: {status} by {who}.").format(id=item_id, status=status, who=g.judge)
             + (f" {words}" if words else "")
@@ -462,6 +587,34 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
             return _download(export.csv_zip(tables), f"{stem}-csv.zip", "application/zip")
         abort(404)
 
+    @app.get("/setup")
+    def setup() -> str:
+        return _setup_page()
+
+    def _setup_page(
+        *, error: str = "", form: dict[str, str] | None = None, done: data.SetupDone | None = None
+    ) -> str:
+        g.page_url = url_for("setup")
+        return render_template(
+            "setup.html",
+            sv=data.setup_view(game, store),
+            action_error=error,
+            action_form=form or {},
+            done=done,
+        )
+
+    @app.post("/setup")
+    def setup_post() -> str | tuple[str, int]:
+        form = _submitted()
+        try:
+            done = data.setup_game(
+                game, store, g.judge, form, expected_version=request.form.get("state_version", type=int)
+            )
+        except (ForumbotError, EngineError) as exc:
+            return _setup_page(error=str(exc), form=form), 400
+        # shown once, not redirected: the draw's private notices are not kept anywhere else
+        return _setup_page(done=done)
+
     @app.get("/history")
     def history() -> str:
         return render_template(
@@ -477,6 +630,7 @@ def create_app(game: Game, store: Store, *, lang: str = DEFAULT_LANGUAGE, secret
             game, store, g.judge, expected_version=request.form.get("state_version", type=int)
         )
         flash(gettext("Undone: {undone}. Current: {now}.").format(undone=undone, now=now))
-        return redirect(url_for("history"))
+        back = request.form.get("next", "")  # the night page offers the undo of its resolution
+        return redirect(back if back.startswith("/") and not back.startswith("//") else url_for("history"))
 
     return app

@@ -47,6 +47,7 @@ from forumbot.desk import (
 from forumbot.desk.drafts import draft_as_of
 from forumbot.desk.drafts import elevator_view as desk_elevator_view
 from forumbot.desk.night import StoredSubmission
+from forumbot.desk.nightmessages import FROM_MESSAGES
 from forumbot.desk.rounds import DayRound
 from forumbot.errors import ConfigError, ForumbotError, UsageError
 from forumbot.i18n import N_, _, current_language
@@ -63,6 +64,8 @@ from forumbot.labels import (
 from forumbot.nightmail import CODE_LABELS, NightChannel
 from forumbot.store import base, fetchlog, posts, records, threads
 from forumbot.store import judges as judges_repo
+from forumbot.store.changes import Changes
+from forumbot.store.changes import changes as store_changes
 from forumbot.store.db import Store
 from forumbot.web.svg import VoteMove
 
@@ -465,6 +468,7 @@ class VerdictLine:
     revisions: int
     proxy: bool
     stage: int
+    overrides: int = 0  # how many overrides the post has had: the override form carries it back
 
 
 @dataclass(frozen=True)
@@ -518,7 +522,8 @@ def read_warning(
     the desk never shows a count as settled when the read behind it is incomplete."""
     if thread is None or thread.posts == 0:
         return _(
-            "The vote thread (tid {tid}) is not in the store yet: run `forumbot poll`. Nothing here is final."
+            "The vote thread (tid {tid}) is not in the store yet: press “Poll the board now” on the day's "
+            "page. Nothing here is final."
         ).format(tid=tid)
     if now < closes:
         return _("The vote is still open: this count is provisional (last read {at}).").format(
@@ -548,6 +553,8 @@ def day_view(game: Game, store: Store, n: int) -> DayView:
     revs = {p.pid: len(p.revisions) for p in posts.thread_posts(store, game.board, tid)} if tid else {}
     rounds = judged.rounds(frozenset(game.judges))
     flagged = {id(v) for rnd in rounds for v in rnd.flagged}
+    with store.session() as ses:
+        counts = records.override_counts(ses, judge.gid, n)
     lines = []
     for v in judged.verdicts:  # one per post, in the round it belongs to (the desk's day by round)
         s = v.status.value
@@ -570,6 +577,7 @@ def day_view(game: Game, store: Store, n: int) -> DayView:
                 revisions=revs.get(v.pid or 0, 0),
                 proxy=v.proxy,
                 stage=v.stage,
+                overrides=counts.get(v.pid or 0, 0),
             )
         )
     tally = tuple(
@@ -717,7 +725,15 @@ class OverrideDone:
 
 
 def override(
-    game: Game, store: Store, pid: int, as_kind: str, target: str | None, why: str, who: str
+    game: Game,
+    store: Store,
+    pid: int,
+    as_kind: str,
+    target: str | None,
+    why: str,
+    who: str,
+    *,
+    seen: int | None = None,
 ) -> OverrideDone:
     """Record a judge's verdict on a vote post (kept with who and why; every later tally applies it)."""
     if as_kind not in OVERRIDE_KINDS:
@@ -731,7 +747,7 @@ def override(
                 "“History” page, correct the post, then press “Close the day” again."
             ).format(n=day)
         )
-    rec = judge.override(day, pid, as_kind, target or None, why)
+    rec = judge.override(day, pid, as_kind, target or None, why, seen=seen)
     judges_repo.log_change(
         store, who, "override", f"day {rec.day} pid {pid} → {as_kind} {target or ''}: {why}".strip()
     )
@@ -799,6 +815,11 @@ class SubmissionLine:
     late: bool
     ok: bool
     reason: str
+    row_id: int = 0  # the stored row a correction names (0: not correctable here)
+    entered_by: str = ""
+    why: str = ""  # a judge's entry or correction: why
+    withdrawn: str = ""  # «二号法官 06-05 16:40 撤回：…» once a judge withdrew or corrected it
+    fields: tuple[tuple[str, str], ...] = ()  # the correction form's values (SUBMISSION_FIELDS names)
 
 
 @dataclass(frozen=True)
@@ -833,6 +854,8 @@ class NightView:
     messages: tuple[NightMessageView, ...] = ()
     waiting: tuple[str, ...] = ()  # what waits for a judge among the messages (Chinese)
     messages_note: str = ""  # why the messages cannot be judged now
+    undo_offered: bool = False  # resolved, and its resolution is the state's latest step: undo here
+    can_enter: bool = False  # the game is at this night, unresolved: submissions may be entered
 
 
 # What a judge may say a night message is (the night page's override form), and as which action.
@@ -900,11 +923,16 @@ def night_override(
     actor: str | None = None,
     none: bool = False,
     waive_time: bool = False,
+    expected_version: int | None = None,
 ) -> NightOverrideDone:
     """Record a judge's verdict on one night message (kept with who and why, logged in the desk log);
-    the runner's next tick judges the night with it."""
+    the runner's next tick judges the night with it. ``expected_version``: the state version the page
+    showed (another judge's resolve or undo since is refused, naming him)."""
+    judge = _desk(game, store, who)
+    judge.expected_version = expected_version
+    judge.state()
     _refuse_resolved_night(game, store, n)
-    done = _desk(game, store, who).night_override(
+    done = judge.night_override(
         message_id,
         as_kind,
         why,
@@ -918,17 +946,27 @@ def night_override(
     )
     what = " ".join(x for x in (as_kind, kind or "", *targets) if x) if as_kind == "accept" else as_kind
     judges_repo.log_change(store, who, "night override", f"night {n} {message_id} → {what}: {why}")
+    if done.warning:  # the desk core's words send the judge to the CLI: the submissions are on this page
+        done = replace(done, warning=_stored_note(n))
     return done
 
 
+def _stored_note(n: int) -> str:
+    return _(
+        "Night {n} already has stored submissions, and it is resolved from them: correct the one this "
+        "message changes under “Submissions” on this page."
+    ).format(n=n)
+
+
 def _refuse_resolved_night(game: Game, store: Store, n: int) -> None:
-    """A resolved night's messages are not corrected in place (the resolution used the old verdicts);
-    the desk core's refusal names CLI commands, this one the desk's pages."""
+    """A resolved night's messages and submissions are not corrected in place (the resolution used
+    them); the desk core's refusal names CLI commands, this one the desk's own buttons."""
     if _desk(game, store).state_labelled(f"night {n}") is not None:
         raise UsageError(
             _(
-                "Night {n} is resolved, so its messages can no longer be corrected: first undo its "
-                "resolution on the “History” page, correct the message, then press “Resolve the night” again."
+                "Night {n} is resolved, so it can no longer be corrected: first undo its resolution "
+                "(“Undo the resolution” on this page, or the “History” page), correct it, then press "
+                "“Resolve the night” again."
             ).format(n=n)
         )
 
@@ -940,7 +978,7 @@ def night_override_undo(
     _refuse_resolved_night(game, store, n)
     done = _desk(game, store, who).night_override_undo(message_id, why, night=n)
     judges_repo.log_change(store, who, "night override undo", f"night {n} {message_id}: {why}".rstrip(": "))
-    return done
+    return replace(done, warning=_stored_note(n)) if done.warning else done
 
 
 def night_view(game: Game, store: Store, n: int) -> NightView:
@@ -969,11 +1007,7 @@ def night_view(game: Game, store: Store, n: int) -> NightView:
             )
     for sub in subs:
         data = sub.data
-        detail = "；".join(
-            f"{_(FIELD_LABELS.get(k, k))}：{v}"
-            for k, v in data.items()
-            if k not in ("kind", "by") and v not in (None, [], "")
-        )
+        detail = _detail(data)
         ok, reason = True, _("accepted") if not sub.late else _("late: forfeited at resolution")
         if sub.refusal is not None:
             if sub.refusal.refusal is Refusal.VOID_AT_RESOLUTION:
@@ -989,8 +1023,13 @@ def night_view(game: Game, store: Store, n: int) -> NightView:
                 sub.late,
                 ok,
                 reason,
+                sub.row_id,
+                sub.entered_by,
+                _(sub.why) if sub.why == FROM_MESSAGES else sub.why,
+                fields=submission_fields(data, game, sub.at),
             )
         )
+    lines += _withdrawn_lines(game, store, judge.gid, n)
     out: tuple[str, ...] = ()
     public: list[str] = []
     private: list[tuple[str, tuple[str, ...]]] = []
@@ -1010,6 +1049,7 @@ def night_view(game: Game, store: Store, n: int) -> NightView:
             private += [(m.player, m.texts) for m in judge.night_private_messages(n, res, before)]
             draft = case_post_draft(judge, n, res.events)
     messages, waiting, messages_note = night_messages(game, store, n)
+    live = judge.live_history()
     return NightView(
         n,
         _local(game, deadline),
@@ -1023,7 +1063,63 @@ def night_view(game: Game, store: Store, n: int) -> NightView:
         messages,
         waiting,
         messages_note,
+        undo_offered=resolved and bool(live) and live[-1].label == f"night {n}",
+        can_enter=before is not None and not resolved,
     )
+
+
+def _detail(data: dict[str, object]) -> str:
+    return "；".join(
+        f"{_(FIELD_LABELS.get(k, k))}：{v}"
+        for k, v in data.items()
+        if k not in ("kind", "by") and v not in (None, [], "")
+    )
+
+
+def submission_fields(data: dict[str, object], game: Game, at: datetime) -> tuple[tuple[str, str], ...]:
+    """A stored submission as the values of the desk's submission form (the CLI's field names, as
+    :func:`forumbot.desk.night.action_from_fields` reads them), so a correction starts from it."""
+    kind = str(data.get("kind", ""))
+    out: dict[str, str] = {"kind": kind, "by": str(data.get("by") or data.get("guardian") or "")}
+    if kind == "kill":
+        out["target"] = str(data.get("victim") or "")
+        out["none"] = "" if data.get("victim") or data.get("possess") else "1"
+        out["pledge"] = str(data.get("pledge") or "")
+        out["possess"] = str(data.get("possess") or "")
+        out["kill_text"] = str(data.get("text") or "")
+    elif kind == "protect":
+        out["target"] = str(data.get("target") or "")
+        out["none"] = "" if data.get("target") else "1"
+    elif kind == "arrow":
+        out["first"], out["second"] = str(data.get("first") or ""), str(data.get("second") or "")
+    else:
+        out["target"] = str(data.get("target") or "")
+    out["at"] = at.astimezone(game.tz).strftime("%Y-%m-%dT%H:%M")
+    return tuple(out.items())
+
+
+def _withdrawn_lines(game: Game, store: Store, gid: int, n: int) -> list[SubmissionLine]:
+    """The rows a judge withdrew or corrected: shown struck out with who, when and why."""
+    with store.session() as s:
+        rows = [r for r in records.night_submission_records(s, gid, n) if r.withdrawn]
+    return [
+        SubmissionLine(
+            _local(game, r.at),
+            _action_name(str(r.data.get("kind", ""))),
+            str(r.data.get("by") or r.data.get("guardian") or ""),
+            _detail(r.data),
+            False,
+            False,
+            _("withdrawn"),
+            r.id,
+            r.entered_by,
+            _(r.why) if r.why == FROM_MESSAGES else r.why,
+            _("{who} withdrew it at {at}: {why}").format(
+                who=r.withdrawn_by, at=_local(game, r.withdrawn_at), why=r.withdrawn_why
+            ),
+        )
+        for r in rows
+    ]
 
 
 # --------------------------------------------------------------------------- drafts (the outbox)
@@ -1291,11 +1387,15 @@ def outbox_cancel(
     return _(OUTBOX_STATUS_LABELS.get(item.status, item.status))
 
 
-def outbox_send(game: Game, store: Store, item_id: int, who: str) -> tuple[str, str]:
+def outbox_send(
+    game: Game, store: Store, item_id: int, who: str, revision: int | None = None
+) -> tuple[str, str]:
     """Send approved item ``item_id`` to the board once (the outbox settles unclear items first and never
-    retries a POST blindly). Returns (its status label, the board's words or why the run stopped)."""
+    retries a POST blindly). Returns (its status label, the board's words or why the run stopped).
+    ``revision``: the text the judge read; another judge's newer edit is refused (StaleChange), never
+    sent unseen."""
     ob = _outbox(game, store, who)
-    old = ob.get(item_id)
+    old = ob.check_revision(item_id, revision, by=who)
     _refuse_leaks(game, store, item_id, old.dest, old.body)
     report = ob.send([item_id])
     item = ob.get(item_id)
@@ -1397,6 +1497,7 @@ def close_day(
 
     judge = _desk(game, store, who)
     judge.expected_version = expected_version
+    judge.state()  # a page older than the state is refused first, naming who changed it (StaleChange)
     if judge.day_closed(n):
         raise _undo_first(_("Day {n} is already closed").format(n=n))
     judged = judge.tally(n)
@@ -1488,6 +1589,7 @@ def resolve_night(
     ``expected_version`` as for :func:`close_day`."""
     judge = _desk(game, store, who)
     judge.expected_version = expected_version
+    judge.state()  # a page older than the state is refused first, naming who changed it (StaleChange)
     if judge.state_labelled(f"night {n}") is not None:
         raise _undo_first(_("Night {n} is already resolved").format(n=n))
     res = judge.night_resolve(n)
@@ -1527,3 +1629,199 @@ def poll_now(game: Game, store: Store, who: str) -> ActionDone:
             ).format(summary=summary, error=error)
         )
     return ActionDone(_("Board read by {who}: {summary}").format(who=who, summary=summary))
+
+
+# --------------------------------------------------------------------------- a night's submissions
+
+#: The fields of the desk's submission form, as the CLI's ``night submit`` names them.
+SUBMISSION_FORM_FIELDS = ("kind", "by", "target", "none", "pledge", "possess", "kill_text", "first", "second")
+
+
+def _entry(fields: dict[str, str]) -> dict[str, object]:
+    """The form's values as a typed entry (:func:`forumbot.desk.night.action_from_fields`): blanks
+    dropped, ``none`` a switch."""
+    entry: dict[str, object] = {
+        k: fields[k].strip() for k in SUBMISSION_FORM_FIELDS if fields.get(k, "").strip()
+    }
+    entry["none"] = fields.get("none") == "1"
+    if not entry.get("kind"):
+        raise UsageError(_("Choose the action of the submission."))
+    return entry
+
+
+def night_enter(
+    game: Game,
+    store: Store,
+    n: int,
+    fields: dict[str, str],
+    why: str,
+    who: str,
+    *,
+    expected_version: int | None = None,
+) -> ActionDone:
+    """Enter one submission for night ``n`` as ``forumbot night submit`` does (:meth:`Desk.night_entries`),
+    at the time the judge gives (the board's time zone); kept with who and why, logged."""
+    if not why.strip():
+        raise UsageError(_("A submission entered by a judge needs a reason (kept with it)."))
+    judge = _desk(game, store, who)
+    judge.expected_version = expected_version
+    judge.require_state()  # an older page (another judge resolved or undid since) is refused here
+    _refuse_resolved_night(game, store, n)
+    entry = _entry(fields)
+    at = fields.get("at", "").strip()
+    if not at:
+        raise UsageError(_("Give the time the submission was received (the board's time zone)."))
+    entry["at"] = at.replace("T", " ")
+    rec = judge.night_entries(n, [entry], reason=why.strip())[0]
+    judges_repo.log_change(store, who, "night submission", f"night {n} {rec.what} at {at}: {why.strip()}")
+    words = _("Submission entered by {who} for night {n}.").format(who=who, n=n)
+    if rec.duplicate:
+        words = _("The same submission is stored already: nothing was added.")
+    extra = [x for x in (rec.replaces, rec.void_reason, _("late") if rec.late else "") if x]
+    return ActionDone(words + (f" （{'；'.join(extra)}）" if extra else ""))
+
+
+def night_correct(
+    game: Game,
+    store: Store,
+    n: int,
+    row_id: int,
+    fields: dict[str, str] | None,
+    why: str,
+    who: str,
+    *,
+    expected_version: int | None = None,
+) -> ActionDone:
+    """Correct stored submission ``row_id`` of night ``n`` (``fields``: the corrected submission; None:
+    withdraw it) through :meth:`Desk.night_correct`, which the preview, ``night resolve`` and the runner
+    all build the night from. Refused once the night is resolved (undo it first, on this page)."""
+    from forumbot.desk.night import action_from_fields
+
+    judge = _desk(game, store, who)
+    judge.expected_version = expected_version
+    judge.state()  # a page older than the state is refused first, naming who changed it (StaleChange)
+    _refuse_resolved_night(game, store, n)
+    action = None
+    at = None
+    if fields is not None:
+        entry = _entry(fields)
+        action = action_from_fields(str(entry["kind"]), entry)
+        if fields.get("at", "").strip():
+            at = _local_input(game, fields["at"])
+    rec = judge.night_correct(n, row_id, action, why, at=at)
+    what = "withdrawn" if rec is None else f"→ {rec.what}"
+    judges_repo.log_change(store, who, "night correction", f"night {n} #{row_id} {what}: {why.strip()}")
+    if rec is None:
+        return ActionDone(
+            _("Submission #{id} of night {n} withdrawn by {who}.").format(id=row_id, n=n, who=who)
+        )
+    extra = [x for x in (rec.void_reason, _("late") if rec.late else "") if x]
+    return ActionDone(
+        _("Submission #{id} of night {n} corrected by {who}.").format(id=row_id, n=n, who=who)
+        + (f" （{'；'.join(extra)}）" if extra else "")
+    )
+
+
+def night_action_choices() -> tuple[tuple[str, str], ...]:
+    """(code, the rules' Chinese name) of every night action a judge may enter."""
+    from forumbot.desk.night import NIGHT_ACTION_KINDS
+
+    return tuple((k, _action_name(k)) for k in NIGHT_ACTION_KINDS)
+
+
+def changes(game: Game, store: Store) -> Changes:
+    """The store's counters now (:mod:`forumbot.store.changes`): what an open page polls to refresh."""
+    return store_changes(store, game.name)
+
+
+# --------------------------------------------------------------------------- setup
+
+
+@dataclass(frozen=True)
+class SetupView:
+    """The setup page: the roster, the roles a judge may give, and the roles stored already (if any)."""
+
+    roster: tuple[str, ...]
+    roles: tuple[str, ...]  # the rule set's role names, Chinese
+    stored: tuple[tuple[str, str], ...]  # (player, role) of the current state; () before setup
+    stored_by: str
+    stored_at: str
+
+
+@dataclass(frozen=True)
+class SetupDone:
+    message: str
+    roles: tuple[tuple[str, str], ...]
+    warnings: tuple[str, ...]
+    notices: tuple[tuple[str, str], ...]  # (player, private notice): to send to each player
+
+
+def setup_view(game: Game, store: Store) -> SetupView:
+    judge = _desk(game, store)
+    table = ROLE_TABLES[judge.ruleset.family]
+    st = judge.state()
+    setups = [v for v in judge.live_history() if v.label.startswith("setup")]
+    return SetupView(
+        roster=game.roster,
+        roles=tuple(spec.name_zh for spec in table.values()),
+        stored=() if st is None else tuple((p.name, table[p.role].name_zh) for p in st.players),
+        stored_by=setups[-1].by if setups else "",
+        stored_at=_local(game, setups[-1].at) if setups else "",
+    )
+
+
+def setup_game(
+    game: Game,
+    store: Store,
+    who: str,
+    fields: dict[str, str],
+    *,
+    expected_version: int | None = None,
+) -> SetupDone:
+    """Draw the roles with a recorded seed (``mode`` ``seed``) or store the judges' own (``given``: one
+    ``role-<i>`` per roster place) as ``forumbot setup`` does (:meth:`Desk.setup`). Roles stored already
+    are replaced only with ``force`` (the old draw stays in the history) and from a page showing the
+    current state version."""
+    from engine import Setup
+
+    judge = _desk(game, store, who)
+    judge.expected_version = expected_version
+    force = fields.get("force") == "1"
+    if judge.state() is not None and not force:
+        raise UsageError(
+            _(
+                "Roles are stored for this game already: tick “Draw again” to replace them "
+                "(kept in the history)."
+            )
+        )
+    if fields.get("mode") == "given":
+        roles = {name: fields.get(f"role-{i}", "").strip() for i, name in enumerate(game.roster)}
+        missing = [name for name, role in roles.items() if not role]
+        if missing:
+            raise UsageError(
+                _("Give a role to every player (missing: {names}).").format(names="、".join(missing))
+            )
+        made = judge.setup(roles=roles, force=force)
+        how = _("roles given by the judges")
+    else:
+        text = fields.get("seed", "").strip()
+        try:
+            seed = int(text)
+        except ValueError:
+            raise UsageError(
+                _(
+                    "“{text}” is not a seed: give a whole number "
+                    "(it is recorded, so the draw can be checked)."
+                ).format(text=text)
+            ) from None
+        made = judge.setup(seed=seed, variant=fields.get("variant", "").strip() or None, force=force)
+        how = _("roles drawn (seed {seed})").format(seed=seed)
+    state = made.state if isinstance(made, Setup) else made
+    table = ROLE_TABLES[state.family]
+    judges_repo.log_change(store, who, "setup", how)
+    return SetupDone(
+        _("Roles stored by {who} for {n} players: {how}.").format(who=who, n=len(state.players), how=how),
+        tuple((p.name, table[p.role].name_zh) for p in state.players),
+        tuple(made.warnings) if isinstance(made, Setup) else (),
+        tuple(made.notices.items()) if isinstance(made, Setup) else (),
+    )

@@ -93,3 +93,67 @@ def test_an_undone_override_makes_the_night_wait_again(tmp_path: Path) -> None:
         clock.now += timedelta(minutes=5)
         report = p.runner.tick()
         assert list(report.waiting) == ["night1/deadline"] and p.steps.desk.state_labelled("night 1") is None
+
+
+def test_a_judge_corrects_the_kill_the_runner_stored_and_every_face_resolves_the_corrected_night(
+    tmp_path: Path,
+) -> None:
+    """Issue 20: after the runner resolved night 1 from 麻花's 改刀 (春卷), the judges learn the bandits
+    meant 锅贴: they undo the resolution, correct the stored kill (kept, with who and why), and the night
+    resolved again — by `night resolve` or the desk's button — kills 锅贴; the runner, which stored the
+    kill, now counts the judges' correction and never adds the struck kill back."""
+    from forumbot.web import data
+
+    clock = FastClock(START)
+    with board_with_the_question(clock) as b:
+        p = open_runner(b.url, tmp_path / "game.db", clock)
+        waiting_at_night1(p, clock)
+        judge = Desk(p.game, p.store, by="法官大人")
+        judge.night_override("pm:7", "ignore", "只是问问")
+        clock.now += timedelta(minutes=5)
+        assert "night1/deadline" in p.runner.tick().done
+        assert out_of_night1(p) == ("春卷",) and p.steps.judged_entries(1) == 0
+
+        judge = Desk(p.game, p.store, by="法官大人")  # a fresh read: the runner resolved since
+        judge.undo()
+        st = judge.require_state()
+        kill = next(s for s in judge.stored_submissions(1, st) if s.data["kind"] == "kill")
+        assert kill.entered_by == p.steps.by  # the runner stored it
+        fixed = replace(kill.action, victim="锅贴")
+        judge.night_correct(1, kill.row_id, fixed, "匪帮私信确认改刀锅贴")
+        assert p.steps.judged_entries(1) == 2  # the judge's kill, and the runner's he struck
+        preview = data.night_view(p.game, p.store, 1)
+        assert preview.out == judge.night_preview(1).out == ("锅贴",)
+        assert any(
+            line.withdrawn and "匪帮私信确认改刀锅贴" in line.withdrawn for line in preview.submissions
+        )
+        judge.night_resolve(1)
+        assert out_of_night1(p) == ("锅贴",)
+
+
+def test_after_an_undo_a_message_override_re_reads_what_the_runner_stored(tmp_path: Path) -> None:
+    """Issue 20 («改判已记录，但不改变已保存的提交»): the runner stored night 1's kill from the messages
+    (春卷, the question PM ignored) and resolved it; the judges undo the resolution and accept the PM as
+    the bandits' real kill: the stored kill read from the messages is withdrawn (with who and why) and
+    锅贴's stored in its place, so the night resolved again kills 锅贴 — no second correction needed."""
+    clock = FastClock(START)
+    with board_with_the_question(clock) as b:
+        p = open_runner(b.url, tmp_path / "game.db", clock)
+        waiting_at_night1(p, clock)
+        Desk(p.game, p.store, by="法官大人").night_override("pm:7", "ignore", "只是问问")
+        clock.now += timedelta(minutes=5)
+        assert "night1/deadline" in p.runner.tick().done
+        assert out_of_night1(p) == ("春卷",)
+
+        judge = Desk(p.game, p.store, by="法官大人")
+        judge.undo()
+        done = judge.night_override("pm:7", "accept", "匪帮私信确认改刀锅贴", kind="kill", targets=["锅贴"])
+        assert done.reread and not done.warning
+        rows = judge.night_submission_records(1)
+        struck = [r for r in rows if r.withdrawn]
+        assert [r.data["victim"] for r in struck] == ["春卷"]
+        assert struck[0].withdrawn_by == "法官大人" and "匪帮私信确认改刀锅贴" in struck[0].withdrawn_why
+        live = [r.data["victim"] for r in rows if not r.withdrawn and r.data["kind"] == "kill"]
+        assert live == ["锅贴"]
+        judge.night_resolve(1)
+        assert out_of_night1(p) == ("锅贴",)

@@ -183,8 +183,11 @@ def test_approve_an_outbox_item_and_see_its_status_change(page: Any, queued: int
     assert item.locator(".status").get_attribute("data-status") == "draft"
     assert item.locator("section.preview strong").inner_text() == "法官提醒"  # the BBCode, rendered
     item.locator("textarea[name=body]").fill("[b]法官提醒[/b]：今晚 17:00 前提交夜间行动")
+    asked: list[str] = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.accept()))  # approving asks first
     item.locator("button.approve").click()
     page.wait_for_selector(".flash")
+    assert asked and f"发件箱第{queued}条" in asked[0]
     assert f"发件箱条目 #{queued}：已批准（{JUDGE}）" in page.inner_text(".flash")
     item = page.locator(f"#item-{queued}")
     assert item.locator(".status").get_attribute("data-status") == "approved"

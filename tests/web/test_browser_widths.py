@@ -1,10 +1,16 @@
 """The desk at a desktop's and a phone's width (issue 20: many judges check from a phone): no page
-scrolls sideways, tables become cards on a phone, and the chart's labels stay readable."""
+scrolls sideways, tables become cards on a phone, and the chart's labels stay readable.
+
+Every page is photographed at both widths into ``$FORUMBOT_SCREENSHOTS`` (default
+``test-artifacts/screenshots``) under a stable name, ``<width>-<page>.png`` (``phone-day-1.png``,
+``desktop-outbox.png``...), so a reviewer compares the desk's look run after run."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,14 +21,29 @@ from tests.web.test_browser import ARTIFACTS, base_url, browser  # noqa: F401 - 
 pytestmark = pytest.mark.browser
 
 WIDTHS = {"desktop": (1366, 900), "phone": (390, 844)}
+SCREENSHOTS = Path(os.environ.get("FORUMBOT_SCREENSHOTS", str(ARTIFACTS / "screenshots")))
 
 
 def _pages(desk: Desk) -> list[str]:
-    urls = ["/", "/outbox", "/history", "/post/" + _a_pid(desk)]
+    urls = ["/", "/outbox", "/history", "/setup", "/post/" + _a_pid(desk), "/day/99"]
     for d in desk.game.days:
         urls += [f"/day/{d.day}", f"/night/{d.day}"]
     urls.append(f"/night/{max(d.day for d in desk.game.days) + 1}")
     return urls
+
+
+def shot_name(width: str, url: str) -> str:
+    """A page's screenshot name, the same every run: ``phone-game.png``, ``desktop-night-3.png``,
+    ``phone-post.png`` (whichever post), ``desktop-not-found.png`` (the 404 page)."""
+    if url == "/":
+        page = "game"
+    elif url.startswith("/post/"):
+        page = "post"
+    elif url == "/day/99":
+        page = "not-found"
+    else:
+        page = url.strip("/").replace("/", "-")
+    return f"{width}-{page}.png"
 
 
 def _a_pid(desk: Desk) -> str:
@@ -66,8 +87,10 @@ OVERFLOW_JS = """() => {
 def test_no_page_scrolls_sideways(sized_page: tuple[str, Any], desk: Desk) -> None:
     width, page = sized_page
     bad = {}
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     for url in _pages(desk):
         page.goto(url)
+        page.screenshot(path=str(SCREENSHOTS / shot_name(width, url)), full_page=True)
         m = page.evaluate(OVERFLOW_JS)
         if m["scroll"] > m["client"] or m["wide"]:
             bad[url] = m

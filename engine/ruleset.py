@@ -189,7 +189,7 @@ class RuleSet:
         """Resolve ``holder``'s armed submission (a word with ``armed``) now that he is out (the generic
         "on death, the role may act" hook, engine/lastacts.py). The state has him out with his cause; a
         rule set with no armed word never gets here."""
-        raise IllegalActionError(f"{self.id} has no action that fires on going out", rule=self.id)
+        raise IllegalActionError(f"规则 {self.id} 没有出局时发动的技能", rule=self.id)
 
     def proxy_vote_limit(self, flags: DayFlags) -> int | None:
         """Proxy votes (代投) per player per game; None: the rules set no limit."""

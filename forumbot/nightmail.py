@@ -355,6 +355,17 @@ class _Work:
         plist[index] = replace(plist[index], **changes)
 
 
+def _kind_name(kind: str) -> str:
+    """A night action kind's Chinese name from the engine's table (any rule set's), for a judge's reading
+    that names a kind this game's rule set lacks; «未知种类» when no rule set has it."""
+    from engine import ACTION_KINDS, ActionKind
+
+    try:
+        return ACTION_KINDS[ActionKind(kind)].name_zh
+    except (ValueError, KeyError):
+        return "未知种类"
+
+
 def judge_night(
     state: GameState,
     messages: Iterable[NightMessage],
@@ -487,7 +498,8 @@ def _judge_message(
     rules = rules_of(state)
     unknown = next((s for s in reading.statements if not rules.has_night_kind(s.kind)), None)
     if unknown is not None:  # a judge's reading naming a kind this rule set does not have
-        return replace(base, code=NightCode.NOT_MEMBER, reason=f"本规则没有这种夜间行动：{unknown.kind}")
+        named = _kind_name(unknown.kind)
+        return replace(base, code=NightCode.NOT_MEMBER, reason=f"本规则没有这种夜间行动：{named}")
     statements = [s for s in reading.statements if _word(state, s.kind).form is not Form.FORCED]
     if not reading.statements:
         return replace(base, reason="不含夜间行动")

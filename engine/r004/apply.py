@@ -38,7 +38,7 @@ def execute(
     if chosen is None:
         w.emit(event(EventKind.NO_EXECUTION, PUBLIC, NO_EXECUTION, day=day))
         return Resolution(w.freeze(), tuple(w.events))
-    require_alive(state, chosen, "voted out")
+    require_alive(state, chosen, "被票出")
     goes, cause = chosen, Cause.VOTE
     if state.lovers and chosen in state.lovers:
         other = state.lovers[1] if chosen == state.lovers[0] else state.lovers[0]
@@ -95,10 +95,10 @@ def eliminate_in_order(
 
 def resolve_red_cards(state: GameState, names: Iterable[str], *, day: int) -> Resolution:
     """R004 红牌罚下, executed after the vote: no lover swap, no last words (AMB-77 slot), win check each."""
-    require_day(state, day, "a red card")
+    require_day(state, day, "出示红牌")
     outs = []
     for name in names:
-        require_alive(state, name, "red-carded")
+        require_alive(state, name, "被红牌罚下")
         outs.append((name, Cause.RED_CARD))
     return eliminate_in_order(Work(state), outs, day)
 
@@ -164,8 +164,7 @@ def surrender(state: GameState, agreeing: Iterable[str]) -> Resolution:
     missing = [n for n in surrender_group(state) if n not in agreed]
     if missing:
         raise IllegalActionError(
-            "surrender needs every role of the killers' group, out ones included; "
-            f"missing: {', '.join(missing)}",
+            f"投降须杀手组每个角色（含已出局的）都同意；还缺：{'、'.join(missing)}",
             rule="R004 投降 / AMB-83",
         )
     st = replace(state, outcome=Outcome(Termination.SURRENDER, Winner.CIVILIAN_CAMP), phase=Phase.OVER)

@@ -229,9 +229,9 @@ def test_drowning_is_announced_by_name_and_an_executed_player_is_announced_as_ex
 
 def test_execution_refusals() -> None:
     st, _ = _resolve(make_state("R001", "S12", dead=["Cruz"]), Kill("Cole", pledge="Ken"))
-    with pytest.raises(IllegalActionError, match="already out"):
+    with pytest.raises(IllegalActionError, match="已出局，不能被处决"):
         engine.resolve_execution(st, "Cruz", day=1)
-    with pytest.raises(IllegalActionError, match="day 2"):
+    with pytest.raises(IllegalActionError, match="属于第2日"):
         engine.resolve_execution(st, "Cid", day=2)
     with pytest.raises(IllegalActionError, match="R004"):
         engine.resolve_red_cards(st, ["Cid"], day=1)
@@ -301,7 +301,7 @@ def test_concession_and_judge_end() -> None:
     res = engine.concede(st, "police")
     assert res.state.outcome == Outcome(Termination.CONCESSION, Winner.BANDITS)
     assert any(e.kind is EventKind.GAME_OVER and "Kai：鬼匪" in e.text for e in res.events)
-    with pytest.raises(IllegalActionError, match="surrender"):
+    with pytest.raises(IllegalActionError, match="只有杀手阵营可以投降"):
         engine.concede(make_state("R004", "B22"), "bandits")
     end = engine.end_game(st, "论坛故障")
     assert end.state.outcome == Outcome(Termination.JUDGE_ENDED, None)

@@ -20,11 +20,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 from zoneinfo import ZoneInfo
 
-from engine import (
-    EngineError,
-    all_rulesets,
-    get_ruleset,
-)
 from forumbot.board import DEFAULT_TZ, DEFAULT_USER_AGENT, BoardConfig, SourceKind
 from forumbot.errors import ConfigError, GameFileError, GameFileErrors
 from forumbot.i18n import _
@@ -41,6 +36,8 @@ _T = TypeVar("_T")
 
 def canonical_ruleset(name: str) -> str:
     """The engine's id for a rule set named by id, alias or Chinese name (R001, 鬼毒, 杀人游戏...)."""
+    from engine import EngineError, all_rulesets, get_ruleset  # not at import: a kept game needs none
+
     try:
         return get_ruleset(name.strip()).id
     except EngineError as exc:
@@ -297,6 +294,8 @@ class Timetable:
 
     @classmethod
     def from_table(cls, ruleset: str, t: Mapping[str, Any]) -> Timetable:
+        from engine import get_ruleset
+
         d = get_ruleset(ruleset).timetable  # the rule set's defaults (R004: two-day days, 21:00, +2 h)
         night_hours = t.get("night_hours", d.night_hours)
         return cls(
@@ -348,6 +347,10 @@ class Timetable:
 
 
 def load_game(path: str | Path) -> Game:
+    """The game of the file at ``path``, checked (every problem raised as a GameFileError); a file checked
+    before, unchanged, is taken from the cache of checked games (forumbot/gamecache.py)."""
+    from forumbot import gamecache
+
     p = Path(path)
     try:
         raw = p.read_bytes()
@@ -367,6 +370,9 @@ def load_game(path: str | Path) -> Game:
             field="(file)",
             fix=_("save it as UTF-8 (in Notepad: Save As, Encoding: UTF-8)"),
         ) from exc
+    kept = gamecache.load(p, raw)
+    if kept is not None:
+        return kept
     try:
         data = tomllib.loads(text.removeprefix("\ufeff"))
     except tomllib.TOMLDecodeError as exc:
@@ -375,7 +381,9 @@ def load_game(path: str | Path) -> Game:
             field="(file)",
             fix=_("fix the syntax"),
         ) from exc
-    return game_from_dict(data, path=p, text=text.removeprefix("\ufeff"))
+    game = game_from_dict(data, path=p, text=text.removeprefix("\ufeff"))
+    gamecache.save(p, raw, game)
+    return game
 
 
 def game_from_dict(data: Mapping[str, Any], *, path: Path | None = None, text: str | None = None) -> Game:
@@ -468,7 +476,7 @@ def _check_flags(flags: Mapping[str, Any], ruleset: str) -> None:
     messages (an unknown name gets the closest known one), each value one the flag takes."""
     from dataclasses import fields as dc_fields
 
-    from engine import DayFlags, NightFlags
+    from engine import DayFlags, NightFlags, get_ruleset
     from forumbot.nightflags import MAIL_FLAG_NAMES
 
     known = sorted({f.name for f in dc_fields(DayFlags)} | {f.name for f in dc_fields(NightFlags)})
@@ -503,7 +511,7 @@ def read_flags(
     """``[flags]`` read into the night messages' flags and the engine's day and night flags (over the
     rule set's ``night_base``), a wrong value raised as a :class:`GameFileError` naming the flag. One
     function for the check when the game file is loaded and for the desk that reads the flags."""
-    from engine import split_flags
+    from engine import EngineError, split_flags
     from forumbot.nightflags import MAIL_FLAG_NAMES, MailFlagError, mail_flags
 
     try:

@@ -11,7 +11,6 @@ the game's time zone ("2026-06-04 13:00"); they are converted to UTC here, once.
 from __future__ import annotations
 
 import difflib
-import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
@@ -373,6 +372,8 @@ def load_game(path: str | Path) -> Game:
     kept = gamecache.load(p, raw)
     if kept is not None:
         return kept
+    import tomllib  # not at import: a kept game is not parsed again
+
     try:
         data = tomllib.loads(text.removeprefix("\ufeff"))
     except tomllib.TOMLDecodeError as exc:

@@ -56,13 +56,24 @@ def cache_dir() -> Path | None:
 def _fingerprint() -> list[str]:
     """Size and modification time of each source file the check runs (an edit or upgrade changes it)."""
     out: list[str] = []
-    files = [_PACKAGE / name for name in _SOURCES]
-    engine_dir = _PACKAGE.parent / "engine"
-    for folder, _dirs, names in os.walk(engine_dir):
-        files += [Path(folder) / n for n in sorted(names) if n.endswith(".py")]
+    folders = [str(_PACKAGE.parent / "engine")]
+    files = [str(_PACKAGE / name) for name in _SOURCES]
+    while folders:  # os.scandir, not pathlib: this runs at every start of a command with a game file
+        folder = folders.pop()
+        try:
+            with os.scandir(folder) as found:
+                entries = sorted(found, key=lambda e: e.name)
+        except OSError:
+            out.append(f"{folder}:-")
+            continue
+        for entry in entries:
+            if entry.is_dir() and entry.name != "__pycache__":
+                folders.append(entry.path)
+            elif entry.name.endswith(".py"):
+                files.append(entry.path)
     for f in files:
         try:
-            st = f.stat()
+            st = os.stat(f)
         except OSError:
             out.append(f"{f}:-")
             continue

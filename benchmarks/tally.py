@@ -307,13 +307,14 @@ runpy.run_module("forumbot", run_name="__main__", alter_sys=True)
 """
 
 
-def tally(game: Game, day: int) -> Run:
-    """``forumbot tally --day DAY --json`` in a subprocess: its own CPU (wait4) and peak memory."""
+def tally(game: Game, day: int, code: Path | None = None) -> Run:
+    """``forumbot tally --day DAY --json`` in a subprocess: its own CPU (wait4) and peak memory.
+    ``code``: the forumbot to run (an installed wheel's folder; default: this tree)."""
     args = ["--game", str(game.game_file), "tally", "--day", str(day), "--json"]
     proc = subprocess.Popen(
         [sys.executable, "-c", _LAUNCH, *args],
         cwd=game.dir,
-        env=CHILDREN.env(ROOT),
+        env=CHILDREN.env(code or ROOT),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )

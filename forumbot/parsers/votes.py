@@ -355,7 +355,9 @@ def _read_r001(t: str, names: _Names) -> Ballot:
     canonical = [s for s in sts if s.canonical]
     chosen = canonical or sts
     lines_used = {s.line for s in chosen}
-    other_text = "\n".join(line for i, line in enumerate(t.split("\n")) if i not in lines_used)
+    other_text = (
+        "\n".join(line for i, line in enumerate(t.split("\n")) if i not in lines_used) if lines_used else t
+    )
     bare = _strip_brackets(other_text)
     if chosen:
         first = chosen[0]
@@ -416,9 +418,12 @@ def _read_r001(t: str, names: _Names) -> Ballot:
 
 
 _BRACKETS = re.compile(r"\([^()]*\)|\[[^\[\]]*\]|<[^<>]*>|（[^（）]*）")
+_OPENING_BRACKETS = "([<（"  # every _BRACKETS match starts with one of them
 
 
 def _strip_brackets(s: str) -> str:
+    if not any(c in s for c in _OPENING_BRACKETS):  # most chat: nothing any pattern could match
+        return s
     prev = None
     while prev != s:
         prev = s
@@ -593,6 +598,9 @@ def _read_ballot(
     return _read_r004(t, names, require_reason_label, allow_text_before_format, void_is_vote_attempt)
 
 
+_SHORT_TEXT = 64  # characters: the texts whose reading vote_posts keeps for the posts that repeat them
+
+
 class VoteSource(Protocol):
     """What :func:`vote_posts` reads of a post: a parser :class:`~forumbot.parsers.records.Post`, or
     the store's lean record of one (forumbot/store/readpath.py's ``CurrentPost``, issue 12)."""
@@ -649,13 +657,23 @@ def vote_posts(
     seen: set[int] = set()
     out: list[VotePost] = []
     edited_set = set(edited_pids)
+    # A short text is read once per call: threads repeat 顶, +1, 投票：X word for word, and a Ballot is
+    # a value (frozen), so posts saying the same share it. Long texts are not kept (memory).
+    read: dict[str, Ballot] = {}
     for p in sorted(posts, key=lambda x: x.pid):
         if p.pid in seen:
             continue
         seen.add(p.pid)
-        ballot = _read_ballot(
-            p.text, grammar, names, require_reason_label, allow_text_before_format, void_is_vote_attempt
-        )
+        text = p.text
+        known = read.get(text) if type(text) is str and len(text) <= _SHORT_TEXT else None
+        if known is not None:
+            ballot = known
+        else:
+            ballot = _read_ballot(
+                text, grammar, names, require_reason_label, allow_text_before_format, void_is_vote_attempt
+            )
+            if type(text) is str and len(text) <= _SHORT_TEXT:
+                read[text] = ballot
         if p.state is not PostState.NORMAL:
             ballot = replace(ballot, needs_review=True, note=f"帖子状态异常（{p.state.value}），请法官确认")
         # The marker names the LAST editor only. A judge or moderator editing a player's vote post is

@@ -29,7 +29,6 @@ settings.register_profile("forumbot", deadline=None)
 settings.load_profile("forumbot")
 
 
-
 @pytest.fixture(autouse=True, scope="session")
 def _game_cache_of_this_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Checked game files (forumbot/gamecache.py) are kept in a folder of this session, not the user's."""

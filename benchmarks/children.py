@@ -52,6 +52,7 @@ class Children:
         else:
             env["PYTHONDONTWRITEBYTECODE"] = "1"
             env.pop("PYTHONPYCACHEPREFIX", None)
+        env["FORUMBOT_CACHE_DIR"] = str(self.tmp / "cache")  # checked game files: this run's own
         env.update(extra or {})
         return env
 

@@ -68,6 +68,9 @@ T0 = datetime(2026, 6, 10, 4, 0, tzinfo=UTC)  # 12:00 in Asia/Shanghai
 TARGET_CPU = 5.0
 TARGET_MIB = 250.0
 TARGET_RATIO = 1.3
+TARGET_FLOOR_CPU = 1.5  # tally at 100k / the bare driver reading the rows it uses (issue 21)
+TARGET_FLOOR_MIB = 1.3  # ... and its peak memory / the floor's
+TARGET_LINEAR = 1.15  # CPU per post of the largest size / that of 100k (issue 21: 300k linear)
 PAGE = 1000  # posts per stored page (the store's cost per post does not depend on it)
 N_PLAYERS = 35
 ZONE = ZoneInfo("Asia/Shanghai")
@@ -304,13 +307,14 @@ runpy.run_module("forumbot", run_name="__main__", alter_sys=True)
 """
 
 
-def tally(game: Game, day: int) -> Run:
-    """``forumbot tally --day DAY --json`` in a subprocess: its own CPU (wait4) and peak memory."""
+def tally(game: Game, day: int, code: Path | None = None) -> Run:
+    """``forumbot tally --day DAY --json`` in a subprocess: its own CPU (wait4) and peak memory.
+    ``code``: the forumbot to run (an installed wheel's folder; default: this tree)."""
     args = ["--game", str(game.game_file), "tally", "--day", str(day), "--json"]
     proc = subprocess.Popen(
         [sys.executable, "-c", _LAUNCH, *args],
         cwd=game.dir,
-        env=CHILDREN.env(ROOT),
+        env=CHILDREN.env(code or ROOT),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
@@ -321,6 +325,62 @@ def tally(game: Game, day: int) -> Run:
         raise SystemExit(f"tally --day {day} failed ({proc.returncode}):\n{err}")
     kb = int(err.rsplit("PEAK_KB", 1)[1].split()[0])
     return Run(usage.ru_utime + usage.ru_stime, kb / 1024, proc.returncode)
+
+
+# --------------------------------------------------------------------------- the bare driver's floor
+
+# The rows ``tally --day 1`` reads, as forumbot/store/readpath.py selects them: the vote thread's posts
+# with their current revision (the vote count), the discussion thread's with their first one
+# (attendance). The floor runs these with the bare driver in a process of its own, fetching every row.
+_FLOOR_CURRENT = (
+    "SELECT posts.pid, posts.author, posts.floor, posts.posted_at, posts.posted_until, posts.first,"
+    " posts.state, posts.revision_count, cur.id, cur.text, CAST(cur.quotes AS TEXT), cur.edit_by,"
+    " cur.edit_at, cur.edit_raw FROM posts JOIN boards ON boards.id = posts.board_id"
+    " LEFT OUTER JOIN post_revisions AS cur ON cur.id = posts.current_revision_id AND cur.post_id = posts.id"
+    " WHERE boards.url = {m} AND posts.tid = {m} ORDER BY posts.pid"
+)
+_FLOOR_FIRST = (
+    "SELECT posts.pid, posts.first, posts.author, posts.posted_at, posts.floor, rev1.id, rev1.text,"
+    " CAST(rev1.quotes AS TEXT), {smiley} FROM posts JOIN boards ON boards.id = posts.board_id"
+    " LEFT OUTER JOIN post_revisions AS rev1 ON rev1.post_id = posts.id AND rev1.number = 1"
+    " WHERE boards.url = {m} AND posts.tid = {m} ORDER BY posts.pid"
+)
+_FLOOR_CHILD = """
+import sys
+url, board, vote, disc = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+current, first = sys.argv[5], sys.argv[6]
+if url.startswith("postgresql"):
+    import psycopg
+    from urllib.parse import unquote
+    base, _, query = url.replace("postgresql+psycopg://", "postgresql://").partition("?")
+    options = unquote(query.split("options=", 1)[1].split("&")[0]) if "options=" in query else None
+    db = psycopg.connect(base, options=options) if options else psycopg.connect(base)
+    m, smiley = "%s", "strpos(rev1.html, 'smiley') > 0"
+else:
+    import sqlite3
+    db = sqlite3.connect(url)
+    m, smiley = "?", "instr(rev1.html, 'smiley') > 0"
+rows = db.execute(current.format(m=m), (board, vote)).fetchall()
+rows += db.execute(first.format(m=m, smiley=smiley), (board, disc)).fetchall()
+with open("/proc/self/status") as f:
+    kb = next(line.split()[1] for line in f if line.startswith("VmHWM"))
+sys.stderr.write(f"ROWS {len(rows)}\\nPEAK_KB {kb}\\n")
+"""
+
+
+def floor(game: Game) -> Run:
+    """The bare driver (sqlite3 or psycopg) reading every row ``tally --day 1`` reads, in a fresh
+    process (interpreter start-up included, as in the command's figure): its CPU and peak memory."""
+    args = [game.store_url, BOARD, "102", "103", _FLOOR_CURRENT, _FLOOR_FIRST]  # day 1's vote, discussion
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _FLOOR_CHILD, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    err = proc.stderr.read().decode() if proc.stderr else ""
+    _pid, status, usage = os.wait4(proc.pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0 or "PEAK_KB" not in err:
+        raise SystemExit(f"the floor's read failed:\n{err}")
+    kb = int(err.rsplit("PEAK_KB", 1)[1].split()[0])
+    return Run(usage.ru_utime + usage.ru_stime, kb / 1024, 0)
 
 
 # --------------------------------------------------------------------------- backends
@@ -402,6 +462,7 @@ def bench(
         print(line, flush=True)
 
     say(f"-- {backend}")
+    per_post: dict[int, float] = {}
     for size in sizes:
         days = n_days if size in ratio_sizes else 1
         where, url = b.new(backend)
@@ -421,6 +482,18 @@ def bench(
                 (first if d == 1 else last).append(tally(game, d))
         one = best(first)
         say(f"      tally --day 1          {_show(one)}")
+        low = best([floor(game) for _ in range(rounds)])
+        cpu_x, mib_x = one.cpu / low.cpu, one.mib / low.mib
+        say(
+            f"      floor (bare driver)    {_show(low)}   tally x{cpu_x:.2f} CPU, x{mib_x:.2f} memory"
+            + (
+                f" (targets at 100k: <= {TARGET_FLOOR_CPU:g}x and <= {TARGET_FLOOR_MIB:g}x: "
+                f"{'met' if cpu_x <= TARGET_FLOOR_CPU and mib_x <= TARGET_FLOOR_MIB else 'MISSED'})"
+                if size >= 100_000
+                else ""
+            )
+        )
+        per_post[size] = one.cpu / size
         if size >= 100_000:
             ok = one.cpu <= TARGET_CPU and one.mib <= TARGET_MIB
             say(
@@ -434,6 +507,13 @@ def bench(
             say(f"      tally --day {days:<2} (cold)  {_show(cold)}   (no day stored yet)")
             verdict = "met" if ratio <= TARGET_RATIO else "MISSED"
             say(f"      target: day {days} within {TARGET_RATIO}x of day 1: x{ratio:.2f} ({verdict})")
+    large = [n for n in per_post if n >= 100_000]
+    if len(large) >= 2:
+        grow = per_post[max(large)] / per_post[min(large)]
+        say(
+            f"   CPU per post at {max(large):,} / at {min(large):,}: x{grow:.2f} "
+            f"(linear, target <= {TARGET_LINEAR:g}x: {'met' if grow <= TARGET_LINEAR else 'MISSED'})"
+        )
     return lines
 
 

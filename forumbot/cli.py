@@ -17,13 +17,96 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from types import ModuleType
+from typing import Any, NoReturn
 
 from forumbot import __version__
-from forumbot.commands import day, demo, export, login, night, outbox, reader, rulesteps, run, serve, setup
 from forumbot.errors import BoardError, ConfigError, ForumbotError, error_page
 from forumbot.i18n import LANGUAGES, N_, _, install_argparse, setup_from_argv
 
-COMMAND_MODULES = (reader, setup, night, day, rulesteps, run, demo, login, outbox, serve, export)
+# The modules of forumbot/commands/, in the order their commands are listed, and the commands each one
+# registers (tests/test_cli_lazy.py checks this table against what the modules register). Why a table:
+# a command line naming one of these commands builds a parser of that module alone, so ``forumbot poll``
+# run from cron imports one command module, not all eleven (issue 21). Any other line, a help or a
+# problem, gets the whole parser (what the judge reads is the same either way).
+COMMAND_TABLE: dict[str, tuple[str, ...]] = {
+    "reader": ("parse", "poll", "posts"),
+    "setup": ("flags", "init", "setup", "signup", "state", "undo"),
+    "night": ("night",),
+    "day": ("attendance", "authority", "close", "override", "proxy", "revote", "substitute", "tally"),
+    "rulesteps": ("applications", "lastwords"),
+    "run": ("run", "status", "tick", "watch"),
+    "demo": ("demo",),
+    "login": ("login",),
+    "outbox": ("outbox",),
+    "serve": ("judges", "serve"),
+    "export": ("export",),
+}
+# The top-level options that take a value (the scan for the command skips it).
+_VALUE_OPTIONS = ("--game", "-g", "--store", "--judge", "--lang")
+
+
+def command_modules(names: Sequence[str] | None = None) -> tuple[ModuleType, ...]:
+    """The command modules (``names``: those only, by their name in forumbot/commands/), imported now
+    (each by its own import statement: the import graph stays readable, tests/test_layout.py)."""
+    return tuple(_command_module(n) for n in (names or COMMAND_TABLE))
+
+
+def _command_module(name: str) -> ModuleType:
+    match name:
+        case "reader":
+            from forumbot.commands import reader
+
+            return reader
+        case "setup":
+            from forumbot.commands import setup
+
+            return setup
+        case "night":
+            from forumbot.commands import night
+
+            return night
+        case "day":
+            from forumbot.commands import day
+
+            return day
+        case "rulesteps":
+            from forumbot.commands import rulesteps
+
+            return rulesteps
+        case "run":
+            from forumbot.commands import run
+
+            return run
+        case "demo":
+            from forumbot.commands import demo
+
+            return demo
+        case "login":
+            from forumbot.commands import login
+
+            return login
+        case "outbox":
+            from forumbot.commands import outbox
+
+            return outbox
+        case "serve":
+            from forumbot.commands import serve
+
+            return serve
+        case "export":
+            from forumbot.commands import export
+
+            return export
+    raise KeyError(name)
+
+
+def __getattr__(name: str) -> object:
+    """``COMMAND_MODULES``: every command module, imported on first use (not by ``import forumbot.cli``)."""
+    if name == "COMMAND_MODULES":
+        return command_modules()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 # The help of options that many subcommands share, by their ``dest`` (a module's own help wins).
 SHARED_HELP: dict[str, str] = {
@@ -113,9 +196,13 @@ def _complete(parser: argparse.ArgumentParser, path: str = "") -> None:
                 _complete(sub, f"{path} {name}".strip())
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(
+    modules: Sequence[str] | None = None,
+    parser_class: type[argparse.ArgumentParser] = argparse.ArgumentParser,
+) -> argparse.ArgumentParser:
+    """The command line's parser: every command, or only those of ``modules`` (see COMMAND_TABLE)."""
     install_argparse()
-    parser = argparse.ArgumentParser(
+    parser = parser_class(
         prog="forumbot",
         description=_("The judge's assistant for 版杀 games on Discuz! boards."),
     )
@@ -150,7 +237,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=_("the language of the messages (default: Chinese; LANG=en... gives English)"),
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in COMMAND_MODULES:
+    for module in command_modules(modules):
         module.register(sub)
     _complete(parser)
     return parser
@@ -164,16 +251,61 @@ def _is_engine_error(exc: BaseException) -> bool:
     return engine is not None and isinstance(exc, engine.EngineError)
 
 
+class _NotOneModule(Exception):
+    """The command line is not one the parser of its command's module alone reads as the whole would."""
+
+
+class _OneModuleParser(argparse.ArgumentParser):
+    """The parser of one command module, trying the line first: nothing abbreviated, and any problem
+    raised to :func:`parse`, which gives the line to the whole parser (its message, its usage)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        raise _NotOneModule(message)
+
+
+def _module_of(argv: Sequence[str]) -> str | None:
+    """The command module of the line's command when the line is plain (only top-level options with their
+    values before the command, no help asked before it); None otherwise."""
+    i = 0
+    while i < len(argv):
+        token = argv[i]
+        if token in _VALUE_OPTIONS:
+            i += 2
+            continue
+        if token.startswith("-"):
+            if not token.startswith(tuple(f"{o}=" for o in _VALUE_OPTIONS if o.startswith("--"))):
+                return None  # -h, --version, an abbreviation: the whole parser
+            i += 1
+            continue
+        return next((m for m, names in COMMAND_TABLE.items() if token in names), None)
+    return None
+
+
+def parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The line parsed: by its command's module alone when that reads it, else by the whole parser."""
+    line = list(sys.argv[1:] if argv is None else argv)
+    module = _module_of(line)
+    if module is not None:
+        try:
+            return build_parser([module], _OneModuleParser).parse_args(line)
+        except _NotOneModule:
+            pass  # the whole parser reads it again, and says what is wrong if anything is
+    return build_parser().parse_args(argv)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     setup_from_argv(argv)  # before the parser: argparse keeps the help text it is given
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parse(argv)
     if argv is None:  # forumbot's own process (the console script, python -m forumbot)
         from forumbot.commands import common
 
         common.OWN_PROCESS = True
     if not getattr(args, "func", None):
-        parser.print_help()
+        build_parser().print_help()  # the whole parser's help: every command
         return 2
     try:
         code = int(args.func(args) or 0)

@@ -11,7 +11,6 @@ the game's time zone ("2026-06-04 13:00"); they are converted to UTC here, once.
 from __future__ import annotations
 
 import difflib
-import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
@@ -20,11 +19,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 from zoneinfo import ZoneInfo
 
-from engine import (
-    EngineError,
-    all_rulesets,
-    get_ruleset,
-)
 from forumbot.board import DEFAULT_TZ, DEFAULT_USER_AGENT, BoardConfig, SourceKind
 from forumbot.errors import ConfigError, GameFileError, GameFileErrors
 from forumbot.i18n import _
@@ -41,6 +35,8 @@ _T = TypeVar("_T")
 
 def canonical_ruleset(name: str) -> str:
     """The engine's id for a rule set named by id, alias or Chinese name (R001, 鬼毒, 杀人游戏...)."""
+    from engine import EngineError, all_rulesets, get_ruleset  # not at import: a kept game needs none
+
     try:
         return get_ruleset(name.strip()).id
     except EngineError as exc:
@@ -110,6 +106,8 @@ def _night_sources(raw: Any, ruleset: str | None) -> NightSources | None:
     """The [night_sources] table: ``pm = true`` and one ``GROUP = { fid = N, tid = M }`` per group, each
     GROUP a name the rule set gives its private groups (``RuleSet.group_sources``: killers, bandits,
     police); with no readable rule set, the names are checked when the runner reads them."""
+    from engine import get_ruleset  # at the check only: a game file kept checked loads without the engine
+
     names = tuple(get_ruleset(ruleset).group_sources) if ruleset else ()
     if raw is None:
         return None
@@ -332,6 +330,8 @@ class Timetable:
 
     @classmethod
     def from_table(cls, ruleset: str, t: Mapping[str, Any]) -> Timetable:
+        from engine import get_ruleset
+
         d = get_ruleset(ruleset).timetable  # the rule set's defaults (R004: two-day days, 21:00, +2 h)
         night_hours = t.get("night_hours", d.night_hours)
         return cls(
@@ -383,6 +383,10 @@ class Timetable:
 
 
 def load_game(path: str | Path) -> Game:
+    """The game of the file at ``path``, checked (every problem raised as a GameFileError); a file checked
+    before, unchanged, is taken from the cache of checked games (forumbot/gamecache.py)."""
+    from forumbot import gamecache
+
     p = Path(path)
     try:
         raw = p.read_bytes()
@@ -402,6 +406,11 @@ def load_game(path: str | Path) -> Game:
             field="(file)",
             fix=_("save it as UTF-8 (in Notepad: Save As, Encoding: UTF-8)"),
         ) from exc
+    kept = gamecache.load(p, raw)
+    if kept is not None:
+        return kept
+    import tomllib  # not at import: a kept game is not parsed again
+
     try:
         data = tomllib.loads(text.removeprefix("\ufeff"))
     except tomllib.TOMLDecodeError as exc:
@@ -410,7 +419,9 @@ def load_game(path: str | Path) -> Game:
             field="(file)",
             fix=_("fix the syntax"),
         ) from exc
-    return game_from_dict(data, path=p, text=text.removeprefix("\ufeff"))
+    game = game_from_dict(data, path=p, text=text.removeprefix("\ufeff"))
+    gamecache.save(p, raw, game)
+    return game
 
 
 def game_from_dict(data: Mapping[str, Any], *, path: Path | None = None, text: str | None = None) -> Game:
@@ -562,7 +573,7 @@ def _check_flags(flags: Mapping[str, Any], ruleset: str) -> None:
     messages (an unknown name gets the closest known one), each value one the flag takes."""
     from dataclasses import fields as dc_fields
 
-    from engine import DayFlags, NightFlags
+    from engine import DayFlags, NightFlags, get_ruleset
     from forumbot.nightflags import MAIL_FLAG_NAMES
 
     known = sorted({f.name for f in dc_fields(DayFlags)} | {f.name for f in dc_fields(NightFlags)})
@@ -597,7 +608,7 @@ def read_flags(
     """``[flags]`` read into the night messages' flags and the engine's day and night flags (over the
     rule set's ``night_base``), a wrong value raised as a :class:`GameFileError` naming the flag. One
     function for the check when the game file is loaded and for the desk that reads the flags."""
-    from engine import split_flags
+    from engine import EngineError, split_flags
     from forumbot.nightflags import MAIL_FLAG_NAMES, MailFlagError, mail_flags
 
     try:

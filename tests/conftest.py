@@ -28,6 +28,19 @@ from forumbot.store import Store, open_store
 settings.register_profile("forumbot", deadline=None)
 settings.load_profile("forumbot")
 
+
+@pytest.fixture(autouse=True, scope="session")
+def _game_cache_of_this_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Checked game files (forumbot/gamecache.py) are kept in a folder of this session, not the user's."""
+    before = os.environ.get("FORUMBOT_CACHE_DIR")
+    os.environ["FORUMBOT_CACHE_DIR"] = str(tmp_path_factory.mktemp("forumbot-cache"))
+    yield
+    if before is None:
+        os.environ.pop("FORUMBOT_CACHE_DIR", None)
+    else:
+        os.environ["FORUMBOT_CACHE_DIR"] = before
+
+
 PG_ENV = "FORUMBOT_TEST_DATABASE_URL"
 TEST_UA = (
     "Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0 Safari/537.36 forum-judge-test/0.1 (+judge@example.com)"

@@ -6,13 +6,12 @@ from __future__ import annotations
 import dataclasses
 import re
 from datetime import datetime
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 from zoneinfo import ZoneInfo
 
 import lxml.etree
 
 from forumbot.errors import BoardError, BoardSystemError, TruncatedPage, UnparseablePage
-from forumbot.parsers.api import load_api_json, parse_api_forum, parse_api_thread
 from forumbot.parsers.complete import html_complete, raise_if_cut_html
 from forumbot.parsers.encoding import Node, PageTree, parse_html, parse_page_body
 from forumbot.parsers.errorpages import classify_board_message, raise_for_showmessage, raise_unrecognised_html
@@ -23,16 +22,14 @@ from forumbot.parsers.forumlist import (
     parse_touch_forum,
 )
 from forumbot.parsers.pageinfo import query
-from forumbot.parsers.pc import parse_pc_thread
 from forumbot.parsers.records import ForumPage, Post, Source, ThreadPage
 from forumbot.parsers.times import parse_http_date
-from forumbot.parsers.touch import (
-    TouchLayout,
-    ends_at_pager,
-    parse_touch_thread,
-    reading_end,
-    scan_touch_page,
-)
+
+if TYPE_CHECKING:
+    from forumbot.parsers.touch import TouchLayout
+
+# The thread pages' readers (PC, touch, API) are imported by the functions that read with them: an idle
+# poll reads one forum-list page, and imports only what reads it (issue 21).
 
 __all__ = ["BOARD_TZ", "page_kind", "page_to_json", "parse_forum_page", "parse_thread_page", "post_to_json"]
 
@@ -145,11 +142,16 @@ def _parse_thread(
     status: int,
     keep_html: bool,
 ) -> ThreadPage:
+    from forumbot.parsers.pc import parse_pc_thread
+    from forumbot.parsers.touch import ends_at_pager, reading_end, scan_touch_page
+
     body = bytes(body)
     _empty(body, url, status)
     now = parse_http_date(date_header)
     start = _json_start(body, url)
     if start is not None:
+        from forumbot.parsers.api import load_api_json, parse_api_thread
+
         page = parse_api_thread(load_api_json(body[start:], url), url, now=now, tz=tz, keep_html=keep_html)
         if _first_byte(body[:start]) not in (b"", b"\xef"):
             note = f"page: {start} bytes of PHP output before the JSON ignored"
@@ -215,6 +217,8 @@ def _touch_page(
     content_type: str | None,
 ) -> ThreadPage:
     """A touch thread page whose walk found posts (``html``: the page, ``body``: the response)."""
+    from forumbot.parsers.touch import parse_touch_thread
+
     raise_if_cut_html(body, url, "touch thread page")
 
     def whole() -> Node:
@@ -279,6 +283,8 @@ def _parse_forum(
     now = parse_http_date(date_header)
     start = _json_start(body, url)
     if start is not None:
+        from forumbot.parsers.api import load_api_json, parse_api_forum
+
         return parse_api_forum(load_api_json(body[start:], url), url)
     root, _charset = parse_html(body, content_type, url=url)
     raise_for_showmessage(root, url, status)

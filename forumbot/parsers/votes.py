@@ -100,6 +100,10 @@ _SEPARATORS = re.compile(r"(?:\s|[,、/&+|;]|和|或|与|跟|还是|or\b)*", re.
 class _Names:
     by_key: dict[str, str]  # punctuation-folded name → name as in the roster
     by_first: dict[str, tuple[str, ...]]  # first character → folded names, longest first
+    # first character → the lengths of the folded names starting with it, longest first: a name at a
+    # position is found by one dict lookup per length, not one comparison per name (a roster of
+    # 玩家01…玩家35 shares its first character)
+    lengths: dict[str, tuple[int, ...]]
 
     def exact(self, s: str) -> str | None:
         return self.by_key.get(s)
@@ -108,14 +112,16 @@ class _Names:
         """The longest player name starting at ``pos`` with word boundaries on both sides."""
         if pos >= len(s):
             return None
-        keys = self.by_first.get(s[pos])
-        if not keys:
+        lengths = self.lengths.get(s[pos])
+        if not lengths:
             return None
         before = s[pos - 1] if pos > 0 else ""
-        for key in keys:
-            if not s.startswith(key, pos):
+        by_key = self.by_key
+        for n in lengths:
+            end = pos + n
+            key = s[pos:end]
+            if key not in by_key or len(key) != n:
                 continue
-            end = pos + len(key)
             if before and _is_word(before) and _is_word(key[0]):
                 continue
             if end < len(s) and _is_word(key[-1]) and _is_word(s[end]):
@@ -147,7 +153,8 @@ def _names(players: tuple[str, ...] | frozenset[str]) -> _Names:
     by_first: dict[str, list[str]] = {}
     for key in sorted(by_key, key=len, reverse=True):
         by_first.setdefault(key[0], []).append(key)
-    return _Names(by_key, {c: tuple(v) for c, v in by_first.items()})
+    lengths = {c: tuple(dict.fromkeys(len(k) for k in v)) for c, v in by_first.items()}
+    return _Names(by_key, {c: tuple(v) for c, v in by_first.items()}, lengths)
 
 
 #: The roster's name matcher type (``exact``, ``match_at``, ``find_all``, ``by_key``).
@@ -349,14 +356,20 @@ def _to_ballot(st: _Statement, **kw: object) -> Ballot:
     return Ballot(**fields)  # type: ignore[arg-type]
 
 
-def _read_r001(t: str, names: _Names) -> Ballot:
+def _read_r001(t: str, names: _Names, fast: bool = True) -> Ballot:
     if not t:
         return Ballot(BallotKind.NOT_A_VOTE, note="空帖（或只有引用）")
+    if fast and t.startswith(("投票", "改票")):
+        found = _canonical_vote(t, names)
+        if found is not None:
+            return found
     sts = _statements(t, names)
     canonical = [s for s in sts if s.canonical]
     chosen = canonical or sts
     lines_used = {s.line for s in chosen}
-    other_text = "\n".join(line for i, line in enumerate(t.split("\n")) if i not in lines_used)
+    other_text = (
+        "\n".join(line for i, line in enumerate(t.split("\n")) if i not in lines_used) if lines_used else t
+    )
     bare = _strip_brackets(other_text)
     if chosen:
         first = chosen[0]
@@ -416,10 +429,48 @@ def _read_r001(t: str, names: _Names) -> Ballot:
     return Ballot(BallotKind.NOT_A_VOTE, note="非投票内容")
 
 
+# The most common post of a vote thread, on one line: «投票：名字» or «改票：名字», a reason after it
+# or none, nothing else vote-like. Read here in a few steps; anything else (or anything unsure) is left
+# to the general reader above, whose reading this is exactly (tests/parsers/test_votes_fast.py).
+_CANONICAL_HEAD = re.compile(r"(投票|改票)[ ]*:[ ]*")
+_ANY_KEYWORD = re.compile(r"[投票]|(?i:vote)")  # every _R001_KEYWORD match holds one of them
+
+
+def _canonical_vote(t: str, names: _Names) -> Ballot | None:
+    """The ballot of a one-line «投票/改票: name [reason]» post, as :func:`_read_r001` reads it; None for
+    any other text (the general reader then reads it)."""
+    if "\n" in t:
+        return None
+    head = _CANONICAL_HEAD.match(t)
+    if head is None:
+        return None
+    rest = t[head.end() :]
+    if not rest or rest[0] in " ([<\"'@" or rest.startswith(("弃权", "废票", "作废")):
+        return None
+    if _ANY_KEYWORD.search(rest):  # another statement would follow on the line
+        return None
+    m = names.match_at(rest, 0)
+    if m is None:
+        return None
+    name, end = m
+    sep = _SEPARATORS.match(rest, end)
+    nxt = names.match_at(rest, sep.end() if sep else end)
+    if nxt is not None and nxt[0] != name:  # two names: the general reader says ambiguous
+        return None
+    after = rest[end:]
+    if after and (after[0] in _PARTICLES or not _is_boundary_text(after)):
+        return None
+    kind = BallotKind.CHANGE if head.group(1) == "改票" else BallotKind.VOTE
+    return _to_ballot(_Statement(kind, name, reason=_clean_reason(after), canonical=True, names=(name,)))
+
+
 _BRACKETS = re.compile(r"\([^()]*\)|\[[^\[\]]*\]|<[^<>]*>|（[^（）]*）")
+_OPENING_BRACKETS = "([<（"  # every _BRACKETS match starts with one of them
 
 
 def _strip_brackets(s: str) -> str:
+    if not any(c in s for c in _OPENING_BRACKETS):  # most chat: nothing any pattern could match
+        return s
     prev = None
     while prev != s:
         prev = s
@@ -594,6 +645,9 @@ def _read_ballot(
     return _read_r004(t, names, require_reason_label, allow_text_before_format, void_is_vote_attempt)
 
 
+_SHORT_TEXT = 64  # characters: the texts whose reading vote_posts keeps for the posts that repeat them
+
+
 class VoteSource(Protocol):
     """What :func:`vote_posts` reads of a post: a parser :class:`~forumbot.parsers.records.Post`, or
     the store's lean record of one (forumbot/store/readpath.py's ``CurrentPost``, issue 12)."""
@@ -650,13 +704,23 @@ def vote_posts(
     seen: set[int] = set()
     out: list[VotePost] = []
     edited_set = set(edited_pids)
+    # A short text is read once per call: threads repeat 顶, +1, 投票：X word for word, and a Ballot is
+    # a value (frozen), so posts saying the same share it. Long texts are not kept (memory).
+    read: dict[str, Ballot] = {}
     for p in sorted(posts, key=lambda x: x.pid):
         if p.pid in seen:
             continue
         seen.add(p.pid)
-        ballot = _read_ballot(
-            p.text, grammar, names, require_reason_label, allow_text_before_format, void_is_vote_attempt
-        )
+        text = p.text
+        known = read.get(text) if type(text) is str and len(text) <= _SHORT_TEXT else None
+        if known is not None:
+            ballot = known
+        else:
+            ballot = _read_ballot(
+                text, grammar, names, require_reason_label, allow_text_before_format, void_is_vote_attempt
+            )
+            if type(text) is str and len(text) <= _SHORT_TEXT:
+                read[text] = ballot
         if p.state is not PostState.NORMAL:
             shown = post_state_label(p.state.value)
             ballot = replace(ballot, needs_review=True, note=f"帖子状态异常（{shown}），请法官确认")

@@ -271,6 +271,36 @@ def _sqlite_insert(
     return out
 
 
+def _next_ids(conn: Connection, posts: int, revisions: int) -> tuple[list[int], list[int]]:
+    """Ids for ``posts`` new posts and ``revisions`` new revisions, drawn from the tables' own sequences
+    (PostgreSQL) in one statement, each list ascending: rows inserted with them get the ids a multi-row
+    INSERT would have given them, in the same order. Why: the rows then go in through one executemany
+    of a plain INSERT (a prepared statement in psycopg's pipeline), which costs the client a fraction of
+    binding every column as an array (issue 21: writes ≤ 1.5x the bare driver)."""
+    ids: tuple[list[int], list[int]] = ([], [])
+    for table, new_id in conn.exec_driver_sql(_NEXT_IDS, (posts, revisions)):
+        ids[table].append(new_id)
+    return ids
+
+
+_NEXT_IDS = (
+    "SELECT 0, nextval(pg_get_serial_sequence('posts', 'id')) FROM generate_series(1, %s)"
+    " UNION ALL SELECT 1, nextval(pg_get_serial_sequence('post_revisions', 'id'))"
+    " FROM generate_series(1, %s) ORDER BY 1, 2"
+)
+
+
+def _insert_rows(conn: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
+    """INSERT ``rows`` (all with the same keys, ids included) as one executemany in the driver's SQL."""
+    dialect = conn.dialect.name
+    names = tuple(rows[0])
+    mark = _MARK[dialect]
+    marks = ", ".join([mark] * len(names))
+    sql = f"INSERT INTO {_q(table.name)} ({', '.join(map(_q, names))}) VALUES ({marks})"
+    converters = _converters(dialect, table, names)
+    conn.exec_driver_sql(sql, [tuple(_values(converters, row)) for row in rows])
+
+
 def _update_many(conn: Connection, table: Table, names: Sequence[str], rows: list[dict[str, Any]]) -> None:
     """``UPDATE table SET names… WHERE id = ?`` for every row (one executemany); ``rows`` carry ``id``."""
     dialect = conn.dialect.name
@@ -351,6 +381,42 @@ _THREAD_IDS_SQL = (
     "SELECT boards.id, threads.id FROM boards LEFT OUTER JOIN threads"
     " ON threads.board_id = boards.id AND threads.tid = {m} WHERE boards.url = {m}"
 )
+
+
+def _update_thread(conn: Connection, key: str, tid: int, changes: dict[str, Any]) -> tuple[int, int] | None:
+    """PostgreSQL: the thread's ``changes`` written and (board id, thread id) read in one statement; None
+    when the board or the thread is not stored yet (nothing written)."""
+    names = tuple(changes)
+    converters = _converters("postgresql", THREADS, names)
+    sql = (
+        f"UPDATE threads SET {', '.join(f'{_q(n)} = %s' for n in names)} FROM boards"
+        " WHERE threads.board_id = boards.id AND boards.url = %s AND threads.tid = %s"
+        " RETURNING threads.board_id, threads.id"
+    )
+    found = conn.exec_driver_sql(sql, (*_values(converters, changes), key, tid)).first()
+    return None if found is None else (found[0], found[1])
+
+
+def _store_thread(
+    conn: Connection, key: str, tid: int, seen_at: datetime, changes: dict[str, Any]
+) -> tuple[int, int]:
+    """(board id, thread id), each stored when it is not yet, the thread's ``changes`` written."""
+    bid, thread_id = _thread_ids(conn, key, tid)
+    if bid is None:
+        bid = conn.execute(
+            insert(BOARDS).values(url=key, name="", created_at=datetime.now(UTC)).returning(BOARDS.c.id)
+        ).scalar_one()
+    if thread_id is None:
+        thread_id = conn.execute(
+            insert(THREADS)
+            .values(board_id=bid, tid=tid, first_seen_at=seen_at, **changes)
+            .returning(THREADS.c.id)
+        ).scalar_one()
+    elif conn.dialect.name in _DRIVER_SQL:
+        _update_many(conn, THREADS, tuple(changes), [{**changes, "id": thread_id}])
+    else:
+        conn.execute(update(THREADS).where(THREADS.c.id == thread_id).values(**changes))
+    return bid, thread_id
 
 
 def _thread_ids(conn: Connection, key: str, tid: int) -> tuple[int | None, int | None]:
@@ -526,11 +592,6 @@ def _write(
 
     # -- the board and the thread
     key = _board_key(board)
-    bid, thread_id = _thread_ids(conn, key, info.tid)
-    if bid is None:
-        bid = conn.execute(
-            insert(BOARDS).values(url=key, name="", created_at=datetime.now(UTC)).returning(BOARDS.c.id)
-        ).scalar_one()
     changes: dict[str, Any] = {"pages": info.pages, "last_read_at": seen_at}
     if info.fid is not None:
         changes["fid"] = info.fid
@@ -539,16 +600,9 @@ def _write(
     if whole_view:
         changes["resume_page"] = info.page
         changes["resume_ppp"] = ppp
-    if thread_id is None:
-        thread_id = conn.execute(
-            insert(THREADS)
-            .values(board_id=bid, tid=info.tid, first_seen_at=seen_at, **changes)
-            .returning(THREADS.c.id)
-        ).scalar_one()
-    elif conn.dialect.name in _DRIVER_SQL:
-        _update_many(conn, THREADS, tuple(changes), [{**changes, "id": thread_id}])
-    else:
-        conn.execute(update(THREADS).where(THREADS.c.id == thread_id).values(**changes))
+    # PostgreSQL: the usual case (both stored) in one statement, the thread updated as it is read.
+    updated = _update_thread(conn, key, info.tid, changes) if conn.dialect.name == "postgresql" else None
+    bid, thread_id = updated if updated is not None else _store_thread(conn, key, info.tid, seen_at, changes)
 
     # -- the page's stored posts, and what this sighting changes
     stored = _load_rows(conn, bid, [p.pid for p in posts]) if posts else {}
@@ -652,27 +706,50 @@ def _write(
             state_changes.append(StateChange(post.pid, row.tid, old_state, post.state, seen_at, note))
 
     # -- the writes: each table once, rows in page order (so ids come out as before)
-    if new_rows:
-        params = [{**values, **row.state} for row, values in new_rows]
-        returned = _insert_many(conn, POSTS, params, ("pid", "id"))
-        post_ids: dict[int, int] = {r[0]: r[1] for r in returned}
-        for row, _values in new_rows:
-            row.id = post_ids[row.pid]
-    if new_revs:
-        params = [{**(rev.values or {}), "post_id": row.id} for row, rev in new_revs]
-        returned = _insert_many(conn, REVISIONS, params, ("post_id", "id"))
-        rev_ids: dict[int, int] = {r[0]: r[1] for r in returned}
-        for row, rev in new_revs:
-            assert row.id is not None
-            rev.id = rev_ids[row.id]
     dialect = conn.dialect.name
     driver_sql = dialect in _DRIVER_SQL
+    drawn: tuple[list[int], list[int]] = ([], [])
+    if dialect == "postgresql" and new_revs:  # every new post has a new revision
+        drawn = _next_ids(conn, len(new_rows), len(new_revs))
+    if new_rows:
+        params = [{**values, **row.state} for row, values in new_rows]
+        if dialect == "postgresql":
+            for (row, _values), new_id, one in zip(new_rows, drawn[0], params, strict=True):
+                row.id = one["id"] = new_id
+            _insert_rows(conn, POSTS, params)
+        else:
+            returned = _insert_many(conn, POSTS, params, ("pid", "id"))
+            post_ids: dict[int, int] = {r[0]: r[1] for r in returned}
+            for row, _values in new_rows:
+                row.id = post_ids[row.pid]
+    if new_revs:
+        params = [{**(rev.values or {}), "post_id": row.id} for row, rev in new_revs]
+        if dialect == "postgresql":
+            for (_row, rev), new_id, one in zip(new_revs, drawn[1], params, strict=True):
+                rev.id = one["id"] = new_id
+            _insert_rows(conn, REVISIONS, params)
+        else:
+            returned = _insert_many(conn, REVISIONS, params, ("post_id", "id"))
+            rev_ids: dict[int, int] = {r[0]: r[1] for r in returned}
+            for row, rev in new_revs:
+                assert row.id is not None
+                rev.id = rev_ids[row.id]
     if order:
         for row in order:
             assert row.current is not None and row.current.id is not None
             row.state["current_revision_id"] = row.current.id
         if driver_sql:
-            _update_many(conn, POSTS, _POST_STATE, [{**row.state, "id": row.id} for row in order])
+            # A new post was inserted with its whole state: only its current revision is new since.
+            fresh = {id(row) for row, _values in new_rows}
+            stored_rows = [{**row.state, "id": row.id} for row in order if id(row) not in fresh]
+            if stored_rows:
+                _update_many(conn, POSTS, _POST_STATE, stored_rows)
+            if fresh:
+                links = [
+                    {"current_revision_id": row.state["current_revision_id"], "id": row.id}
+                    for row, _ in new_rows
+                ]
+                _update_many(conn, POSTS, ("current_revision_id",), links)
         else:
             params = [{"b_id": row.id, **{f"b_{k}": v for k, v in row.state.items()}} for row in order]
             conn.execute(_UPDATE_POSTS, params)

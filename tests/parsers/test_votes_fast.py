@@ -1,0 +1,134 @@
+"""The R001 reader's shortcuts (issue 21) read every text exactly as the general reader does:
+
+- a name at a position is found by one lookup per name length (``_Names.match_at``) where the reader
+  compared every name sharing the first character: the same name, the same end, for any text and roster;
+- a one-line «投票/改票: name [reason]» post is read by ``_canonical_vote``: the same Ballot as the
+  general reader's (``_read_r001(..., fast=False)``), or left to it.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from forumbot.parsers.votes import (
+    _canonical_vote,
+    _is_word,
+    _names_for,
+    _read_r001,
+    normalize_vote_text,
+)
+
+ROSTERS = [
+    ("玩家01", "玩家02", "玩家1", "玩家10", "Ken", "Kenny", "Cal", "投手", "票王", "小(明)", "A_b", "吧主"),
+    tuple(f"玩家{i:02d}" for i in range(35)) + tuple(f"Player{i:02d}" for i in range(0, 35, 3)),
+]
+
+PIECES = st.sampled_from(
+    [
+        "投票",
+        "改票",
+        ":",
+        "：",
+        " ",
+        "  ",
+        "(",
+        ")",
+        "（",
+        "）",
+        "理由",
+        "理由:",
+        "见讨论帖第5楼",
+        "吧",
+        "了",
+        "投",
+        "票",
+        "vote",
+        "VOTE",
+        "Vote",
+        "弃权",
+        "废票",
+        "作废",
+        "@",
+        "，",
+        ",",
+        "和",
+        "、",
+        "\n",
+        "abc",
+        "1",
+        "_",
+        "好人",
+        "[b]",
+        "'",
+        '"',
+        "<",
+        *ROSTERS[0],
+        *ROSTERS[1][:6],
+    ]
+)
+TEXTS = st.lists(PIECES, min_size=0, max_size=9).map("".join)
+
+
+def reference_match_at(names: object, s: str, pos: int) -> tuple[str, int] | None:
+    """The matcher as it was: every name with the position's first character, longest first."""
+    by_key: dict[str, str] = names.by_key  # type: ignore[attr-defined]
+    by_first: dict[str, tuple[str, ...]] = names.by_first  # type: ignore[attr-defined]
+    if pos >= len(s):
+        return None
+    keys = by_first.get(s[pos])
+    if not keys:
+        return None
+    before = s[pos - 1] if pos > 0 else ""
+    for key in keys:
+        if not s.startswith(key, pos):
+            continue
+        end = pos + len(key)
+        if before and _is_word(before) and _is_word(key[0]):
+            continue
+        if end < len(s) and _is_word(key[-1]) and _is_word(s[end]):
+            continue
+        return by_key[key], end
+    return None
+
+
+@settings(max_examples=400)
+@given(TEXTS, st.sampled_from(ROSTERS))
+def test_a_name_is_found_where_and_as_the_reference_finds_it(text: str, roster: tuple[str, ...]) -> None:
+    names = _names_for(roster)
+    for s in (text, normalize_vote_text(text)):
+        for pos in range(len(s) + 1):
+            assert names.match_at(s, pos) == reference_match_at(names, s, pos), (s, pos)
+
+
+@settings(max_examples=600)
+@given(st.sampled_from(["投票", "改票", "投票 ", "改票  "]), st.sampled_from([":", "：", " :"]), TEXTS)
+def test_a_canonical_vote_reads_as_the_general_reader_reads_it(head: str, colon: str, tail: str) -> None:
+    for roster in ROSTERS:
+        names = _names_for(roster)
+        for raw in (head + colon + tail, head + colon + roster[0] + tail, head + colon + roster[-1] + tail):
+            t = normalize_vote_text(raw)
+            assert _read_r001(t, names) == _read_r001(t, names, fast=False), t
+
+
+@settings(max_examples=300)
+@given(TEXTS)
+def test_any_text_reads_the_same_with_or_without_the_shortcut(text: str) -> None:
+    for roster in ROSTERS:
+        names = _names_for(roster)
+        t = normalize_vote_text(text)
+        assert _read_r001(t, names) == _read_r001(t, names, fast=False), t
+
+
+def test_the_shortcut_takes_the_usual_vote_and_leaves_the_rest() -> None:
+    names = _names_for(ROSTERS[1])
+    taken = _canonical_vote(normalize_vote_text("投票：玩家32（理由见讨论帖第857楼）"), names)
+    assert taken is not None and taken.target == "玩家32" and taken.reason == "理由见讨论帖第857楼"
+    for text in (
+        "投票：玩家32，玩家01",
+        "投票：玩家32吧",
+        "投票：玩家32\n改票：玩家01",
+        "投票：弃权",
+        "投票：玩家32 我投玩家01",
+    ):
+        assert _canonical_vote(normalize_vote_text(text), names) is None, text

@@ -406,7 +406,7 @@ def load_game(path: str | Path) -> Game:
             field="(file)",
             fix=_("save it as UTF-8 (in Notepad: Save As, Encoding: UTF-8)"),
         ) from exc
-    kept = gamecache.load(p, raw)
+    kept = gamecache.load(p, raw, Game)
     if kept is not None:
         return kept
     import tomllib  # not at import: a kept game is not parsed again

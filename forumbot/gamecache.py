@@ -28,12 +28,22 @@ import os
 import pickle
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any, Protocol, TypeVar, cast
 
 from forumbot import __version__
 
-if TYPE_CHECKING:
-    from forumbot.config import Game
+
+class _Kept(Protocol):
+    """What is kept: a checked game (forumbot.config.Game, which imports this module: so named by shape)."""
+
+    @property
+    def board(self) -> Any: ...
+
+    @property
+    def ruleset(self) -> str: ...
+
+
+G = TypeVar("G", bound=_Kept)
 
 _PACKAGE = Path(__file__).resolve().parent
 # What a checked game is built from, besides the file: forumbot's readers of it, and the engine (rule
@@ -98,31 +108,29 @@ def key_of(path: Path, raw: bytes) -> str:
     return h.hexdigest()
 
 
-def load(path: Path, raw: bytes) -> Game | None:
+def load(path: Path, raw: bytes, kind: type[G]) -> G | None:
     """The game checked before from exactly this file, its password read again; None when not kept."""
     folder = cache_dir()
     if folder is None:
         return None
-    from forumbot.config import Game
-
     try:
         with (folder / "games" / f"{key_of(path, raw)}.pickle").open("rb") as f:
             game = pickle.load(f)
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError):
         return None  # not kept (or kept by another layout): checked again
-    if not isinstance(game, Game):
+    if not isinstance(game, kind):
         return None
     board = game.board
     password = board.password_from_env(board.password_env)
-    return dataclasses.replace(game, board=dataclasses.replace(board, password=password))
+    return cast(G, dataclasses.replace(cast(Any, game), board=dataclasses.replace(board, password=password)))
 
 
-def save(path: Path, raw: bytes, game: Game) -> None:
+def save(path: Path, raw: bytes, game: _Kept) -> None:
     """Keep ``game``, just checked from ``raw`` (without its password). Failing to write is no error."""
     folder = cache_dir()
     if folder is None or not _builtin_ruleset(game.ruleset):
         return
-    kept = dataclasses.replace(game, board=dataclasses.replace(game.board, password=None))
+    kept = dataclasses.replace(cast(Any, game), board=dataclasses.replace(game.board, password=None))
     target = folder / "games" / f"{key_of(path, raw)}.pickle"
     try:
         target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)

@@ -9,8 +9,12 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from forumbot.commands import LazyChoices
+from forumbot.commands import (
+    LazyChoices,
+    nightfix,  # `night submissions`, `night correct`
+)
 from forumbot.commands.common import console, lit, local_time, open_desk, print_events
+from forumbot.commands.nightfix import action_kinds
 from forumbot.errors import UsageError
 from forumbot.i18n import N_, _
 
@@ -250,13 +254,6 @@ def _override_kinds() -> tuple[str, ...]:
     return tuple(dict.fromkeys(k for rs in all_rulesets() for k in night_override_kinds(rs)))
 
 
-def _action_kinds() -> tuple[str, ...]:
-    """The night's action kinds in the engine's order (the desk's NIGHT_ACTION_KINDS, without the desk)."""
-    from engine import ACTION_KINDS
-
-    return tuple(kind.value for kind in ACTION_KINDS)
-
-
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     night = sub.add_parser("night", help=_("night submissions and their resolution"))
     nsub = night.add_subparsers(dest="night_command", metavar="ACTION")
@@ -264,7 +261,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument(
         "--night", "--day", dest="night", type=int, required=True, help=_("the night (= the day it opens)")
     )
-    p.add_argument("kind", nargs="?", choices=LazyChoices(_action_kinds), metavar="KIND")
+    p.add_argument("kind", nargs="?", choices=LazyChoices(action_kinds), metavar="KIND")
     p.add_argument(
         "--file",
         help=_("a TOML file of [[submissions]], each with its kind, its time (at) and its kind's fields"),
@@ -349,7 +346,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--night", "--day", dest="night", type=int, help=_("the night (default: the message's)"))
     p.add_argument("--why", help=_("why (shown with the night's verdicts)"))
     p.set_defaults(func=cmd_night_override)
-    from forumbot.commands import nightfix  # `night submissions`, `night correct`
 
     nightfix.register(nsub)
     night.set_defaults(func=lambda a: (night.print_help(), 2)[1])

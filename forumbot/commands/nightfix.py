@@ -113,9 +113,14 @@ def cmd_night_correct(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(nsub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    from forumbot.commands.night import _action_kinds
+def action_kinds() -> tuple[str, ...]:
+    """The night's action kinds in the engine's order (the desk's NIGHT_ACTION_KINDS, without the desk)."""
+    from engine import ACTION_KINDS
 
+    return tuple(kind.value for kind in ACTION_KINDS)
+
+
+def register(nsub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = nsub.add_parser(
         "submissions",
         help=_("the night's stored submissions with their ids (what the night is resolved from)"),
@@ -136,7 +141,7 @@ def register(nsub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     )
     p.add_argument("--night", "--day", dest="night", type=int, required=True)
     p.add_argument(
-        "--kind", choices=LazyChoices(_action_kinds), metavar="KIND", help=_("the corrected action's kind")
+        "--kind", choices=LazyChoices(action_kinds), metavar="KIND", help=_("the corrected action's kind")
     )
     p.add_argument("--withdraw", action="store_true", help=_("withdraw it, with nothing in its place"))
     p.add_argument("--by", help=_("who submitted (a group member, or the role holder)"))

@@ -80,6 +80,11 @@ class RuleSet:
     name_zh: ClassVar[str] = ""
     family: ClassVar[str] = ""  # the role table (ROLE_TABLES key) and the day procedure: "r001" / "r004"
     grammar: ClassVar[str] = ""  # the vote grammar forumbot/parsers/votes.py reads: "r001" / "r004"
+    # how the rules tell the players to vote (the vote thread's header when forumbot opens it)
+    vote_format: ClassVar[str] = "投票格式：投票：名字"
+    # whether a night may be resolved before its deadline once every required submission is in
+    # (AMB-NM8, with [flags] night_resolve_early): the R001 family's reading; R004's night waits
+    night_resolves_early: ClassVar[bool] = False
     aliases: ClassVar[tuple[str, ...]] = ()
     roles: ClassVar[tuple[RoleId, ...]] = ()  # roles a setup of this rule set may hold
     source: ClassVar[str] = ""  # the seed document

@@ -48,6 +48,8 @@ class R001(RuleSet):
     name_zh = "12人鬼毒（童年武侠版杀）"
     family = "r001"
     grammar = "r001"
+    vote_format = "投票格式：投票：名字（理由可写可不写；弃权写「弃权」）"
+    night_resolves_early = True
     aliases: ClassVar[tuple[str, ...]] = (
         "001",
         "R1",

@@ -38,6 +38,7 @@ class R004(RuleSet):
     name_zh = "杀人游戏"
     family = "r004"
     grammar = "r004"
+    vote_format = "投票格式：\n投票对象：名字\n投票理由：……\n（改票写「改票对象：名字」「改票理由：……」）"
     aliases: ClassVar[tuple[str, ...]] = ("004", "R4", "杀人游戏", "杀人游戏规则", "【规则】杀人游戏", "刀边")
     roles: ClassVar[tuple[RoleId, ...]] = tuple(ROLE_TABLES["r004"])
     source = "004_c8101a0fa9b55afe.txt"

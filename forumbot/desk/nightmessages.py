@@ -145,13 +145,16 @@ class NightMessageSteps(NightSteps, DaySteps):
         *,
         state: GameState | None = None,
         deadline: datetime | None = None,
+        opens_at: datetime | None = None,
     ) -> NightMail:
         """Every message of night ``n`` judged (stored ones unless ``messages`` are given), with the
         game's night-message flags, the judges' accounts and every override that counts; against the
-        night's deadline, or ``deadline`` (the runner's cut when it resolves the night early)."""
+        night's deadline, or ``deadline`` (the runner's cut when it resolves the night early). The
+        window opens at the day's opening, or ``opens_at`` (the R001 police's extra check: its window
+        opens when their check result is sent)."""
         from forumbot.nightmail import judge_night
 
-        opens = self.game.day(n - 1).opens if n > 1 else None
+        opens = opens_at or (self.game.day(n - 1).opens if n > 1 else None)
         return judge_night(
             state if state is not None else self.night_state(n),
             self.stored_night_messages(n) if messages is None else messages,

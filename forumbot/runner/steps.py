@@ -72,7 +72,6 @@ from forumbot.nightmail import (
     NightMail,
     NightMailFlags,
     NightMessage,
-    judge_night,
     mail_flags,
     pm_messages,
     thread_messages,
@@ -101,10 +100,6 @@ MAX_RATE_LIMIT_WAIT = timedelta(hours=6)  # the longest the runner defers its ti
 # The vote thread's header (forumbot opens it, [threads]): the cutoff's name and the vote format, by the
 # rule set's cutoff and vote grammar (what the rules tell the players to write).
 _CUTOFF_WORDS = {"void_cutoff": "废票截止", "change_cutoff": "改票截止"}
-_VOTE_FORMAT = {
-    "r001": "投票格式：投票：名字（理由可写可不写；弃权写「弃权」）",
-    "r004": "投票格式：\n投票对象：名字\n投票理由：……\n（改票写「改票对象：名字」「改票理由：……」）",
-}
 
 
 def night_mail_flags(game_flags: Mapping[str, Any]) -> NightMailFlags:
@@ -142,7 +137,6 @@ class BoardSteps:
         self.client = guard_client(client or BoardClient(game.board, now=clock), store, game.board)
         self.outbox = outbox or Outbox(store, game, client=self.client, board=board, now=clock, by=by)
         self._board = board
-        self.grammar = str(self.desk.ruleset.grammar)  # the submission grammar names the groups
 
     @property
     def board(self) -> Board:
@@ -475,7 +469,8 @@ class BoardSteps:
         return not self.early_blockers(st, mail)
 
     def resolves_early(self) -> bool:
-        return self.grammar == "r001" and night_mail_flags(self.game.flags).night_resolve_early
+        early = night_mail_flags(self.game.flags).night_resolve_early
+        return self.desk.ruleset.night_resolves_early and early
 
     def send(self) -> str:
         """Send what the judges approved (and settle anything unclear first)."""
@@ -1039,14 +1034,7 @@ class BoardSteps:
             members = set(st.group_members(GroupId.POLICE))
             msgs += [x for x in pm_messages(self.read_pms()) if x.author in members]
         msgs = [x for x in msgs if x.latest >= start]
-        mail = judge_night(
-            st,
-            msgs,
-            deadline=m.deadline,
-            opens_at=start,
-            flags=night_mail_flags(self.game.flags),
-            judges=self.game.judges,
-        )
+        mail = self.desk.night_mail(n, msgs, state=st, deadline=m.deadline, opens_at=start)
         verdicts = [
             {"id": v.message_id, "author": v.author, "code": v.code.value, "reason": v.reason}
             for v in mail.verdicts
@@ -1317,7 +1305,7 @@ class BoardSteps:
                 f"投票开始：第{n}日案情公布后（约{local_text(day.opens, tz)}）",
                 f"{_CUTOFF_WORDS[cutoff_kind]}：{local_text(cutoff, tz)}",
                 f"投票截止：{local_text(day.closes, tz)}",
-                _VOTE_FORMAT.get(self.grammar, _VOTE_FORMAT["r001"]),
+                self.desk.ruleset.vote_format,
             ]
         )
         return self._add(

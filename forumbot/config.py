@@ -150,7 +150,9 @@ class SignupConfig:
     admin prepared (R001 §一: the identity goes to each player's own account, 本尊ID, with the role
     account he plays); without a roster the players play with the accounts they signed up with.
     ``auto_confirm``: the list read at the close is confirmed without a judge when no post needs one;
-    ``draw``: the roles are then drawn by seed (``seed``, else one forumbot picks and records)."""
+    ``draw``: the roles are then drawn by seed (``seed``, else one forumbot picks and records);
+    ``cards``: the judges' own composition (role name → how many) the seed deals, instead of the rule
+    set's preset for the number of players (R004's 18-player game of the judges' own choice)."""
 
     tid: int
     closes_at: datetime  # UTC, exclusive: a post shown at this minute is late
@@ -159,6 +161,7 @@ class SignupConfig:
     draw: bool = False
     seed: int | None = None
     role_accounts: bool = False
+    cards: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -565,6 +568,7 @@ def _signup(raw: Mapping[str, Any] | None, tz: ZoneInfo, roster: tuple[str, ...]
         draw=bool(raw.get("draw", False)),
         seed=None if raw.get("seed") is None else int(raw["seed"]),
         role_accounts=bool(roster),
+        cards=tuple((str(k), int(v)) for k, v in (raw.get("cards") or {}).items()),
     )
 
 

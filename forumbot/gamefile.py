@@ -186,6 +186,7 @@ class SignupTable(_Table):
     auto_confirm: bool = False
     draw: bool = False
     seed: Annotated[int, Field(ge=0)] | None = None
+    cards: dict[str, Annotated[int, Field(ge=1, le=1000)]] | None = None
 
 
 class ThreadsTable(_Table):
@@ -305,6 +306,7 @@ EXAMPLES: dict[tuple[str, ...], str] = {
     ("signup", "auto_confirm"): "auto_confirm = true",
     ("signup", "draw"): "draw = true",
     ("signup", "seed"): "seed = 20260603",
+    ("signup", "cards"): 'cards = { "杀手" = 2, "警察" = 2, "平民" = 8 }',
     ("threads",): "[threads] open = true",
     ("threads", "open"): "open = true",
     ("threads", "fid"): "fid = 3",

@@ -487,6 +487,24 @@ def test_signup_keys_are_checked(tmp_path: Path) -> None:
     assert err.field == "players" and "missing" in err.message  # no [signup]: [players] is needed
 
 
+def test_signup_cards_are_the_judges_own_composition_in_their_order(tmp_path: Path) -> None:
+    from forumbot.desk import Desk
+    from forumbot.errors import UsageError
+    from forumbot.store.db import open_store
+
+    p = tmp_path / "forumbot.toml"
+    p.write_text(GOOD + SIGNUP + 'cards = { "匪徒" = 1, "平民" = 2 }\n', "utf-8")
+    game = load_game(p)
+    assert game.signup is not None and game.signup.cards == (("匪徒", 1), ("平民", 2))
+    err = only(refused(tmp_path, GOOD + SIGNUP + 'cards = { "平民" = 0 }\n'))
+    assert err.field.startswith("signup.cards")
+    with open_store(str(tmp_path / "game.db")) as store:
+        desk = Desk(game, store, by="法官大人")
+        assert [c for _r, c in desk.cards(game.signup.cards).roles] == [1, 2]
+        with pytest.raises(UsageError, match="3"):
+            desk.cards((("平民", 2),))  # two cards for three players
+
+
 def test_a_threads_table_opens_the_days_threads_in_the_board_s_forum(tmp_path: Path) -> None:
     p = tmp_path / "forumbot.toml"
     p.write_text(GOOD + '\n[threads]\ntitle = "{game}·第{day}日{kind}"\n', "utf-8")

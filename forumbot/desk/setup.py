@@ -7,11 +7,13 @@ from collections.abc import Mapping
 
 from engine import (
     ROLE_TABLES,
+    Composition,
     GameState,
     PresetTable,
     RoleId,
     RuleSet,
     Setup,
+    SetupError,
     draw_roles,
     new_game,
     parse_presets,
@@ -46,8 +48,10 @@ class SetupSteps(DeskCore):
         roles: Mapping[str, str] | None = None,
         variant: str | None = None,
         force: bool = False,
+        composition: Composition | None = None,
     ) -> Setup | GameState:
         """Draw (or take the judges' own) roles for the roster and store them as the first state.
+        ``composition``: the cards the seed deals (the judges' own), instead of the preset for the size.
 
         Returns the engine's Setup (with warnings and private notices) for a draw, the state for given
         roles. Raises UsageError when roles are stored already (without ``force``) or the roles do not
@@ -80,9 +84,36 @@ class SetupSteps(DeskCore):
             self.ruleset,
             roster,
             seed=seed,
-            preset_table=self.presets(),
+            preset_table=None if composition is not None else self.presets(),
+            composition=composition,
             flags=self.night_flags,
             variant=variant,
         )
         self.save_state(f"setup (seed {seed})", drawn.state)
         return drawn
+
+    def cards(self, cards: tuple[tuple[str, int], ...]) -> Composition:
+        """The judges' own composition (role name → how many, as [signup] cards gives it) for the
+        roster; refused when it does not add up to the number of players. A sniper's bullets and
+        whether a spy counts follow the rule set's preset of the same size when it has one."""
+        roles = tuple((role_by_name(self.ruleset, name), n) for name, n in cards)
+        total = sum(n for _role, n in roles)
+        if total != len(self.game.roster):
+            raise UsageError(
+                _("[signup] cards lists {cards} roles for {players} players: make them add up").format(
+                    cards=total, players=len(self.game.roster)
+                )
+            )
+        table = self.presets()
+        try:
+            preset = table.composition(total, flags=self.night_flags)
+        except SetupError:
+            preset = None
+        return Composition(
+            ruleset_id=self.ruleset.id,
+            players=total,
+            roles=roles,
+            sniper_bullets=preset.sniper_bullets if preset is not None else 0,
+            spy_counted=preset.spy_counted if preset is not None else True,
+            built_from=_("the judges' own cards"),
+        )

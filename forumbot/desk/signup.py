@@ -203,7 +203,9 @@ class SignupSteps(SetupSteps):
                 raise UsageError(_("each role account must go to one player who signed up, each player once"))
         else:
             owners = {n: n for n in accounts}
-        done = self.setup(seed=None if roles is not None else seed, roles=roles)
+        cfg = self.game.signup
+        cards = self.cards(cfg.cards) if cfg is not None and cfg.cards and roles is None else None
+        done = self.setup(seed=None if roles is not None else seed, roles=roles, composition=cards)
         with self.store.session() as s:
             records.add_decision(
                 s,

@@ -1,6 +1,8 @@
 """The second whole example game, 【杀人游戏】 (R004, 18 players), played by the runner as `forumbot run`
 would, on the living example board with a fast clock and every outbox kind approved automatically: from the
-judges' stored draw to the killer camp's win, with no judge command (issue 19, done-when).
+sign-up thread (data/examples/r004game/signup.toml: the list confirmed at the close, the judges' own cards
+dealt by the recorded seed, each identity notice sent by PM) to the killer camp's win and the 复盘, with no
+judge command (issue 19, done-when).
 
 The story (data/examples/r004game/scenario.toml): 威权 handed over in the last words by PM deciding
 day 2's tie, the lovers (a kill on one takes the other), the kidnapper (two hostages, then 撕票), last
@@ -19,7 +21,7 @@ from typing import Any
 import pytest
 
 from forumbot.client import BoardClient
-from forumbot.desk import Desk
+from forumbot.commands.demo import judge_commands
 from forumbot.exampleboard.model import Scenario, load_scenario
 from forumbot.exampleboard.server import LiveBoard
 from forumbot.outbox import ItemKind
@@ -33,9 +35,8 @@ from forumbot.store.db import Store, open_store
 
 NAME = "r004game"
 SCENARIO: Scenario = load_scenario(data_dir() / "examples" / NAME / "scenario.toml")
-START = datetime(2026, 6, 8, 4, 0, tzinfo=UTC)  # 6/8 12:00 Beijing, before night 1's 23:00 deadline
+START = datetime(2026, 6, 6, 11, 0, tzinfo=UTC)  # 6/6 19:00 Beijing, before the sign-up thread opens
 UNTIL = datetime(2026, 6, 13, tzinfo=UTC)
-DIRECTOR = "导演"  # who stored the draw: the only thing a judge did
 
 
 @dataclass
@@ -60,9 +61,10 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
     db = Path(tmp_path_factory.mktemp("r004game")) / "game.db"
     with LiveBoard(SCENARIO, now=clock.now) as b:
         b.follow(clock)
-        game = example_game(NAME, b.url, str(db), auto_approve=[k.value for k in ItemKind])
+        game = example_game(
+            NAME, b.url, str(db), auto_approve=[k.value for k in ItemKind], overlay="signup.toml"
+        )
         store = open_store(game.store_url)
-        Desk(game, store, by=DIRECTOR).setup(roles=example_roles(NAME))
         steps = BoardSteps(game, store, client=BoardClient(game.board, now=clock), clock=clock)
         steps.outbox.sleep = lambda _s: None
         runner = Runner(store, steps, clock=clock, log=lambda _line: None, tz=game.tz)
@@ -82,6 +84,7 @@ def test_every_moment_is_done_once_by_the_runner_and_the_judge_typed_nothing(pla
         proxies = store_records.proxy_votes_for(s, played.steps.game_id)
     assert sorted(recs) == sorted(
         [
+            "signup/close",
             "night1/deadline",
             "day0/lastwords",
             "day1/change_cutoff",
@@ -94,15 +97,57 @@ def test_every_moment_is_done_once_by_the_runner_and_the_judge_typed_nothing(pla
         ]
     )
     assert all(r.status is MomentStatus.DONE and r.attempts == 1 for r in recs.values())
-    # after the draw, every state version, decision and proxy vote is the runner's
+    # every state version (the draw too), decision and proxy vote is the runner's
     versions = played.steps.desk.live_history()
-    assert versions[0].by == DIRECTOR
-    assert [(v.label, v.by) for v in versions[1:]] == [
-        (label, RUNNER_BY) for label in ("night 1", "day 1", "night 2", "authority 2", "day 2", "night 3")
+    assert [(v.label, v.by) for v in versions] == [
+        (label, RUNNER_BY)
+        for label in (
+            "setup (seed 20275432)",
+            "night 1",
+            "day 1",
+            "night 2",
+            "authority 2",
+            "day 2",
+            "night 3",
+        )
     ]
     assert {d.by for d in decisions} == {RUNNER_BY} and {p[4] for p in proxies} == {RUNNER_BY}
     items = played.steps.outbox.items()
     assert items and all(i.status == "sent" for i in items)  # each sent once, none waits for a judge
+    assert judge_commands(played.steps) == 0
+
+
+def test_the_sign_up_is_read_at_its_close_and_the_judges_cards_are_dealt_by_the_seed(played: Played) -> None:
+    res = played.moment("signup/close")
+    codes = {(v["author"], v["code"]) for v in res["verdicts"]}
+    assert {("凉糕", "joined"), ("凉糕", "withdrawn"), ("小笼包", "substitute"), ("迟到君", "late")} <= codes
+    assert ("豆浆", "duplicate") in codes and ("吃瓜群众", "chatter") in codes
+    assert not [v for v in res["verdicts"] if v["needs_review"]]
+    assert res["substitutes"] == ["小笼包"] and res["confirmed_by"] == RUNNER_BY
+    assert sorted(res["players"]) == sorted(example_roles(NAME)) and "凉糕" not in res["players"]
+    st = played.steps.desk.setup_state()
+    assert {p.name: p.role.value for p in st.players} == {
+        n: played.steps.desk.ruleset.role_id(r).value for n, r in example_roles(NAME).items()
+    }
+
+
+def test_each_player_gets_an_identity_notice_by_pm_once(played: Played) -> None:
+    notices = played.items("setup/notice/")
+    assert sorted(i.player for i in notices) == sorted(example_roles(NAME))
+    assert all(i.kind == "private_notice" and i.dest == "pm" and i.status == "sent" for i in notices)
+    bodies = {i.player: i.body for i in notices}
+    assert all(b.startswith("【杀人游戏】身份通知") for b in bodies.values())
+    assert "杀手" in bodies["豆浆"] and "油饼" in bodies["豆浆"]  # the killers know each other
+    assert "市长" in bodies["米线"] and "丘比特" in bodies["卤蛋"]
+    sent_to = [pm for pm in played.board.writer.pms if "身份通知" in str(pm)]
+    assert len(sent_to) == 18
+
+
+def test_the_review_opens_a_thread_of_its_own_after_the_win(played: Played) -> None:
+    (review,) = played.items("game/review")
+    assert review.kind == "game_review" and review.dest == "newthread" and review.status == "sent"
+    assert review.subject == "【杀人游戏】复盘"
+    assert "豆浆" in review.body and "杀手" in review.body
 
 
 def test_night_1_the_lovers_and_the_first_hostage(played: Played) -> None:

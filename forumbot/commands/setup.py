@@ -118,9 +118,16 @@ def cmd_signup(args: argparse.Namespace) -> int:
         if desk.state() is not None:
             owners = desk.owners()
             for a in desk.private_forum_access():
+                if a.fid is None:
+                    out.print(
+                        _("open {group} (no forum named in [night_sources]) to: {members}").format(
+                            group=a.group, members=lit("、".join(a.members))
+                        )
+                    )
+                    continue
                 out.print(
                     _("open {group} (fid {fid}) to: {members}").format(
-                        group=a.group, fid=a.fid or "?", members=lit("、".join(a.members))
+                        group=a.group, fid=a.fid, members=lit("、".join(a.members))
                     )
                 )
             if any(k != v for k, v in owners.items()):

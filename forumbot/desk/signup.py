@@ -274,11 +274,9 @@ class SignupSteps(SetupSteps):
         src = self.game.night_sources
         by_name = {g.group: g.fid for g in (src.groups if src is not None else ())}
         fids: dict[str, int] = {}
-        for group in groups:
-            names = ("police",) if group == GroupId.POLICE.value else ("killers", "bandits")
-            fid = next((by_name[n] for n in names if n in by_name), None)
-            if fid is not None:
-                fids[group] = fid
+        for name, gid in self.ruleset.group_sources.items():  # [night_sources] names → the groups
+            if name in by_name:
+                fids.setdefault(gid.value, by_name[name])
         return [
             ForumAccess(GROUP_ZH[GroupId(group)], fids.get(group), tuple(members))
             for group, members in groups.items()

@@ -1220,8 +1220,14 @@ class BoardSteps:
         forums = self.desk.private_forum_access()
         access = [{"group": a.group, "fid": a.fid, "members": list(a.members)} for a in forums]
         lines = _("; ").join(
-            _("{group} (fid {fid}): {members}").format(
-                group=a.group, fid=a.fid or "?", members="、".join(a.members)
+            (
+                _("{group} (fid {fid}): {members}").format(
+                    group=a.group, fid=a.fid, members="、".join(a.members)
+                )
+                if a.fid is not None
+                else _("{group} (no forum named in [night_sources]): {members}").format(
+                    group=a.group, members="、".join(a.members)
+                )
             )
             for a in forums
         )

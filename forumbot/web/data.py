@@ -59,8 +59,8 @@ from forumbot.labels import (
     actor_label,
     desk_log_label,
     outbox_note_label,
-    winner_label,
 )
+from forumbot.labels import outcome_label as _outcome_words
 from forumbot.nightmail import CODE_LABELS, NightChannel
 from forumbot.store import base, fetchlog, posts, records, threads
 from forumbot.store import judges as judges_repo
@@ -320,34 +320,12 @@ def game_overview(game: Game, store: Store, *, now: datetime | None = None) -> G
     )
 
 
-# How a game ended (engine ``Termination`` values), for the desk's result panel: the engine's Chinese
-# names are in its comments; the judge reads them in his language, never the enum's repr.
-TERMINATION_LABELS: dict[str, str] = {
-    "bandits_wiped_out": N_("every bandit is out"),
-    "police_wiped_out": N_("every police officer is out"),
-    "civilians_wiped_out": N_("every civilian is out"),
-    "bandit_parity": N_("the bandits are as many as the police and civilians less one"),
-    "both_wiped_out": N_("police and bandits are out at once"),
-    "concession": N_("a side conceded"),
-    "judge_ended": N_("the judges ended the game"),
-    "killer_camp_half": N_("the killers' camp is half of the living or more"),
-    "gods_out": N_("every god is out"),
-    "plain_civilians_out": N_("every plain civilian is out"),
-    "counted_killers_out": N_("every counted killer is out"),
-    "surrender": N_("a side surrendered"),
-}
-
-
 def outcome_label(outcome: Outcome | None) -> str:
     """«警察与平民获胜（匪全部出局）»: who won and why in the judge's language ('' while the game goes
-    on). The desk shows this, never the Outcome's repr."""
+    on); the words are the CLI's (forumbot/labels.py). The desk shows this, never the Outcome's repr."""
     if outcome is None:
         return ""
-    how = outcome.termination.value
-    how = _(TERMINATION_LABELS[how]) if how in TERMINATION_LABELS else how
-    if outcome.winner is None:
-        return _("draw ({how})").format(how=how)
-    return _("{winner} won ({how})").format(winner=winner_label(outcome.winner.value), how=how)
+    return _outcome_words(outcome.termination.value, outcome.winner.value if outcome.winner else None)
 
 
 # --------------------------------------------------------------------------- the result panel

@@ -13,6 +13,7 @@ from flask.testing import FlaskClient
 
 from engine import Outcome, Termination, Winner
 from forumbot.i18n import set_language
+from forumbot.labels import TERMINATION_LABELS
 from forumbot.runner.fastplay import FastClock, play
 from forumbot.store import judges
 from forumbot.store.db import Store
@@ -145,7 +146,7 @@ def test_every_way_a_game_ends_reads_in_chinese(desk: Desk, outcome: Outcome, sh
 
 
 def test_every_termination_has_a_label() -> None:
-    assert set(data.TERMINATION_LABELS) == {t.value for t in Termination}
+    assert set(TERMINATION_LABELS) == {t.value for t in Termination}  # one table, the CLI's and the desk's
 
 
 def _pages(c: FlaskClient, days: int, nights: int) -> dict[str, str]:

@@ -842,35 +842,30 @@ class BoardClient:
             check_post_count(parsed, self.config.posts_per_page)
         return parsed
 
+    def _page_reader(self, parse: Callable[..., T]) -> Callable[[FetchedPage], T]:
+        """``parse`` (a page parser of forumbot.parsers) given what every one of them reads of a
+        fetched page: its bytes, URL, Date header, content type and status, in the board's zone."""
+
+        def read(page: FetchedPage) -> T:
+            return parse(
+                page.body,
+                page.url,
+                date_header=page.date,
+                content_type=page.content_type,
+                tz=self.config.tz,
+                status=page.status,
+            )
+
+        return read
+
     def _parse_forum(self, page: FetchedPage) -> ForumPage:
-        return parse_forum_page(
-            page.body,
-            page.url,
-            date_header=page.date,
-            content_type=page.content_type,
-            tz=self.config.tz,
-            status=page.status,
-        )
+        return self._page_reader(parse_forum_page)(page)
 
     def _parse_pm_list(self, page: FetchedPage) -> PmListPage:
-        return parse_pm_list(
-            page.body,
-            page.url,
-            date_header=page.date,
-            content_type=page.content_type,
-            tz=self.config.tz,
-            status=page.status,
-        )
+        return self._page_reader(parse_pm_list)(page)
 
     def _parse_pm_conversation(self, page: FetchedPage) -> PmConversationPage:
-        return parse_pm_conversation(
-            page.body,
-            page.url,
-            date_header=page.date,
-            content_type=page.content_type,
-            tz=self.config.tz,
-            status=page.status,
-        )
+        return self._page_reader(parse_pm_conversation)(page)
 
     def _fetch_parsed(self, url: str, parse: Callable[[FetchedPage], T]) -> T:
         """GET and parse ``url``; one re-login when a login wall answers and credentials exist."""

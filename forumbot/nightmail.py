@@ -40,7 +40,9 @@ from enum import StrEnum
 from typing import Any
 
 from engine import (
+    ACTION_KINDS,
     GROUP_ZH,
+    ActionKind,
     Check,
     EngineError,
     Form,
@@ -358,8 +360,6 @@ class _Work:
 def _kind_name(kind: str) -> str:
     """A night action kind's Chinese name from the engine's table (any rule set's), for a judge's reading
     that names a kind this game's rule set lacks; «未知种类» when no rule set has it."""
-    from engine import ACTION_KINDS, ActionKind
-
     try:
         return ACTION_KINDS[ActionKind(kind)].name_zh
     except (ValueError, KeyError):

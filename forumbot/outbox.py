@@ -548,17 +548,7 @@ class Outbox:
         On a GBK board a text with characters GBK lacks is refused (:class:`OutsideCharset`, naming
         them) unless ``as_board_shows``: the text is then rewritten as the board will show it (``€`` →
         ``&#8364;``), kept as a revision, so what is approved is what the players will read."""
-        item = self.get(item_id)
-        if expected_revision is not None and item.revision != expected_revision:
-            repo.change_status(  # raises StaleChange naming the newer edit
-                self.store,
-                item_id,
-                item.status,
-                expect={item.status},
-                by=by,
-                expected_revision=expected_revision,
-                zone=self.game.tz,
-            )
+        item = self.check_revision(item_id, expected_revision, by=by)
         new_body = item.body if body is None else body
         new_subject = item.subject if subject is None else subject
         failed_for_it = item.outcome == Outcome.UNENCODABLE.value

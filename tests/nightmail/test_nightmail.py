@@ -352,6 +352,17 @@ def test_an_unknown_name_is_suggested_and_the_judge_can_take_it() -> None:
     ]
 
 
+def test_a_judges_reading_with_a_kind_the_rule_set_lacks_is_refused_by_its_name() -> None:
+    msg = group("包子", "今晚射箭", 1, mid="pid:54")
+    arrow = NightOverride(
+        "pid:54", "读作丘比特之箭", "法官大人", statements=(NightStatement("arrow", ("烧卖", "油条")),)
+    )
+    mail = judge_night(r001(), [msg], deadline=DEADLINE, overrides=[arrow])
+    assert codes(mail) == ["not_member"]
+    assert mail.verdicts[0].reason == "本规则没有这种夜间行动：丘比特之箭"
+    assert mail.night.submissions == ()
+
+
 def test_an_override_strikes_a_message_and_the_earlier_one_counts_again() -> None:
     a, b = pm("饺子", "验：包子", 1), pm("饺子", "验：烧卖", 2)
     strike = NightOverride(b.id, "玩家说发错了", "法官大人", strike=True)

@@ -17,6 +17,7 @@ from forumbot.config import ThreadsConfig
 from forumbot.runner.fastplay import FastClock, play
 from forumbot.runner.ledger import MomentStatus, records
 from forumbot.store import outbox as repo
+from tests.runner.test_public_words import assert_public
 from tests.runner.yexiao import SCENARIO, START, board, open_runner
 
 AFTER_NIGHT2 = datetime(2026, 6, 4, 10, 0, tzinfo=UTC)  # 6/4 18:00 Beijing: night 2 resolved
@@ -72,6 +73,7 @@ def test_night_2_opens_day_2_s_discussion_thread_with_the_case_post_and_its_vote
     assert first.text == case.body and "死者：汤圆" in case.body  # the case post is the first floor
     assert "投票截止：6月5日 13:00" in vote.body and "废票截止：6月5日 12:30" in vote.body
     assert "投票：名字" in vote.body
+    assert_public(vote.body, tuple(p.steps.game.roster))  # no rule id, field name or code
     day2 = p.steps.game.day(2)
     assert (day2.discussion_tid, day2.vote_tid) == (case.result_tid, vote.result_tid)
     assert p.steps.desk.game.day(2).vote_tid == vote.result_tid  # the desk judges the bound thread

@@ -32,6 +32,7 @@ from forumbot.runner.steps import RUNNER_BY, BoardSteps
 from forumbot.runner.tick import Runner
 from forumbot.store import records as store_records
 from forumbot.store.db import Store, open_store
+from tests.runner.test_public_words import assert_public
 
 NAME = "r004game"
 SCENARIO: Scenario = load_scenario(data_dir() / "examples" / NAME / "scenario.toml")
@@ -232,3 +233,12 @@ def test_the_board_shows_every_post_and_pm_the_runner_sent_once(played: Played) 
     posts = [i for i in sent if i.kind not in ("night_result", "check_result", "private_notice")]
     assert len(played.board.writer.posts) == len(posts)
     assert len(played.board.writer.pms) == len(sent) - len(posts)
+
+
+def test_every_post_and_pm_of_the_game_is_in_the_players_words(played: Played) -> None:
+    """The identity notices, the night results, the drafts of each day and the 复盘: no rule id, field
+    name or code reaches the board."""
+    items = played.steps.outbox.items()
+    assert {"private_notice", "game_review"} <= {i.kind for i in items}
+    for item in items:
+        assert_public(item.body, tuple(played.steps.game.roster))

@@ -176,3 +176,40 @@ def test_the_circle_finder_finds_a_hidden_circle() -> None:
 def test_no_import_circle() -> None:
     circles = _circles(_import_graph())
     assert circles == [], "import circles: " + "; ".join(" → ".join(c) for c in circles)
+
+
+# Packages of the test extra only (pyproject.toml [project.optional-dependencies] test): an installed
+# forumbot (`pip install .`, the README's main job) does not have them, so no module of forumbot/ or
+# engine/ may import them where it runs (a TYPE_CHECKING block is for the type checker only).
+TEST_ONLY = {"responses", "hypothesis", "tomli_w", "playwright", "pytest"}
+
+
+def _runtime_imports(path: Path) -> set[str]:
+    """The top-level packages ``path`` imports anywhere but inside ``if TYPE_CHECKING:``."""
+    found: set[str] = set()
+
+    def walk(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for child in node.orelse:
+                walk(child)
+            return
+        if isinstance(node, ast.Import):
+            found.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module.split(".")[0])
+        for child in ast.iter_child_nodes(node):
+            walk(child)
+
+    walk(ast.parse(path.read_text("utf-8")))
+    return found
+
+
+@pytest.mark.parametrize("path", MODULES + sorted(ENGINE.rglob("*.py")), ids=_rel)
+def test_an_installed_forumbot_needs_no_test_package(path: Path) -> None:
+    assert _runtime_imports(path) & TEST_ONLY == set()
+
+
+def test_the_test_package_check_can_fail(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import hypothesis\nimport responses\n")
+    assert _runtime_imports(bad) & TEST_ONLY == {"responses"}

@@ -48,10 +48,11 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
-import responses
+if TYPE_CHECKING:  # the mock transport is for tests: `responses` comes with the test extra only
+    import responses
 
 from forumbot.exampleboard.model import (
     Edit,
@@ -261,9 +262,9 @@ class LiveBoard:
         pattern = re.compile(
             "^" + re.escape(root) + r"(forum\.php|member\.php|home\.php|api/mobile/index\.php).*"
         )
-        rsps.add_callback(responses.GET, pattern, callback=callback)
+        rsps.add_callback("GET", pattern, callback=callback)
         if writes:
-            rsps.add_callback(responses.POST, pattern, callback=callback)
+            rsps.add_callback("POST", pattern, callback=callback)
         return self
 
     def handle(self, method: str, url: str, headers: Mapping[str, str], body: bytes) -> Served:

@@ -211,5 +211,7 @@ def test_an_installed_forumbot_needs_no_test_package(path: Path) -> None:
 
 def test_the_test_package_check_can_fail(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
-    bad.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import hypothesis\nimport responses\n")
+    bad.write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import hypothesis\nimport responses\n"
+    )
     assert _runtime_imports(bad) & TEST_ONLY == {"responses"}

@@ -10,15 +10,14 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from forumbot.commands.serve import make_server
 from tests.web.conftest import JUDGE, PASSWORD, Desk
+from tests.web.serving import serving
 
 pytestmark = pytest.mark.browser
 CHROMIUM = os.environ.get("FORUMBOT_CHROMIUM", "/usr/bin/chromium")
@@ -47,12 +46,8 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def base_url(desk: Desk) -> Iterator[str]:
-    server = make_server(desk.app, "127.0.0.1", 0)
-    t = threading.Thread(target=server.run, daemon=True)
-    t.start()
-    yield f"http://127.0.0.1:{server.effective_port}"
-    server.close()
-    t.join(5)
+    with serving(desk.app) as server:
+        yield f"http://127.0.0.1:{server.effective_port}"
 
 
 @pytest.fixture

@@ -46,25 +46,17 @@ def test_serve_help_is_chinese_by_default(capsys: pytest.CaptureFixture[str]) ->
 def test_the_server_answers_on_localhost(tmp_path: Path) -> None:
     import requests
 
-    from forumbot.commands.serve import make_server
     from forumbot.web import data
     from forumbot.web.app import create_app
+    from tests.web.serving import serving
 
     with open_store(tmp_path / "s.db") as store:
         game = data.example_game(store.url)
-        server = make_server(create_app(game, store, secret="s"), "127.0.0.1", 0)
-        import threading
-
-        t = threading.Thread(target=server.run, daemon=True)
-        t.start()
-        try:
+        with serving(create_app(game, store, secret="s")) as server:
             resp = requests.get(
                 f"http://127.0.0.1:{server.effective_port}/", allow_redirects=False, timeout=10
             )
             assert resp.status_code == 302 and "/login" in resp.headers["Location"]
-        finally:
-            server.close()
-            t.join(5)
 
 
 def test_demo_serve_plays_the_example_and_opens_the_desk_on_it(

@@ -327,6 +327,62 @@ def tally(game: Game, day: int, code: Path | None = None) -> Run:
     return Run(usage.ru_utime + usage.ru_stime, kb / 1024, proc.returncode)
 
 
+# The modules ``tally`` loads, written at exit in the order they were loaded (``imports_alone``).
+_LAUNCH_MODULES = """
+import atexit, runpy, sys
+listing = sys.argv.pop(1)
+def modules():
+    skip = ("__main__", "forumbot.__main__")
+    with open(listing, "w", encoding="utf-8") as f:
+        f.write("\\n".join(name for name in list(sys.modules) if name not in skip))
+atexit.register(modules)
+sys.argv = ["forumbot", *sys.argv[1:]]
+runpy.run_module("forumbot", run_name="__main__", alter_sys=True)
+"""
+
+# Every module of the list imported, nothing run: what loading tally's code costs before it reads a row.
+_IMPORT_CHILD = """
+import importlib, sys
+with open(sys.argv[1], encoding="utf-8") as f:
+    names = f.read().split()
+for name in names:
+    try:
+        importlib.import_module(name)
+    except Exception:
+        pass  # a module made at run time (an alias, a generated one): not importable by name
+with open("/proc/self/status") as f:
+    kb = next(line.split()[1] for line in f if line.startswith("VmHWM"))
+sys.stderr.write(f"PEAK_KB {kb}\\n")
+"""
+
+
+def imports_alone(game: Game, code: Path | None = None) -> Run:
+    """The CPU and peak memory of importing exactly the modules ``tally --day 1 --json`` loads, in a
+    fresh process, and nothing else: the share of the command's figure that does not depend on the
+    posts (SQLAlchemy, sqlmodel, the engine, forumbot's own modules)."""
+    listing = game.dir / "tally-modules.txt"
+    args = [str(listing), "--game", str(game.game_file), "tally", "--day", "1", "--json"]
+    env = CHILDREN.env(code or ROOT)
+    done = subprocess.run(
+        [sys.executable, "-c", _LAUNCH_MODULES, *args], cwd=game.dir, env=env, stdout=subprocess.DEVNULL
+    )
+    if done.returncode not in (0, 5) or not listing.exists():
+        raise SystemExit(f"listing tally's modules failed ({done.returncode})")
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _IMPORT_CHILD, str(listing)],
+        cwd=game.dir,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    err = proc.stderr.read().decode() if proc.stderr else ""
+    _pid, status, usage = os.wait4(proc.pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0 or "PEAK_KB" not in err:
+        raise SystemExit(f"importing tally's modules failed:\n{err}")
+    kb = int(err.rsplit("PEAK_KB", 1)[1].split()[0])
+    return Run(usage.ru_utime + usage.ru_stime, kb / 1024, 0)
+
+
 # --------------------------------------------------------------------------- the bare driver's floor
 
 # The rows ``tally --day 1`` reads, as forumbot/store/readpath.py selects them: the vote thread's posts

@@ -181,10 +181,13 @@ def jsonable(value: Any) -> Any:
 
 
 def cmd_poll(args: argparse.Namespace) -> int:
-    from forumbot.client import BoardClient
-    from forumbot.poll import poll_store
+    from forumbot.commands.common import long_lived
 
-    game = _game(args)
+    with long_lived():  # the client, the poll and the game file: alive until the command ends
+        from forumbot.client import BoardClient
+        from forumbot.poll import poll_store
+
+        game = _game(args)
     board = _board(args, game)
     tids: list[int] = list(args.threads or (game.watched_tids() if game is not None else []))
     if not tids:

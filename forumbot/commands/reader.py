@@ -19,7 +19,7 @@ import sys
 from datetime import UTC, datetime
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import urljoin
 from zoneinfo import ZoneInfo
 
@@ -259,8 +259,11 @@ def cmd_poll(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- parse
 
 
-@dataclasses.dataclass(frozen=True)
-class SavedHeaders:
+class SavedHeaders(NamedTuple):
+    """What a capture's ``.headers`` file says of its page. A named tuple, not a dataclass: this module is
+    imported by every ``forumbot poll`` and ``--help``, which never read one (a dataclass costs about ten
+    times as much to create; issue 21)."""
+
     url: str | None = None
     status: int = 200
     date: str | None = None

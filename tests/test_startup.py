@@ -100,3 +100,26 @@ def test_an_idle_poll_imports_no_orm(tmp_path: Path) -> None:
         "assert '1 request,' in out.getvalue() and 'unchanged' in out.getvalue(), out.getvalue()\n"
     )
     assert loaded_after(code, (*ORM, "rich", "forumbot.desk", *POST_READERS)) == []
+
+
+def test_only_forumbot_s_own_process_freezes_its_objects() -> None:
+    """cli.main pauses the cyclic collector while the command line is read and, in forumbot's own process
+    (``argv`` None), freezes every object on the way out (issue 21); a Python caller passing its own
+    line keeps its collector running and its objects collectable."""
+    code = (
+        "import contextlib, gc, io, sys\n"
+        "from forumbot import cli\n"
+        "out = io.StringIO()\n"
+        "with contextlib.suppress(SystemExit), contextlib.redirect_stdout(out):\n"
+        "    cli.main(['--lang', 'en', 'poll', '--help'])\n"
+        "caller = (gc.isenabled(), gc.get_freeze_count())\n"
+        "sys.argv = ['forumbot', '--lang', 'en', 'poll', '--help']\n"
+        "with contextlib.suppress(SystemExit), contextlib.redirect_stdout(out):\n"
+        "    cli.main()\n"
+        "print(caller, gc.get_freeze_count() > 0, 'forumbot poll' in out.getvalue())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[-2] == "(True, 0) True True"

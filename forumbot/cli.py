@@ -14,6 +14,7 @@ daily commands. JSON keys and codes stay English.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from collections.abc import Sequence
@@ -298,12 +299,34 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    setup_from_argv(argv)  # before the parser: argparse keeps the help text it is given
-    args = parse(argv)
-    if argv is None:  # forumbot's own process (the console script, python -m forumbot)
-        from forumbot.commands import common
+    """Run the command line ``argv`` (default: this process's own, ``sys.argv[1:]``); the exit code.
 
-        common.OWN_PROCESS = True
+    In forumbot's own process (``argv`` None: the console script, ``python -m forumbot``) the modules
+    imported to read the command line are kept out of the cyclic garbage collector's way
+    (:func:`forumbot.commands.common.long_lived`), and on the way out everything is frozen: the
+    interpreter's exit then does not walk every object once more only to free memory the system takes
+    back anyway (about a sixth of an idle ``forumbot poll``'s CPU, issue 21). Nothing is lost: what its
+    reference count frees is freed as before (a closed store, a flushed file), and the standard
+    streams are flushed at exit as always.
+    """
+    # Imported here: parse() alone imports no module of forumbot/commands/ but its command's.
+    from forumbot.commands import common
+
+    if argv is not None:
+        return _main(argv)
+    common.OWN_PROCESS = True
+    try:
+        return _main(None)
+    finally:
+        gc.freeze()  # nothing of the process is needed any more: exit without walking it
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    from forumbot.commands.common import long_lived
+
+    with long_lived():  # the command modules: alive until the process ends
+        setup_from_argv(argv)  # before the parser: argparse keeps the help text it is given
+        args = parse(argv)
     if not getattr(args, "func", None):
         build_parser().print_help()  # the whole parser's help: every command
         return 2

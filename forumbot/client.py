@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import html as htmllib
 import json
 import os
 import re
@@ -41,7 +40,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from http.cookiejar import Cookie
 from pathlib import Path
-from typing import Any, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 from urllib.parse import urljoin
 
 import requests
@@ -66,9 +65,12 @@ from forumbot.errors import (
 from forumbot.fetches import FetchRecord
 from forumbot.i18n import _
 from forumbot.parsers import parse_forum_page, parse_thread_page
-from forumbot.parsers.pm import PmConversationPage, PmListPage, parse_pm_conversation, parse_pm_list
-from forumbot.parsers.records import ForumPage, ThreadPage
 from forumbot.urls import Url
+
+if TYPE_CHECKING:
+    from forumbot.parsers.forumrecords import ForumPage
+    from forumbot.parsers.pm import PmConversationPage, PmListPage
+    from forumbot.parsers.records import ThreadPage
 
 T = TypeVar("T")
 
@@ -238,6 +240,8 @@ def _decode(body: bytes, content_type: str | None) -> str:
 
 def _board_message(text: str) -> str:
     """The board's own words on a showmessage page (``div#messagetext p``, an ajax CDATA, or the title)."""
+    import html as htmllib  # here: its table of entities is read only when a board message is (issue 21)
+
     for pattern in (
         r'id="messagetext"[^>]*>\s*<p[^>]*>(.*?)</p>',
         r"<!\[CDATA\[(.*?)(?:<script|\]\]>)",
@@ -861,10 +865,16 @@ class BoardClient:
     def _parse_forum(self, page: FetchedPage) -> ForumPage:
         return self._page_reader(parse_forum_page)(page)
 
+    # The PM readers (and the post-text reader they share with the thread pages) are imported when a
+    # PM page is read: a poll reads none (issue 21).
     def _parse_pm_list(self, page: FetchedPage) -> PmListPage:
+        from forumbot.parsers.pm import parse_pm_list
+
         return self._page_reader(parse_pm_list)(page)
 
     def _parse_pm_conversation(self, page: FetchedPage) -> PmConversationPage:
+        from forumbot.parsers.pm import parse_pm_conversation
+
         return self._page_reader(parse_pm_conversation)(page)
 
     def _fetch_parsed(self, url: str, parse: Callable[[FetchedPage], T]) -> T:

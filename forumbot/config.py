@@ -10,7 +10,6 @@ the game's time zone ("2026-06-04 13:00"); they are converted to UTC here, once.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
@@ -576,6 +575,7 @@ def _check_flags(flags: Mapping[str, Any], ruleset: str) -> None:
     """``[flags]`` as the desk reads them (forumbot.desk.core): each a flag of the engine or of the night
     messages (an unknown name gets the closest known one), each value one the flag takes."""
     from dataclasses import fields as dc_fields
+    from difflib import get_close_matches  # here: only a checked file's flags need it (issue 21)
 
     from engine import DayFlags, NightFlags, get_ruleset
     from forumbot.nightflags import MAIL_FLAG_NAMES
@@ -584,7 +584,7 @@ def _check_flags(flags: Mapping[str, Any], ruleset: str) -> None:
     known += sorted(MAIL_FLAG_NAMES)
     for name in flags:
         if name not in known:
-            close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+            close = get_close_matches(name, known, n=1, cutoff=0.6)
             raise GameFileError(
                 _("unknown flag {name!r}").format(name=name),
                 field=f"flags.{name}",
@@ -655,12 +655,14 @@ def _check_outbox(
     outbox: Mapping[str, Any], roster: tuple[str, ...], judges: tuple[str, ...], found: _Problems
 ) -> None:
     """``[outbox]``: ``auto_approve`` names kinds of items, ``uids`` names players and judges."""
+    from difflib import get_close_matches
+
     from forumbot.labels import OUTBOX_KIND_LABELS  # light: forumbot.outbox's kinds (tests/test_startup.py)
 
     kinds = list(OUTBOX_KIND_LABELS)
     for kind in outbox.get("auto_approve", ()):
         if kind not in kinds:
-            close = difflib.get_close_matches(kind, kinds, n=1, cutoff=0.6)
+            close = get_close_matches(kind, kinds, n=1, cutoff=0.6)
             found.add(
                 _("unknown outbox kind {kind!r}").format(kind=kind),
                 "outbox.auto_approve",

@@ -21,9 +21,14 @@ from __future__ import annotations
 import gettext as _gettext
 import io
 import os
+import struct
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from gettext import _TranslationsReader
 
 DOMAIN = "forumbot"
 LANGUAGES = ("zh_CN", "en")
@@ -60,6 +65,107 @@ def setup_from_argv(argv: Sequence[str] | None = None, environ: Mapping[str, str
     return lang
 
 
+class _Entries:
+    """The messages of a compiled catalog (``.mo``), found when asked for: what :class:`SortedCatalog`
+    looks messages up in (``gettext`` asks ``get(msgid)``, ``ngettext`` ``[(msgid, form)]``)."""
+
+    def __init__(self, buf: bytes, count: int, ids_at: int, strs_at: int, order: str, charset: str) -> None:
+        self.buf, self.count, self.ids_at, self.strs_at = buf, count, ids_at, strs_at
+        self.pair = struct.Struct(order + "II")  # (length, offset) of one string
+        self.charset = charset
+        self.found: dict[Any, str | None] = {}
+
+    def _string(self, table: int, i: int) -> bytes:
+        length, offset = self.pair.unpack_from(self.buf, table + 8 * i)
+        return self.buf[offset : offset + length]
+
+    def _find(self, msgid: bytes) -> int | None:
+        """The index of the message whose msgid (its singular, for a plural message) is ``msgid``, by
+        bisection of the sorted msgids; None when the catalog lacks it."""
+        lo, hi = 0, self.count
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self._string(self.ids_at, mid).split(b"\0", 1)[0] < msgid:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo < self.count and self._string(self.ids_at, lo).split(b"\0", 1)[0] == msgid:
+            return lo
+        return None
+
+    def _lookup(self, key: Any) -> str | None:
+        """As the standard reader's dictionary: ``msgid`` for a message, ``(msgid, form)`` for a plural
+        message's form; None for what it would not hold."""
+        if key in self.found:
+            return self.found[key]
+        plural = isinstance(key, tuple)
+        try:
+            i = self._find((key[0] if plural else key).encode(self.charset))
+        except UnicodeEncodeError:
+            i = None
+        text: str | None = None
+        if i is not None:
+            # A plural message's msgid is "singular\0plural", its translation one form after another.
+            is_plural = b"\0" in self._string(self.ids_at, i)
+            translation = self._string(self.strs_at, i)
+            if plural and is_plural:
+                forms = translation.split(b"\0")
+                text = forms[key[1]].decode(self.charset) if 0 <= key[1] < len(forms) else None
+            elif not plural and not is_plural:
+                text = translation.decode(self.charset)
+        self.found[key] = text
+        return text
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        text = self._lookup(key)
+        return default if text is None else text
+
+    def __getitem__(self, key: Any) -> str:
+        text = self._lookup(key)
+        if text is None:
+            raise KeyError(key)
+        return text
+
+    def __contains__(self, key: Any) -> bool:
+        return self._lookup(key) is not None
+
+
+class SortedCatalog(_gettext.GNUTranslations):
+    """A compiled catalog (``.mo``) whose messages are read when first shown, not all at load.
+
+    Why: the standard reader decodes every one of the catalog's ~1,500 messages into a dictionary when
+    the file is opened, about 2% of ``import requests`` at every start of forumbot, for the few dozen
+    messages a command shows (issue 21). A ``.mo`` file lists its msgids sorted (Babel's ``write_mo``,
+    which builds ours, and GNU ``msgfmt`` both sort them; a plural message by its singular), so a message
+    is found by bisection. The header (charset, plural forms) is read by the standard reader itself,
+    from a catalog of the header alone. tests/test_i18n_catalog.py checks every message of the shipped
+    catalogs against the standard reader."""
+
+    def _parse(self, fp: _TranslationsReader) -> None:
+        buf = fp.read()
+        if len(buf) < 28:
+            super()._parse(io.BytesIO(buf))  # the standard reader says what is wrong
+            return
+        magic = struct.unpack("<I", buf[:4])[0]
+        order = "<" if magic == self.LE_MAGIC else ">"
+        version, count, ids_at, strs_at = struct.unpack(order + "4I", buf[4:20])
+        pair = struct.Struct(order + "II")
+        if magic not in (self.LE_MAGIC, self.BE_MAGIC) or version >> 16 not in self.VERSIONS:
+            super()._parse(io.BytesIO(buf))  # the standard reader says what is wrong
+            return
+        first_len, _off = pair.unpack_from(buf, ids_at) if count else (1, 0)
+        if first_len == 0:  # the header (msgid ""), first of the sorted msgids
+            length, offset = pair.unpack_from(buf, strs_at)
+            header = buf[offset : offset + length]
+            alone = struct.pack(order + "7I", magic, version, 1, 28, 36, 0, 0)
+            alone += pair.pack(0, 44) + pair.pack(len(header), 45) + b"\0" + header + b"\0"
+            super()._parse(io.BytesIO(alone))
+        else:
+            super()._parse(io.BytesIO(struct.pack(order + "7I", magic, version, 0, 28, 28, 0, 0)))
+        charset = getattr(self, "_charset", None) or "ascii"  # as the standard reader decodes
+        self._catalog = _Entries(buf, count, ids_at, strs_at, order, charset)
+
+
 def _compile_po(po_path: Path) -> _gettext.GNUTranslations:
     """The ``.po`` compiled in memory (a source checkout without built ``.mo`` files)."""
     from babel.messages.mofile import write_mo
@@ -70,7 +176,7 @@ def _compile_po(po_path: Path) -> _gettext.GNUTranslations:
     buf = io.BytesIO()
     write_mo(buf, catalog)
     buf.seek(0)
-    return _gettext.GNUTranslations(buf)
+    return SortedCatalog(buf)
 
 
 def in_source_checkout(locale_dir: Path | None = None) -> bool:
@@ -93,7 +199,7 @@ def translations(lang: str) -> _gettext.NullTranslations:
             not in_source_checkout() or not po.exists() or mo.stat().st_mtime >= po.stat().st_mtime
         ):
             with mo.open("rb") as f:
-                _cache[lang] = _gettext.GNUTranslations(f)
+                _cache[lang] = SortedCatalog(f)
         elif po.exists():
             _cache[lang] = _compile_po(po)
         else:

@@ -199,13 +199,13 @@ def moment_key_label(key: str, kind: str) -> str:
     return moment_label(kind, int(found.group(1)), int(number.group(1)) if number else 0)
 
 
-_STEP = re.compile(r"^(night|day) (\d+)( extra check)?$")
+_STEP = r"^(night|day) (\d+)( extra check)?$"
 
 
 def step_label(label: str) -> str:
     """What a stored state version's step did (``day 1`` → 第1日结算), for a refusal that names the newer
     change; an unknown label (a setup, an undo) is named by its kind."""
-    if m := _STEP.match(label):
+    if m := re.match(_STEP, label):
         if m.group(3):
             return _("night {n}: extra check").format(n=m.group(2))
         return (_("day {n} closed") if m.group(1) == "day" else _("night {n} resolved")).format(n=m.group(2))
@@ -216,14 +216,14 @@ def step_label(label: str) -> str:
     return label
 
 
-_MESSAGE_ID = re.compile(r"^(pid|pm):(\d+)$")
+_MESSAGE_ID = r"^(pid|pm):(\d+)$"
 
 
 def message_label(message_id: str) -> str:
     """A night message's id (``pid:53``, ``pm:9``; forumbot.nightmail) as a judge names it: the post's
     pid is the number Discuz! shows in the post's link, a PM is numbered as the board numbers it. The id
     itself stays in ``--json``, the store and the overrides."""
-    m = _MESSAGE_ID.match(message_id)
+    m = re.match(_MESSAGE_ID, message_id)
     if m is None:
         return message_id
     if m.group(1) == "pid":
@@ -296,21 +296,21 @@ def outcome_label(termination: str, winner: str | None) -> str:
     return _("{winner} won ({how})").format(winner=winner_label(winner), how=how)
 
 
-_VERSION = re.compile(r"^(night|day) (\d+)( extra check)?$")
-_UNDO_OF = re.compile(r"^undo #(\d+) \((.*)\)$")
-_SEED = re.compile(r"^setup \(seed (\S+)\)$")
+_VERSION = r"^(night|day) (\d+)( extra check)?$"
+_UNDO_OF = r"^undo #(\d+) \((.*)\)$"
+_SEED = r"^setup \(seed (\S+)\)$"
 
 
 def version_label(label: str) -> str:
     """A stored state version's label (``night 2``, ``undo #5 (day 2)``, ``setup (seed 7)``) in the
     judge's language: ``state --history``, ``undo`` and the desk's change log. An unknown label is shown
     as stored."""
-    if m := _VERSION.match(label):
+    if m := re.match(_VERSION, label):
         text = (_("night {n}") if m.group(1) == "night" else _("day {n}")).format(n=m.group(2))
         return text + (_(": extra check") if m.group(3) else "")
-    if m := _UNDO_OF.match(label):
+    if m := re.match(_UNDO_OF, label):
         return _("undo of #{id} ({what})").format(id=m.group(1), what=version_label(m.group(2)))
-    if m := _SEED.match(label):
+    if m := re.match(_SEED, label):
         return _("roles drawn (seed {seed})").format(seed=m.group(1))
     if label == "setup (roles given by the judges)":
         return _("roles given by the judges")
@@ -336,63 +336,63 @@ def actor_label(who: str | None) -> str:
 # The outbox's log notes (forumbot/outbox.py writes them in English into the store, where they stay):
 # shown in the judge's language by pattern; the board's own words inside them stay as the board wrote
 # them, and a note no pattern knows (a judge's reason for a cancel) is shown as written.
-_NOTE_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(p), msgid)
-    for p, msgid in (
-        (
-            r"^auto-approved by \[outbox\] auto_approve$",
-            N_("approved automatically (game file: [outbox] auto_approve)"),
+# The patterns of this module stay strings, compiled by ``re`` (and kept in its cache) when first
+# matched: most commands show none of these labels, and compiling the ~40 of them cost every start of
+# forumbot (an idle ``forumbot poll`` included) about 2% of ``import requests`` (issue 21).
+_NOTE_PATTERNS: tuple[tuple[str, str], ...] = (
+    (
+        r"^auto-approved by \[outbox\] auto_approve$",
+        N_("approved automatically (game file: [outbox] auto_approve)"),
+    ),
+    (r"^draft$", N_("draft")),
+    (r"^approved$", N_("approved")),
+    (r"^cancelled$", N_("cancelled")),
+    (r"^edited on approval$", N_("edited on approval")),
+    (
+        r"^draft: the board \((?P<charset>.*?)\) cannot store (?P<chars>.*); "
+        r"change the text or approve it as the board would show it$",
+        N_(
+            "draft: the board ({charset}) cannot store {chars}; change the text or approve it as the "
+            "board would show it"
         ),
-        (r"^draft$", N_("draft")),
-        (r"^approved$", N_("approved")),
-        (r"^cancelled$", N_("cancelled")),
-        (r"^edited on approval$", N_("edited on approval")),
-        (
-            r"^draft: the board \((?P<charset>.*?)\) cannot store (?P<chars>.*); "
-            r"change the text or approve it as the board would show it$",
-            N_(
-                "draft: the board ({charset}) cannot store {chars}; change the text or approve it as the "
-                "board would show it"
-            ),
-        ),
-        (r"^written as the board shows it: (?P<chars>.*)$", N_("written as the board shows it: {chars}")),
-        (
-            r"^found in sending at start: the board's answer was never read$",
-            N_("found in sending at start: the board's answer was never read"),
-        ),
-        (r"^verified on the board: (?P<note>.*)$", N_("verified on the board: {note}")),
-        (
-            r"^verified: not on the board \((?P<note>.*)\); may be sent again$",
-            N_("verified: not on the board ({note}); may be sent again"),
-        ),
-        (
-            r"^verified: delivered to uid (?P<uid>\d+) \(pmid (?P<pmid>\d+)\)$",
-            N_("verified: delivered to uid {uid} (pmid {pmid})"),
-        ),
-        (r"^the post shows the new text$", N_("the post shows the new text")),
-        (r"^the thread is in the forum list$", N_("the thread is in the forum list")),
-        (r"^found on page (?P<page>\d+)$", N_("found on page {page}")),
-        (r"^pid (?P<pid>\d+) does not show the new text$", N_("pid {pid} does not show the new text")),
-        (r"^not on the last pages of tid (?P<tid>\d+)$", N_("not on the last pages of thread {tid}")),
-        (
-            r"^POST to the board \(uid (?P<uid>\d+)\) from (?P<sender>.*)$",
-            N_("sent to the board (uid {uid}) from {sender}"),
-        ),
-        (r"^POST to the board from (?P<sender>.*)$", N_("sent to the board from {sender}")),
-        (
-            r"^PM delivered to uid (?P<uid>\d+) \(pmid (?P<pmid>\d+)\)$",
-            N_("private message delivered to uid {uid} (pmid {pmid})"),
-        ),
-        (
-            r"^refused for now \((?P<outcome>[a-z_]+)\): (?P<words>.*)$",
-            N_("refused for now ({outcome}): {words}"),
-        ),
-        (r"^not sent: (?P<words>.*)$", N_("not sent: {words}")),
-        (r"^the form page refused: (?P<words>.*)$", N_("the form page refused: {words}")),
-        (r"^refused: (?P<words>.*)$", N_("refused by the board: {words}")),
-        (r"^sent: (?P<detail>.*)$", N_("sent: {detail}")),
-        (r"^unclear answer: (?P<words>.*)$", N_("unclear answer: {words}")),
-    )
+    ),
+    (r"^written as the board shows it: (?P<chars>.*)$", N_("written as the board shows it: {chars}")),
+    (
+        r"^found in sending at start: the board's answer was never read$",
+        N_("found in sending at start: the board's answer was never read"),
+    ),
+    (r"^verified on the board: (?P<note>.*)$", N_("verified on the board: {note}")),
+    (
+        r"^verified: not on the board \((?P<note>.*)\); may be sent again$",
+        N_("verified: not on the board ({note}); may be sent again"),
+    ),
+    (
+        r"^verified: delivered to uid (?P<uid>\d+) \(pmid (?P<pmid>\d+)\)$",
+        N_("verified: delivered to uid {uid} (pmid {pmid})"),
+    ),
+    (r"^the post shows the new text$", N_("the post shows the new text")),
+    (r"^the thread is in the forum list$", N_("the thread is in the forum list")),
+    (r"^found on page (?P<page>\d+)$", N_("found on page {page}")),
+    (r"^pid (?P<pid>\d+) does not show the new text$", N_("pid {pid} does not show the new text")),
+    (r"^not on the last pages of tid (?P<tid>\d+)$", N_("not on the last pages of thread {tid}")),
+    (
+        r"^POST to the board \(uid (?P<uid>\d+)\) from (?P<sender>.*)$",
+        N_("sent to the board (uid {uid}) from {sender}"),
+    ),
+    (r"^POST to the board from (?P<sender>.*)$", N_("sent to the board from {sender}")),
+    (
+        r"^PM delivered to uid (?P<uid>\d+) \(pmid (?P<pmid>\d+)\)$",
+        N_("private message delivered to uid {uid} (pmid {pmid})"),
+    ),
+    (
+        r"^refused for now \((?P<outcome>[a-z_]+)\): (?P<words>.*)$",
+        N_("refused for now ({outcome}): {words}"),
+    ),
+    (r"^not sent: (?P<words>.*)$", N_("not sent: {words}")),
+    (r"^the form page refused: (?P<words>.*)$", N_("the form page refused: {words}")),
+    (r"^refused: (?P<words>.*)$", N_("refused by the board: {words}")),
+    (r"^sent: (?P<detail>.*)$", N_("sent: {detail}")),
+    (r"^unclear answer: (?P<words>.*)$", N_("unclear answer: {words}")),
 )
 
 
@@ -426,7 +426,7 @@ POST_OUTCOME_LABELS: dict[str, str] = {
 def outbox_note_label(note: str) -> str:
     """One outbox log note in the judge's language (see _NOTE_PATTERNS); nested notes too."""
     for pattern, msgid in _NOTE_PATTERNS:
-        if m := pattern.match(note):
+        if m := re.match(pattern, note):
             parts = {k: (outbox_note_label(v) if k == "note" else v) for k, v in m.groupdict().items()}
             if parts.get("outcome") in POST_OUTCOME_LABELS:
                 parts["outcome"] = _(POST_OUTCOME_LABELS[parts["outcome"]])
@@ -492,21 +492,19 @@ def _night_what(what: str) -> str:
     return " ".join(words)
 
 
-_DESK_DETAILS: dict[str, re.Pattern[str]] = {
-    "outbox approve": re.compile(r"^#(?P<id>\d+) (?P<kind>\w+)(?: \(edited: revision (?P<rev>\d+)\))?$"),
-    "outbox add": re.compile(r"^#(?P<id>\d+) (?P<kind>\w+) ← (?P<key>.*) \(tid (?P<tid>\d+)\)$"),
-    "outbox cancel": re.compile(r"^#(?P<id>\d+) (?P<kind>\w+)(?:: (?P<why>.*))?$"),
-    "outbox send": re.compile(r"^#(?P<id>\d+) (?P<kind>\w+) → (?P<status>\w+)(?: (?P<words>.*))?$"),
-    "undo": re.compile(r"^(?P<undone>.*) → (?P<now>.*)$"),
-    "override": re.compile(
-        r"^day (?P<n>\d+) pid (?P<pid>\d+) → (?P<as>\w+)\s*(?P<target>.*?):\s*(?P<why>.*)$"
-    ),
-    "night override": re.compile(r"^night (?P<n>\d+) (?P<mid>\S+) → (?P<what>.*?): (?P<why>.*)$"),
-    "night override undo": re.compile(r"^night (?P<n>\d+) (?P<mid>\S+)(?:: (?P<why>.*))?$"),
-    "close day": re.compile(r"^day (?P<n>\d+) → (?P<out>.*?)(?: \(forced: (?P<why>.*)\))?$"),
-    "resolve night": re.compile(r"^night (?P<n>\d+) → (?P<out>.*)$"),
-    "revote call": re.compile(r"^day (?P<n>\d+)(?:: (?P<text>.*))?$"),
-    "proxy vote": re.compile(r"^day (?P<n>\d+) (?P<player>.*) → (?P<target>.*) at (?P<at>.*)$"),
+_DESK_DETAILS: dict[str, str] = {
+    "outbox approve": r"^#(?P<id>\d+) (?P<kind>\w+)(?: \(edited: revision (?P<rev>\d+)\))?$",
+    "outbox add": r"^#(?P<id>\d+) (?P<kind>\w+) ← (?P<key>.*) \(tid (?P<tid>\d+)\)$",
+    "outbox cancel": r"^#(?P<id>\d+) (?P<kind>\w+)(?:: (?P<why>.*))?$",
+    "outbox send": r"^#(?P<id>\d+) (?P<kind>\w+) → (?P<status>\w+)(?: (?P<words>.*))?$",
+    "undo": r"^(?P<undone>.*) → (?P<now>.*)$",
+    "override": r"^day (?P<n>\d+) pid (?P<pid>\d+) → (?P<as>\w+)\s*(?P<target>.*?):\s*(?P<why>.*)$",
+    "night override": r"^night (?P<n>\d+) (?P<mid>\S+) → (?P<what>.*?): (?P<why>.*)$",
+    "night override undo": r"^night (?P<n>\d+) (?P<mid>\S+)(?:: (?P<why>.*))?$",
+    "close day": r"^day (?P<n>\d+) → (?P<out>.*?)(?: \(forced: (?P<why>.*)\))?$",
+    "resolve night": r"^night (?P<n>\d+) → (?P<out>.*)$",
+    "revote call": r"^day (?P<n>\d+)(?:: (?P<text>.*))?$",
+    "proxy vote": r"^day (?P<n>\d+) (?P<player>.*) → (?P<target>.*) at (?P<at>.*)$",
 }
 
 
@@ -515,7 +513,7 @@ def desk_log_label(action: str, detail: str) -> tuple[str, str]:
     «#22 投票统计（已修改：第4版）», «第2日 → 第2夜»; message ids as :func:`message_label` names them."""
     name = _(DESK_ACTION_LABELS[action]) if action in DESK_ACTION_LABELS else action
     pattern = _DESK_DETAILS.get(action)
-    m = pattern.match(detail) if pattern else None
+    m = re.match(pattern, detail) if pattern else None
     if m is None:
         return name, detail
     g = {k: v or "" for k, v in m.groupdict().items()}

@@ -35,12 +35,13 @@ from forumbot.board import BoardConfig, SourceKind
 from forumbot.errors import BoardError, ThreadNotFound
 from forumbot.fetches import FetchRecord
 from forumbot.i18n import N_, _, ngettext
-from forumbot.parsers.records import ForumThread, ThreadPage
 from forumbot.store.values import ThreadRead
 
 if TYPE_CHECKING:
     from forumbot.boardio import PolledBoard
     from forumbot.client import LoginGuard
+    from forumbot.parsers.forumrecords import ForumThread
+    from forumbot.parsers.records import ThreadPage
     from forumbot.store.db import Store
     from forumbot.store.posts import StateChange
     from forumbot.store.threads import StoredThread

@@ -71,9 +71,15 @@ def test_the_outbox_kinds_offered_are_the_outbox_s_kinds() -> None:
     assert list(OUTBOX_KIND_LABELS) == [kind.value for kind in ItemKind]
 
 
+# What reads a thread's posts or a private message: an idle poll reads one forum list and no post (issue 21).
+POST_READERS = tuple(
+    f"forumbot.parsers.{name}" for name in ("records", "pc", "touch", "api", "pm", "htmltext")
+)
+
+
 def test_an_idle_poll_imports_no_orm(tmp_path: Path) -> None:
     """The first poll (this process) fills the store; the same fake board, made again in a fresh
-    process, is polled there: nothing new, so through sqlite3 alone."""
+    process, is polled there: nothing new, so through sqlite3 alone, and no post reader is imported."""
     store = tmp_path / "s.db"
     args = ["--store", str(store), "poll", "--board", ROOT, "--fid", "3", "-t", "2", "--min-interval", "0"]
     board = small_board()
@@ -93,4 +99,27 @@ def test_an_idle_poll_imports_no_orm(tmp_path: Path) -> None:
         f"    assert main({['--lang', 'en', *args]!r}) == 0\n"
         "assert '1 request,' in out.getvalue() and 'unchanged' in out.getvalue(), out.getvalue()\n"
     )
-    assert loaded_after(code, (*ORM, "rich", "forumbot.desk")) == []
+    assert loaded_after(code, (*ORM, "rich", "forumbot.desk", *POST_READERS)) == []
+
+
+def test_only_forumbot_s_own_process_freezes_its_objects() -> None:
+    """cli.main pauses the cyclic collector while the command line is read and, in forumbot's own process
+    (``argv`` None), freezes every object on the way out (issue 21); a Python caller passing its own
+    line keeps its collector running and its objects collectable."""
+    code = (
+        "import contextlib, gc, io, sys\n"
+        "from forumbot import cli\n"
+        "out = io.StringIO()\n"
+        "with contextlib.suppress(SystemExit), contextlib.redirect_stdout(out):\n"
+        "    cli.main(['--lang', 'en', 'poll', '--help'])\n"
+        "caller = (gc.isenabled(), gc.get_freeze_count())\n"
+        "sys.argv = ['forumbot', '--lang', 'en', 'poll', '--help']\n"
+        "with contextlib.suppress(SystemExit), contextlib.redirect_stdout(out):\n"
+        "    cli.main()\n"
+        "print(caller, gc.get_freeze_count() > 0, 'forumbot poll' in out.getvalue())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[-2] == "(True, 0) True True"

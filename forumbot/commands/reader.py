@@ -19,7 +19,7 @@ import sys
 from datetime import UTC, datetime
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import urljoin
 from zoneinfo import ZoneInfo
 
@@ -181,10 +181,13 @@ def jsonable(value: Any) -> Any:
 
 
 def cmd_poll(args: argparse.Namespace) -> int:
-    from forumbot.client import BoardClient
-    from forumbot.poll import poll_store
+    from forumbot.commands.common import long_lived
 
-    game = _game(args)
+    with long_lived():  # the client, the poll and the game file: alive until the command ends
+        from forumbot.client import BoardClient
+        from forumbot.poll import poll_store
+
+        game = _game(args)
     board = _board(args, game)
     tids: list[int] = list(args.threads or (game.watched_tids() if game is not None else []))
     if not tids:
@@ -256,8 +259,11 @@ def cmd_poll(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- parse
 
 
-@dataclasses.dataclass(frozen=True)
-class SavedHeaders:
+class SavedHeaders(NamedTuple):
+    """What a capture's ``.headers`` file says of its page. A named tuple, not a dataclass: this module is
+    imported by every ``forumbot poll`` and ``--help``, which never read one (a dataclass costs about ten
+    times as much to create; issue 21)."""
+
     url: str | None = None
     status: int = 200
     date: str | None = None

@@ -20,9 +20,12 @@ from __future__ import annotations
 
 import json
 import re
+from typing import TYPE_CHECKING
 
 from forumbot.errors import TruncatedPage
-from forumbot.parsers.records import ThreadPage
+
+if TYPE_CHECKING:
+    from forumbot.parsers.records import ThreadPage
 
 __all__ = ["check_post_count", "html_complete", "json_cut_off", "raise_if_cut_html"]
 

@@ -21,11 +21,12 @@ from forumbot.parsers.forumlist import (
     parse_pc_forum,
     parse_touch_forum,
 )
+from forumbot.parsers.forumrecords import ForumPage, Source
 from forumbot.parsers.pageinfo import query
-from forumbot.parsers.records import ForumPage, Post, Source, ThreadPage
 from forumbot.parsers.times import parse_http_date
 
 if TYPE_CHECKING:
+    from forumbot.parsers.records import Post, ThreadPage
     from forumbot.parsers.touch import TouchLayout
 
 # The thread pages' readers (PC, touch, API) are imported by the functions that read with them: an idle

@@ -16,8 +16,8 @@ from zoneinfo import ZoneInfo
 import lxml.etree
 
 from forumbot.parsers.encoding import Node, text_of
+from forumbot.parsers.forumrecords import ForumPage, ForumThread, Source
 from forumbot.parsers.pageinfo import int_or_none, read_header, read_pager, url_fid, url_page
-from forumbot.parsers.records import ForumPage, ForumThread, Source
 from forumbot.parsers.times import parse_display_time
 
 __all__ = ["find_pc_forum_table", "find_touch_forum_rows", "parse_pc_forum", "parse_touch_forum"]

@@ -8,10 +8,17 @@ exact and flag posts whose interval straddles a deadline.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, make_dataclass
+from dataclasses import dataclass, fields, make_dataclass
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
+
+# The forum list's records and the views' names live in forumrecords.py (what an idle poll reads);
+# every parser still names them from here.
+from forumbot.parsers.forumrecords import ForumPage as ForumPage
+from forumbot.parsers.forumrecords import ForumThread as ForumThread
+from forumbot.parsers.forumrecords import Source as Source
+from forumbot.parsers.forumrecords import TimeSource as TimeSource
 
 
 class PostState(StrEnum):
@@ -24,19 +31,6 @@ class PostState(StrEnum):
     PENDING = "pending"  # 待审核 (awaiting moderation)
     HIDDEN = "hidden"  # [hide] 回复可见 / 本帖为密码帖: part of the content is withheld
     DELETED = "deleted"  # store only: forumbot saw the post once, and it is gone now
-
-
-class TimeSource(StrEnum):
-    API = "api"  # dbdateline: exact to the second
-    TITLE = "title"  # span title next to a relative form: exact to the second (or minute)
-    TEXT = "text"  # plain absolute text: second or minute precision
-    RELATIVE = "relative"  # 3 分钟前 / 昨天 12:00 resolved against the response's Date header
-
-
-class Source(StrEnum):
-    PC = "pc"
-    TOUCH = "touch"
-    API = "api"
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,27 +186,3 @@ def new_thread_page(
     draft.__class__ = ThreadPage
     page: ThreadPage = draft
     return page
-
-
-@dataclass(frozen=True, slots=True)
-class ForumThread:
-    """A row of a forum's thread list: enough to know whether a watched thread has changed."""
-
-    tid: int
-    subject: str
-    replies: int
-    last_post_at: datetime | None = None  # UTC
-    last_poster: str = ""
-    author: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class ForumPage:
-    fid: int
-    name: str
-    page: int
-    pages: int
-    threads: tuple[ForumThread, ...] = field(default_factory=tuple)
-    formhash: str | None = None
-    source: Source = Source.PC
-    url: str = ""

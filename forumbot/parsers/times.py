@@ -22,7 +22,7 @@ from datetime import UTC, datetime, timedelta
 from email.utils import parsedate_to_datetime
 from zoneinfo import ZoneInfo
 
-from forumbot.parsers.records import TimeSource
+from forumbot.parsers.forumrecords import TimeSource
 
 __all__ = [
     "UNKNOWN_TIME",

@@ -76,7 +76,7 @@ def iter_verdict_lines(judged: DayJudgement, game: Game) -> Iterator[str]:
     known = texts.get
 
     def encoded(value: str | None) -> str:
-        found = texts[value] = text(value)
+        found = texts[value] = "null" if value is None else text(value)
         return found
 
     number = int.__repr__  # json's text of an int

@@ -657,7 +657,7 @@ class FirstContent(NamedTuple):
     smiley_in_html: bool
 
 
-FirstRow = tuple[int, bool, str, datetime, "int | None", str, bool, bool]  # FirstContent's fields
+FirstRow = tuple[int, bool, str, datetime, int | None, str, bool, bool]  # FirstContent's fields
 
 
 def first_contents(conn: Connection, key: str, tid: int) -> Iterator[FirstContent]:

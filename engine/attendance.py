@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -203,7 +203,8 @@ def _meaningful(quote_free: str) -> str:
     t = quote_free
     if "[" in t:  # images and markup start with "["
         t = _IMG.sub("", t)
-    t = _SMILEY.sub("", t)
+    if ":" in t or ";" in t or "[" in t:  # every smiley has one of them: most posts have none
+        t = _SMILEY.sub("", t)
     if "[" in t:
         t = _BBCODE_TAG.sub("", t)
     if "本帖最后由" in t:
@@ -241,33 +242,41 @@ def _only_bumps(s: str, words: Collection[str]) -> bool:
     return ok[len(s)]
 
 
-def judge_discussion_post(post: DiscussionPost, rules: AttendanceRules = AttendanceRules()) -> PostAttendance:
-    """Is this post valid for attendance, ignoring who wrote it and when? (See :func:`count_valid_posts`.)"""
+Judged = tuple[PostAttendanceStatus, str]  # a text's status and reason, whoever posted it and when
 
-    def verdict(status: PostAttendanceStatus, reason: str) -> PostAttendance:
-        return PostAttendance(post.pid, post.author, post.at, status, reason)
 
-    quote_free = _strip_quotes(post.text)
-    had_smiley = bool(_SMILEY.search(quote_free)) or post.smiley_only
+def _judge_text(text: str, has_quote: bool, smiley_only: bool, rules: AttendanceRules) -> Judged:
+    """The status and reason of a post's content under ``rules``: a pure function of its arguments,
+    so a count judges each distinct content once (:func:`count_valid_posts`)."""
+    quote_free = _strip_quotes(text)
     core = _meaningful(quote_free).casefold()
     if not core:
-        if post.has_quote or quote_free.strip() != post.text.strip():
+        if has_quote or quote_free.strip() != text.strip():
             if rules.count_quote_only:
-                return verdict(PostAttendanceStatus.VALID, "仅引用（按设置计为有效发言）")
-            return verdict(PostAttendanceStatus.QUOTE_ONLY, "仅引用他人发言，无自己的内容，不计有效发言")
-        if had_smiley:
+                return PostAttendanceStatus.VALID, "仅引用（按设置计为有效发言）"
+            return PostAttendanceStatus.QUOTE_ONLY, "仅引用他人发言，无自己的内容，不计有效发言"
+        if smiley_only or _SMILEY.search(quote_free):  # asked only here: the only place it matters
             if rules.count_smiley_only:
-                return verdict(PostAttendanceStatus.VALID, "仅表情（按设置计为有效发言）")
-            return verdict(PostAttendanceStatus.SMILEY_ONLY, "仅表情，不计有效发言")
-        return verdict(PostAttendanceStatus.EMPTY, "无实际内容，不计有效发言")
+                return PostAttendanceStatus.VALID, "仅表情（按设置计为有效发言）"
+            return PostAttendanceStatus.SMILEY_ONLY, "仅表情，不计有效发言"
+        return PostAttendanceStatus.EMPTY, "无实际内容，不计有效发言"
     if not rules.count_bumps and _only_bumps(core, rules.bump_words):
-        return verdict(PostAttendanceStatus.BUMP, f"灌水/顶帖（{core[:10]}），不计有效发言")
+        return PostAttendanceStatus.BUMP, f"灌水/顶帖（{core[:10]}），不计有效发言"
     if len(core) < rules.min_meaningful_chars:
-        return verdict(
+        return (
             PostAttendanceStatus.TOO_SHORT,
             f"有效字数 {len(core)} 少于 {rules.min_meaningful_chars}，不计有效发言",
         )
-    return verdict(PostAttendanceStatus.VALID, "有效发言")
+    return PostAttendanceStatus.VALID, "有效发言"
+
+
+def judge_discussion_post(post: DiscussionPost, rules: AttendanceRules = AttendanceRules()) -> PostAttendance:
+    """Is this post valid for attendance, ignoring who wrote it and when? (See :func:`count_valid_posts`.)"""
+    status, reason = _judge_text(post.text, post.has_quote, post.smiley_only, rules)
+    return PostAttendance(post.pid, post.author, post.at, status, reason)
+
+
+_NOT_A_PLAYER_REASON = "非本局玩家（角色账号），不计"
 
 
 def count_valid_posts(
@@ -275,40 +284,50 @@ def count_valid_posts(
     roster: Collection[str],
     window: RoundWindow,
     rules: AttendanceRules = AttendanceRules(),
+    *,
+    reason_apart: Callable[[str], str] | None = None,
 ) -> AttendanceResult:
     """Valid discussion posts per roster player inside ``window``, with a verdict for every post.
 
     Posts by non-players and posts outside the window get a verdict and count for nobody. Only
     role-account posts count (R001 §四.9): the caller passes role names as ``roster``.
+    ``reason_apart`` gives the reason of a non-player's verdict from the author's name (the desk says
+    who they are: a judge, the dead, a spectator), asked once per name; without it the reason says
+    «not a player».
+
+    Each distinct content (text, quote and smiley flags) is judged once per count: a thread repeats
+    its bumps and stock phrases thousands of times, and the verdict depends on nothing else.
     """
     counts: dict[str, int] = dict.fromkeys(roster, 0)
     out: list[PostAttendance] = []
+    add = out.append
+    judged: dict[tuple[str, bool, bool], Judged] = {}
+    apart: dict[str, str] = {}
+    start, end = window.start, window.end
+    valid = PostAttendanceStatus.VALID
     for post in posts:
-        if post.author not in counts:
-            out.append(
+        author, at = post.author, post.at
+        if author not in counts:
+            reason = apart.get(author)
+            if reason is None:
+                reason = apart[author] = (
+                    _NOT_A_PLAYER_REASON if reason_apart is None else reason_apart(author)
+                )
+            add(PostAttendance(post.pid, author, at, PostAttendanceStatus.NOT_A_PLAYER, reason))
+            continue
+        if not start <= at < end:  # RoundWindow's test, inline
+            where = "早于本轮开始" if at < start else "晚于本轮截止"
+            add(
                 PostAttendance(
-                    post.pid,
-                    post.author,
-                    post.at,
-                    PostAttendanceStatus.NOT_A_PLAYER,
-                    "非本局玩家（角色账号），不计",
+                    post.pid, author, at, PostAttendanceStatus.OUTSIDE_WINDOW, f"{where}，不计入本轮"
                 )
             )
             continue
-        if post.at not in window:
-            where = "早于本轮开始" if post.at < window.start else "晚于本轮截止"
-            out.append(
-                PostAttendance(
-                    post.pid,
-                    post.author,
-                    post.at,
-                    PostAttendanceStatus.OUTSIDE_WINDOW,
-                    f"{where}，不计入本轮",
-                )
-            )
-            continue
-        v = judge_discussion_post(post, rules)
-        if v.valid:
-            counts[post.author] += 1
-        out.append(v)
+        key = (post.text, post.has_quote, post.smiley_only)
+        found = judged.get(key)
+        if found is None:
+            found = judged[key] = _judge_text(*key, rules)
+        if found[0] is valid:
+            counts[author] += 1
+        add(PostAttendance(post.pid, author, at, found[0], found[1]))
     return AttendanceResult(counts=counts, posts=tuple(out), min_posts=rules.min_posts)

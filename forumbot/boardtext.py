@@ -40,6 +40,7 @@ itself split and shows as ``[b]``.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 #: The empty BBCode pair that splits a sequence: rendered as an empty ``<strong></strong>``.
 BREAK = "[b][/b]"
@@ -72,9 +73,17 @@ class BBCode(str):
 def finalize(value: object) -> object:
     """The templates' ``finalize``: every ``{{ value }}`` goes through :func:`literal` unless marked
     :class:`BBCode`. Default-deny: a field added later is neutralised without anyone remembering to."""
-    if value is None or isinstance(value, BBCode | bool | int | float):
+    if value is None or isinstance(value, _AS_IS):
         return value
+    if type(value) is str:
+        return _literal_once(value)
     return literal(str(value))
+
+
+_AS_IS = (BBCode, bool, int, float)  # a tuple: isinstance with a union type was slower
+# A draft repeats a few dozen names and reasons thousands of times (a 100,000-post vote count): each is
+# neutralised once. Bounded: a long-lived desk renders many drafts.
+_literal_once = lru_cache(maxsize=4096)(literal)
 
 
 def trusted(value: object) -> BBCode:

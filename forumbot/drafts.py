@@ -139,8 +139,13 @@ def _env(*, bbcode: bool = True) -> Environment:
 
 def render(template: str, view: object) -> str:
     text = _env().get_template(template).render(v=view)
-    text = "\n".join(line.rstrip() for line in text.strip().splitlines())
-    return re.sub(r"\n{3,}", "\n\n", text) + "\n"  # sections are separated by one blank line
+    text = "\n".join([line.rstrip() for line in text.strip().splitlines()])
+    # Sections are separated by one blank line: every run of 3+ newlines made 2 (what
+    # re.sub(r"\n{3,}", "\n\n") does), by str.replace: the regex tried every newline of a 100,000-post
+    # vote count's 36,000 lines.
+    while "\n\n\n" in text:
+        text = text.replace("\n\n\n", "\n\n")
+    return text + "\n"
 
 
 def render_text(template: str, **values: Any) -> str:
@@ -289,7 +294,7 @@ def vote_count_view(
     tally alone and the identity is left for the judge to fill in. ``provisional``: why the judgement
     is not final (the desk's reasons); a running count is provisional by itself. Either puts
     «【非最终结果：…】» on the draft's first line."""
-    from engine import OutcomeKind, PlayerStatus
+    from engine import OutcomeKind, PlayerStatus, VoteStatus
 
     def link(pid: int | None) -> str:
         return (
@@ -318,10 +323,13 @@ def vote_count_view(
     invalid = []
     # A post answering a called revote is judged by that revote (its first-vote verdict is only «late»).
     in_revote = {rv.pid: rv for rnd in result.revotes for rv in rnd.verdicts if rv.pid is not None}
+    # The statuses themselves, not their ``.value`` (a property: two calls per post of a 100,000-post day)
+    not_listed = frozenset(s for s in VoteStatus if s.value in _NOT_LISTED)
+    late_status = VoteStatus("late")
     for first in result.verdicts:
-        late = first.status.value == "late" and first.pid is not None
+        late = first.status is late_status and first.pid is not None
         v = in_revote.get(first.pid, first) if late else first
-        if v.status.value in _NOT_LISTED or (v.stage and v is first) or v.author in judges:
+        if v.status in not_listed or (v.stage and v is first) or v.author in judges:
             continue
         invalid.append(
             InvalidVote(

@@ -37,7 +37,6 @@ from engine import (
     OutcomeKind,
     Override,
     Phase,
-    PostAttendanceStatus,
     ProxyVote,
     Resolution,
     VotePost,
@@ -92,19 +91,14 @@ def cycles_uncollected() -> Iterator[None]:
 
 def _read_discussion(conn: Connection, key: str, tid: int) -> tuple[DiscussionPost, ...]:
     """Attendance's posts: the replies with an author, each as first posted (a later edit does not add
-    a post); a smiley-only post has the board's smiley in its HTML and no text."""
+    a post); a smiley-only post has the board's smiley in its HTML and no text. Made from the read
+    path's plain rows: one record per post, not two."""
     return tuple(
-        DiscussionPost(
-            pid=p.pid,
-            author=p.author,
-            at=p.posted_at,
-            text=p.text,
-            has_quote=p.has_quotes,
-            smiley_only=p.smiley_in_html and not p.text.strip(),
-            floor=p.floor,
-        )
-        for p in readpath.first_contents(conn, key, tid)
-        if not p.first and p.author
+        [
+            DiscussionPost(pid, author, at, text, quoted, smiley and not text.strip(), floor)
+            for pid, first, author, at, floor, text, quoted, smiley in readpath.first_rows(conn, key, tid)
+            if not first and author
+        ]
     )
 
 
@@ -179,26 +173,26 @@ class DaySteps(SubstituteSteps, ApplicationSteps):
             return None
         window = round_window(day.closes, previous_close=None, case_post_at=day.discussion_opens)
         living = self.living(day.day)
-        result = count_valid_posts(
+        judges = frozenset(self.game.judges)
+        roster = frozenset(self.game.roster)
+
+        def apart(author: str) -> str:
+            """Who a poster counted for nobody is (asked once per name, not per post)."""
+            if author in judges:
+                return "法官，不计"
+            if author in roster:
+                return "已出局，不计"
+            if author.endswith("（已被顶替）"):
+                return "该账号已被顶替，此后的发言不计"
+            return "旁观者（非本局玩家），不计"
+
+        return count_valid_posts(
             self.discussion_posts(day),
             [p for p in self.game.roster if p in living],
             window,
             self.attendance_rules(),
+            reason_apart=apart,
         )
-        judges = set(self.game.judges)
-        posts = []
-        for pa in result.posts:
-            if pa.status is PostAttendanceStatus.NOT_A_PLAYER:
-                if pa.author in judges:
-                    pa = replace(pa, reason="法官，不计")
-                elif pa.author in self.game.roster:
-                    pa = replace(pa, reason="已出局，不计")
-                elif pa.author.endswith("（已被顶替）"):
-                    pa = replace(pa, reason="该账号已被顶替，此后的发言不计")
-                else:
-                    pa = replace(pa, reason="旁观者（非本局玩家），不计")
-            posts.append(pa)
-        return replace(result, posts=tuple(posts))
 
     def attendance_apart(self, day: DayConfig, attendance: AttendanceResult) -> dict[str, list[str]]:
         """Who posted in the discussion thread without being counted: the dead, the judges, spectators."""

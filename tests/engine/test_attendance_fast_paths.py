@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -18,6 +18,8 @@ from engine import (
     AttendanceRules,
     DiscussionPost,
     PostAttendanceStatus,
+    RoundWindow,
+    count_valid_posts,
     judge_discussion_post,
     meaningful_text,
 )
@@ -69,6 +71,9 @@ PIECES = st.sampled_from(
         "{:3_44:}",
         ":)",
         ":lol",
+        ";P",
+        ":D",
+        ";",
         "本帖最后由 Ken 于 2026-6-1 12:00 编辑",
         "投票：",
         "粽子",
@@ -119,3 +124,81 @@ def test_a_character_no_bump_word_has_is_not_a_bump() -> None:
         judge_discussion_post(DiscussionPost(1, "Ken", AT, "顶顶a"), rules).status
         is PostAttendanceStatus.VALID
     )
+
+
+def plain_judgement(text: str, has_quote: bool, smiley_only: bool, rules: AttendanceRules) -> tuple[str, str]:
+    """A post's status and reason as AMB-20's proposal reads, written out once more."""
+    quote_free = text
+    prev = None
+    while prev != quote_free:
+        prev = quote_free
+        quote_free = QUOTE_BLOCK.sub("", quote_free)
+    quote_free = QUOTE_TAG.sub("", quote_free)
+    core = plain_meaningful(text).casefold()
+    if not core:
+        if has_quote or quote_free.strip() != text.strip():
+            if rules.count_quote_only:
+                return "valid", "仅引用（按设置计为有效发言）"
+            return "quote_only", "仅引用他人发言，无自己的内容，不计有效发言"
+        if SMILEY.search(quote_free) or smiley_only:
+            if rules.count_smiley_only:
+                return "valid", "仅表情（按设置计为有效发言）"
+            return "smiley_only", "仅表情，不计有效发言"
+        return "empty", "无实际内容，不计有效发言"
+    if not rules.count_bumps and plain_only_bumps(core, rules.bump_words):
+        return "bump", f"灌水/顶帖（{core[:10]}），不计有效发言"
+    if len(core) < rules.min_meaningful_chars:
+        return "too_short", f"有效字数 {len(core)} 少于 {rules.min_meaningful_chars}，不计有效发言"
+    return "valid", "有效发言"
+
+
+WINDOW = RoundWindow(AT, AT + timedelta(hours=10))
+POSTS = st.lists(
+    st.tuples(
+        st.sampled_from(["顶", "+1", "Ken 很可疑", ":)", "[quote]x[/quote]", "", "嗯", "ok;P"]) | TEXTS,
+        st.sampled_from(["Pam", "Pat", "吃瓜群众", "法官", "Cal"]),
+        st.sampled_from([-1, 0, 5, 10, 11]),  # hours after the window opens
+        st.booleans(),
+        st.booleans(),
+    ),
+    max_size=30,
+)
+
+
+@settings(max_examples=300)
+@given(POSTS, st.booleans(), st.booleans(), st.booleans())
+def test_a_count_judges_every_post_as_the_plain_definition(
+    drawn: list[tuple[str, str, int, bool, bool]], bumps: bool, quotes: bool, smileys: bool
+) -> None:
+    """Each distinct content is judged once per count: every post still gets its own verdict, the
+    one the plain definition gives, and the non-players' reason is asked once per name."""
+    rules = AttendanceRules(count_bumps=bumps, count_quote_only=quotes, count_smiley_only=smileys)
+    posts = [
+        DiscussionPost(i, author, AT + timedelta(hours=h), text, has_quote, smiley_only)
+        for i, (text, author, h, has_quote, smiley_only) in enumerate(drawn)
+    ]
+    asked: list[str] = []
+
+    def apart(name: str) -> str:
+        asked.append(name)
+        return f"{name} 不计"
+
+    result = count_valid_posts(posts, ("Pam", "Pat", "Cal"), WINDOW, rules, reason_apart=apart)
+    assert len(result.posts) == len(posts)
+    expected_counts = {"Pam": 0, "Pat": 0, "Cal": 0}
+    for post, verdict in zip(posts, result.posts, strict=True):
+        assert (verdict.pid, verdict.author, verdict.at) == (post.pid, post.author, post.at)
+        if post.author not in expected_counts:
+            assert (verdict.status, verdict.reason) == ("not_a_player", f"{post.author} 不计")
+        elif not WINDOW.start <= post.at < WINDOW.end:
+            where = "早于本轮开始" if post.at < WINDOW.start else "晚于本轮截止"
+            assert (verdict.status, verdict.reason) == ("outside_window", f"{where}，不计入本轮")
+        else:
+            status, reason = plain_judgement(post.text, post.has_quote, post.smiley_only, rules)
+            assert (verdict.status, verdict.reason) == (status, reason)
+            assert judge_discussion_post(post, rules) == verdict
+            expected_counts[post.author] += status == "valid"
+    assert dict(result.counts) == expected_counts
+    assert sorted(asked) == sorted({p.author for p in posts} - set(expected_counts))
+    plain = count_valid_posts(posts, ("Pam", "Pat", "Cal"), WINDOW, rules)
+    assert all(v.reason == "非本局玩家（角色账号），不计" for v in plain.posts if v.status == "not_a_player")

@@ -12,8 +12,22 @@ from zoneinfo import ZoneInfo
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import BallotKind, Override, Verdict, VoteStatus
-from forumbot.commands.day import _one_line_encoder, iter_verdict_lines, iter_verdict_rows
+from engine import (
+    AttendanceResult,
+    BallotKind,
+    Override,
+    PostAttendanceStatus,
+    Verdict,
+    VoteStatus,
+)
+from engine.attendance import PostAttendance
+from forumbot.commands.day import (
+    _one_line_encoder,
+    iter_attendance_lines,
+    iter_attendance_rows,
+    iter_verdict_lines,
+    iter_verdict_rows,
+)
 
 TEXT = st.text(
     alphabet=st.one_of(
@@ -56,5 +70,33 @@ def test_each_line_is_the_json_text_of_its_row(verdicts: list[Verdict], judges: 
     lines = list(iter_verdict_lines(judged, game))
     encode = _one_line_encoder()
     assert lines == [encode(row) for row in rows]
+    assert lines == [json.dumps(row, ensure_ascii=False) for row in rows]
+    assert [json.loads(line) for line in lines] == rows
+
+
+ATTENDANCE = st.builds(
+    PostAttendance,
+    pid=st.integers(0, 2**40),
+    author=TEXT,
+    at=st.datetimes(min_value=datetime(2000, 1, 1), max_value=datetime(2100, 1, 1), timezones=st.just(UTC)),
+    status=st.sampled_from(list(PostAttendanceStatus)),
+    reason=TEXT,
+)
+
+
+@settings(max_examples=300)
+@given(
+    st.lists(ATTENDANCE, max_size=6),
+    st.dictionaries(st.integers(0, 2**40), st.one_of(st.none(), st.integers(1, 10**6)), max_size=4),
+)
+def test_each_attendance_line_is_the_json_text_of_its_row(
+    posts: list[PostAttendance], floors: dict[int, int | None]
+) -> None:
+    """``attendance --json`` writes each post's line as json would write its row."""
+    floors.update({p.pid: p.pid % 7 or None for p in posts[::2]})  # some posts with a floor, some without
+    att = AttendanceResult(counts={}, posts=tuple(posts))
+    tz = ZoneInfo("Asia/Shanghai")
+    rows = list(iter_attendance_rows(att, floors, tz))
+    lines = list(iter_attendance_lines(att, floors, tz))
     assert lines == [json.dumps(row, ensure_ascii=False) for row in rows]
     assert [json.loads(line) for line in lines] == rows

@@ -301,6 +301,36 @@ def _insert_rows(conn: Connection, table: Table, rows: list[dict[str, Any]]) -> 
     conn.exec_driver_sql(sql, [tuple(_values(converters, row)) for row in rows])
 
 
+_NEW_POSTS: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[str, _Convert, _Convert]] = {}
+
+
+def _insert_new_posts(conn: Connection, posts: list[dict[str, Any]], revisions: list[dict[str, Any]]) -> None:
+    """PostgreSQL: each new post and its first revision in ONE statement (one executemany for the page):
+    ``WITH p AS (INSERT INTO posts …) INSERT INTO post_revisions …``, ids given, the post already
+    pointing at its revision. Why: it was three executemanys (posts, revisions, then the posts linked
+    to their revisions), each a statement through SQLAlchemy (issue 21). The two foreign keys between
+    the rows are checked at the end of the statement, when both rows are there."""
+    key = (tuple(posts[0]), tuple(revisions[0]))
+    found = _NEW_POSTS.get(key)
+    if found is None:
+        p_names, r_names = key
+        sql = (
+            f"WITH p AS (INSERT INTO posts ({', '.join(map(_q, p_names))})"
+            f" VALUES ({', '.join(['%s'] * len(p_names))}))"
+            f" INSERT INTO post_revisions ({', '.join(map(_q, r_names))})"
+            f" VALUES ({', '.join(['%s'] * len(r_names))})"
+        )
+        found = _NEW_POSTS[key] = (
+            sql,
+            _converters("postgresql", POSTS, p_names),
+            _converters("postgresql", REVISIONS, r_names),
+        )
+    sql, p_conv, r_conv = found
+    conn.exec_driver_sql(
+        sql, [(*_values(p_conv, p), *_values(r_conv, r)) for p, r in zip(posts, revisions, strict=True)]
+    )
+
+
 def _update_many(conn: Connection, table: Table, names: Sequence[str], rows: list[dict[str, Any]]) -> None:
     """``UPDATE table SET names… WHERE id = ?`` for every row (one executemany); ``rows`` carry ``id``."""
     dialect = conn.dialect.name
@@ -383,18 +413,75 @@ _THREAD_IDS_SQL = (
 )
 
 
-def _update_thread(conn: Connection, key: str, tid: int, changes: dict[str, Any]) -> tuple[int, int] | None:
-    """PostgreSQL: the thread's ``changes`` written and (board id, thread id) read in one statement; None
-    when the board or the thread is not stored yet (nothing written)."""
+# PostgreSQL: the page opened in one statement (issue 21: writes <= 1.5x the bare driver). The thread is
+# updated as it is read (its board's and its own id RETURNED), the page's stored posts come back with
+# every revision's hash (the whole re-read check), and ids are drawn from the tables' own sequences for
+# what the page will insert: a post id for each pid not stored, a revision id for each of those and for
+# each stored post whose content hash is none of its revisions' (the test the writer makes in Python;
+# should they ever differ, the writer draws what is missing and leaves the rest unused). One round trip
+# and one statement where there were three (the thread's UPDATE, the load, the ids), and ONE row of
+# five columns: the stored posts come as one JSON array of the load's rows (_LOAD_SQL's columns), since
+# SQLAlchemy describes every column of every row-returning statement afresh (a 26-column result cost
+# more than the statement itself). Nothing is drawn when the thread is not stored yet: the UPDATE
+# returns no row, and the writer goes the long way.
+_OPEN_SQL = (
+    "WITH t AS (UPDATE threads SET {sets} FROM boards"
+    " WHERE threads.board_id = boards.id AND boards.url = %s AND threads.tid = %s"
+    " RETURNING threads.board_id, threads.id),"
+    " page AS (SELECT u.pid, u.h FROM unnest(CAST(%s AS INTEGER[]), CAST(%s AS VARCHAR[])) AS u(pid, h)),"
+    " stored AS (SELECT posts.* FROM posts JOIN t ON posts.board_id = t.board_id"
+    " WHERE posts.pid IN (SELECT pid FROM page))"
+    " SELECT t.board_id, t.id,"
+    " ARRAY(SELECT nextval(pg_get_serial_sequence('posts', 'id')) FROM page"
+    " WHERE NOT EXISTS (SELECT 1 FROM stored WHERE stored.pid = page.pid)),"
+    " ARRAY(SELECT nextval(pg_get_serial_sequence('post_revisions', 'id'))"
+    " FROM page LEFT OUTER JOIN stored ON stored.pid = page.pid WHERE stored.id IS NULL OR NOT EXISTS"
+    " (SELECT 1 FROM post_revisions r WHERE r.post_id = stored.id AND r.content_hash = page.h)),"
+    " (SELECT json_agg(json_build_array(stored.id, stored.pid, stored.tid, "
+    + ", ".join(f"stored.{_q(n)}" for n in _POST_STATE)
+    + ", r.id, r.content_hash, r.number, r.edit_by, r.edit_at, r.edit_raw))"
+    " FROM stored LEFT OUTER JOIN post_revisions r ON r.post_id = stored.id)"
+    " FROM t"
+)
+_OPEN: dict[tuple[str, ...], tuple[str, _Convert]] = {}
+
+
+def _json_time(value: str | None) -> datetime | None:
+    """A stored time as PostgreSQL's JSON gives it (ISO 8601, naive UTC) as an aware UTC datetime."""
+    return None if value is None else datetime.fromisoformat(value).replace(tzinfo=UTC)
+
+
+@dataclass
+class _Opened:
+    """What :func:`_open_page` found: the ids of the board and thread, the page's stored posts, and the
+    ids drawn for the rows the page will insert (ascending)."""
+
+    board_id: int
+    thread_id: int
+    stored: dict[int, _Row]
+    post_ids: list[int]
+    rev_ids: list[int]
+
+
+def _open_page(
+    conn: Connection, key: str, tid: int, changes: dict[str, Any], pids: list[int], hashes: list[str]
+) -> _Opened | None:
+    """PostgreSQL: the thread's ``changes`` written, the page's stored posts read and ids drawn, in one
+    statement (_OPEN_SQL); None when the board or the thread is not stored yet (nothing written)."""
     names = tuple(changes)
-    converters = _converters("postgresql", THREADS, names)
-    sql = (
-        f"UPDATE threads SET {', '.join(f'{_q(n)} = %s' for n in names)} FROM boards"
-        " WHERE threads.board_id = boards.id AND boards.url = %s AND threads.tid = %s"
-        " RETURNING threads.board_id, threads.id"
-    )
-    found = conn.exec_driver_sql(sql, (*_values(converters, changes), key, tid)).first()
-    return None if found is None else (found[0], found[1])
+    found = _OPEN.get(names)
+    if found is None:
+        sets = ", ".join(f"{_q(n)} = %s" for n in names)
+        found = _OPEN[names] = (_OPEN_SQL.format(sets=sets), _converters("postgresql", THREADS, names))
+    sql, converters = found
+    row = conn.exec_driver_sql(sql, (*_values(converters, changes), key, tid, pids, hashes)).first()
+    if row is None:
+        return None
+    board_id, thread_id, post_ids, rev_ids, stored_rows = row
+    stored: dict[int, _Row] = {}
+    if stored_rows:
+        _collect(stored, stored_rows, _json_time)
+    return _Opened(board_id, thread_id, stored, sorted(post_ids), sorted(rev_ids))
 
 
 def _store_thread(
@@ -478,18 +565,19 @@ _LOAD_SQL = (
 
 
 def _collect(rows: dict[int, _Row], found_rows: Any, read_time: Callable[[Any], Any] | None) -> None:
-    """The rows of the load SELECT into ``rows``; ``read_time``: the stored time's conversion when the
-    rows come straight from the driver."""
+    """The rows of a load SELECT (or the opening statement's JSON of them) into ``rows``; ``read_time``:
+    the stored time's conversion when the rows come straight from the driver."""
+    state_end = 3 + len(_POST_STATE)
     for found in found_rows:
         pid = found[1]
         row = rows.get(pid)
         if row is None:
-            state = dict(zip(_POST_STATE, found[3 : 3 + len(_POST_STATE)], strict=True))
+            state = dict(zip(_POST_STATE, found[3:state_end], strict=True))
             if read_time is not None:
                 for name in _POST_TIMES:
                     state[name] = read_time(state[name])
             row = rows[pid] = _Row(found[0], pid, found[2], state)
-        rev_id, h, number, e_by, e_at, e_raw = found[3 + len(_POST_STATE) :]
+        rev_id, h, number, e_by, e_at, e_raw = found[state_end:]
         if rev_id is not None:
             rev = _Rev(rev_id, number, e_by, e_at if read_time is None else read_time(e_at), e_raw)
             row.revisions[h] = rev
@@ -505,6 +593,12 @@ def _judged(row: _Row) -> tuple[Any, ...]:
     current = row.current.id if row.current is not None else None
     markers = tuple((r.id, r.edit_by, r.edit_at, r.edit_raw) for r in row.revisions.values())
     return (current, tuple(row.state[name] for name in _JUDGED), markers)
+
+
+def _changed_tids(order: list[_Row], judged_before: dict[int, Any], events: list[_Event]) -> set[int]:
+    """The threads whose judged content this page changed (their versions are bumped)."""
+    changed = {row.tid for row in order if judged_before.get(row.pid) != _judged(row)}
+    return changed | {e.row.tid for e in events}
 
 
 def _narrow_time(state: dict[str, Any], post: Post) -> None:
@@ -537,6 +631,93 @@ def _fetch_values(bid: int, fetches: Sequence[FetchRecord], *, tid: int, page: i
         }
         for f in fetches
     ]
+
+
+def _write_rows(
+    conn: Connection,
+    order: list[_Row],
+    new_rows: list[tuple[_Row, dict[str, Any]]],
+    new_revs: list[tuple[_Row, _Rev]],
+) -> None:
+    """SQLite and other backends: the new posts (their ids RETURNED), their new revisions, then every
+    post's state (a new post's: only its current revision, which did not exist when it went in)."""
+    driver_sql = conn.dialect.name in _DRIVER_SQL
+    if new_rows:
+        params = [{**values, **row.state} for row, values in new_rows]
+        returned = _insert_many(conn, POSTS, params, ("pid", "id"))
+        post_ids: dict[int, int] = {r[0]: r[1] for r in returned}
+        for row, _values in new_rows:
+            row.id = post_ids[row.pid]
+    if new_revs:
+        params = [{**(rev.values or {}), "post_id": row.id} for row, rev in new_revs]
+        returned = _insert_many(conn, REVISIONS, params, ("post_id", "id"))
+        rev_ids: dict[int, int] = {r[0]: r[1] for r in returned}
+        for row, rev in new_revs:
+            assert row.id is not None
+            rev.id = rev_ids[row.id]
+    if not order:
+        return
+    for row in order:
+        assert row.current is not None and row.current.id is not None
+        row.state["current_revision_id"] = row.current.id
+    if driver_sql:
+        fresh = {id(row) for row, _values in new_rows}
+        stored_rows = [{**row.state, "id": row.id} for row in order if id(row) not in fresh]
+        if stored_rows:
+            _update_many(conn, POSTS, _POST_STATE, stored_rows)
+        if fresh:
+            links = [
+                {"current_revision_id": row.state["current_revision_id"], "id": row.id} for row, _ in new_rows
+            ]
+            _update_many(conn, POSTS, ("current_revision_id",), links)
+    else:
+        params = [{"b_id": row.id, **{f"b_{k}": v for k, v in row.state.items()}} for row in order]
+        conn.execute(_UPDATE_POSTS, params)
+
+
+def _write_rows_pg(
+    conn: Connection,
+    opened: _Opened | None,
+    order: list[_Row],
+    new_rows: list[tuple[_Row, dict[str, Any]]],
+    new_revs: list[tuple[_Row, _Rev]],
+) -> None:
+    """PostgreSQL: every new row gets its id first (drawn by the opening statement, or here when it did
+    not run or drew too few), in page order; then each new post goes in with its first revision and
+    already linked to it (_NEW_POST_SQL, one executemany for the page), a stored post's new revision
+    with the others (one executemany), and the stored posts' state in one executemany UPDATE."""
+    drawn_posts, drawn_revs = (opened.post_ids, opened.rev_ids) if opened is not None else ([], [])
+    more_posts, more_revs = len(new_rows) - len(drawn_posts), len(new_revs) - len(drawn_revs)
+    if more_posts > 0 or more_revs > 0:  # every new post has a new revision
+        more = _next_ids(conn, max(more_posts, 0), max(more_revs, 0))
+        drawn_posts, drawn_revs = drawn_posts + more[0], drawn_revs + more[1]
+    for (row, _values), new_id in zip(new_rows, drawn_posts, strict=False):
+        row.id = new_id
+    for (_row, rev), new_id in zip(new_revs, drawn_revs, strict=False):
+        rev.id = new_id
+    for row in order:
+        assert row.current is not None and row.current.id is not None
+        row.state["current_revision_id"] = row.current.id
+    fresh = {id(row) for row, _values in new_rows}
+    first: dict[int, dict[str, Any]] = {}  # a new post's one revision, by id(row)
+    later: list[dict[str, Any]] = []  # a stored post's new revisions
+    for row, rev in new_revs:
+        values = {**(rev.values or {}), "post_id": row.id, "id": rev.id}
+        if id(row) in fresh:
+            first[id(row)] = values
+        else:
+            later.append(values)
+    if new_rows:
+        _insert_new_posts(
+            conn,
+            [{**values, **row.state, "id": row.id} for row, values in new_rows],
+            [first[id(row)] for row, _values in new_rows],
+        )
+    if later:
+        _insert_rows(conn, REVISIONS, later)
+    stored_rows = [{**row.state, "id": row.id} for row in order if id(row) not in fresh]
+    if stored_rows:
+        _update_many(conn, POSTS, _POST_STATE, stored_rows)
 
 
 def record_page(
@@ -600,12 +781,18 @@ def _write(
     if whole_view:
         changes["resume_page"] = info.page
         changes["resume_ppp"] = ppp
-    # PostgreSQL: the usual case (both stored) in one statement, the thread updated as it is read.
-    updated = _update_thread(conn, key, info.tid, changes) if conn.dialect.name == "postgresql" else None
-    bid, thread_id = updated if updated is not None else _store_thread(conn, key, info.tid, seen_at, changes)
-
-    # -- the page's stored posts, and what this sighting changes
-    stored = _load_rows(conn, bid, [p.pid for p in posts]) if posts else {}
+    dialect = conn.dialect.name
+    hashes = [post_hash(p) for p in posts]
+    pids = [p.pid for p in posts]
+    # PostgreSQL: the usual case (board and thread stored) in one statement, the thread updated as it
+    # is read, the page's stored posts read and the new rows' ids drawn (_OPEN_SQL).
+    opened = _open_page(conn, key, info.tid, changes, pids, hashes) if dialect == "postgresql" else None
+    if opened is not None:
+        bid, thread_id, stored = opened.board_id, opened.thread_id, opened.stored
+    else:
+        bid, thread_id = _store_thread(conn, key, info.tid, seen_at, changes)
+        # -- the page's stored posts, and what this sighting changes
+        stored = _load_rows(conn, bid, pids) if posts else {}
     judged_before = {pid: _judged(row) for pid, row in stored.items()}  # to bump the threads' versions
     order: list[_Row] = []  # every post of the page, in page order
     new_rows: list[tuple[_Row, dict[str, Any]]] = []
@@ -616,8 +803,7 @@ def _write(
     revised: list[int] = []
     state_changes: list[StateChange] = []
 
-    for post in posts:
-        h = post_hash(post)
+    for post, h in zip(posts, hashes, strict=True):
         row = stored.get(post.pid)
         if row is None:
             tid = post.tid if post.tid is not None else info.tid
@@ -706,53 +892,11 @@ def _write(
             state_changes.append(StateChange(post.pid, row.tid, old_state, post.state, seen_at, note))
 
     # -- the writes: each table once, rows in page order (so ids come out as before)
-    dialect = conn.dialect.name
     driver_sql = dialect in _DRIVER_SQL
-    drawn: tuple[list[int], list[int]] = ([], [])
-    if dialect == "postgresql" and new_revs:  # every new post has a new revision
-        drawn = _next_ids(conn, len(new_rows), len(new_revs))
-    if new_rows:
-        params = [{**values, **row.state} for row, values in new_rows]
-        if dialect == "postgresql":
-            for (row, _values), new_id, one in zip(new_rows, drawn[0], params, strict=True):
-                row.id = one["id"] = new_id
-            _insert_rows(conn, POSTS, params)
-        else:
-            returned = _insert_many(conn, POSTS, params, ("pid", "id"))
-            post_ids: dict[int, int] = {r[0]: r[1] for r in returned}
-            for row, _values in new_rows:
-                row.id = post_ids[row.pid]
-    if new_revs:
-        params = [{**(rev.values or {}), "post_id": row.id} for row, rev in new_revs]
-        if dialect == "postgresql":
-            for (_row, rev), new_id, one in zip(new_revs, drawn[1], params, strict=True):
-                rev.id = one["id"] = new_id
-            _insert_rows(conn, REVISIONS, params)
-        else:
-            returned = _insert_many(conn, REVISIONS, params, ("post_id", "id"))
-            rev_ids: dict[int, int] = {r[0]: r[1] for r in returned}
-            for row, rev in new_revs:
-                assert row.id is not None
-                rev.id = rev_ids[row.id]
-    if order:
-        for row in order:
-            assert row.current is not None and row.current.id is not None
-            row.state["current_revision_id"] = row.current.id
-        if driver_sql:
-            # A new post was inserted with its whole state: only its current revision is new since.
-            fresh = {id(row) for row, _values in new_rows}
-            stored_rows = [{**row.state, "id": row.id} for row in order if id(row) not in fresh]
-            if stored_rows:
-                _update_many(conn, POSTS, _POST_STATE, stored_rows)
-            if fresh:
-                links = [
-                    {"current_revision_id": row.state["current_revision_id"], "id": row.id}
-                    for row, _ in new_rows
-                ]
-                _update_many(conn, POSTS, ("current_revision_id",), links)
-        else:
-            params = [{"b_id": row.id, **{f"b_{k}": v for k, v in row.state.items()}} for row in order]
-            conn.execute(_UPDATE_POSTS, params)
+    if dialect == "postgresql":
+        _write_rows_pg(conn, opened, order, new_rows, new_revs)
+    else:
+        _write_rows(conn, order, new_rows, new_revs)
     if reseen and driver_sql:
         when = _WRITE_TIME[dialect]
         conn.exec_driver_sql(
@@ -796,8 +940,7 @@ def _write(
                 for e in events
             ],
         )
-    changed = {row.tid for row in order if judged_before.get(row.pid) != _judged(row)}
-    bump_versions(conn, bid, changed | {e.row.tid for e in events})
+    bump_versions(conn, bid, _changed_tids(order, judged_before, events))
     fetch_rows = _fetch_values(bid, fetches, tid=info.tid, page=info.page)
     if fetch_rows:
         _insert_many(conn, FETCH_LOG, fetch_rows)

@@ -739,15 +739,34 @@ def record_page(
     _aware(seen_at, *(t for p in page.posts for t in (p.posted_at, p.posted_until)))
     _aware(*(p.edit.at for p in page.posts if p.edit is not None), *(f.at for f in fetches))
     info = page.thread
-    try:
-        with store.engine.begin() as conn:
-            return _write(conn, board, page, seen_at, fetches, ppp, skip_pids)
-    except SQLAlchemyError as exc:
-        raise StoreError(
-            _("cannot store page {page} of thread {tid}: {error}").format(
-                page=info.page, tid=info.tid, error=short_reason(exc)
-            )
-        ) from exc
+    for attempt in (1, 2):
+        lost = written = False
+        try:
+            with store.engine.connect() as conn:
+                try:
+                    with conn.begin():
+                        result = _write(conn, board, page, seen_at, fetches, ppp, skip_pids)
+                        written = True  # what fails now is the COMMIT
+                except (SQLAlchemyError, StoreError):
+                    lost = conn.invalidated and not written
+                    raise
+                return result
+        except (SQLAlchemyError, StoreError) as exc:
+            # Lost before the COMMIT (SQLAlchemy has dropped the connection), the page was rolled back
+            # with the session: it is stored again, once, on a fresh connection. Why: a pooled
+            # connection is pinged only after it rested (forumbot/store/db.py), so one that died in
+            # the seconds between two pages fails here. Lost during the COMMIT, the page may or may
+            # not be stored: the error says the connection was lost, and the next poll reads it again.
+            if attempt == 1 and lost:
+                continue
+            if isinstance(exc, StoreError):
+                raise
+            raise StoreError(
+                _("cannot store page {page} of thread {tid}: {error}").format(
+                    page=info.page, tid=info.tid, error=short_reason(exc)
+                )
+            ) from exc
+    raise AssertionError("unreachable: the second attempt returns or raises")
 
 
 def _write(

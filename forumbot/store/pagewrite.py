@@ -304,18 +304,29 @@ def _insert_rows(conn: Connection, table: Table, rows: list[dict[str, Any]]) -> 
 _NEW_POSTS: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[str, _Convert, _Convert]] = {}
 
 
-def _insert_new_posts(conn: Connection, posts: list[dict[str, Any]], revisions: list[dict[str, Any]]) -> None:
+def _insert_new_posts(
+    conn: Connection,
+    board_id: int,
+    bump: Collection[int],
+    posts: list[dict[str, Any]],
+    revisions: list[dict[str, Any]],
+) -> None:
     """PostgreSQL: each new post and its first revision in ONE statement (one executemany for the page):
     ``WITH p AS (INSERT INTO posts …) INSERT INTO post_revisions …``, ids given, the post already
-    pointing at its revision. Why: it was three executemanys (posts, revisions, then the posts linked
-    to their revisions), each a statement through SQLAlchemy (issue 21). The two foreign keys between
-    the rows are checked at the end of the statement, when both rows are there."""
+    pointing at its revision; the first post's statement also bumps the versions of the threads in
+    ``bump`` (the others bump none), as forumbot.store.readpath.bump_versions does. Why: it was three
+    executemanys (posts, revisions, then the posts linked to their revisions) and the bump, each a
+    statement through SQLAlchemy (issue 21). The two foreign keys between a post and its revision are
+    checked at the end of the statement, when both rows are there."""
     key = (tuple(posts[0]), tuple(revisions[0]))
     found = _NEW_POSTS.get(key)
     if found is None:
         p_names, r_names = key
         sql = (
-            f"WITH p AS (INSERT INTO posts ({', '.join(map(_q, p_names))})"
+            "WITH v AS (INSERT INTO thread_versions (board_id, tid, version)"
+            " SELECT %s, u.tid, 1 FROM unnest(CAST(%s AS INTEGER[])) AS u(tid)"
+            " ON CONFLICT (board_id, tid) DO UPDATE SET version = thread_versions.version + 1),"
+            f" p AS (INSERT INTO posts ({', '.join(map(_q, p_names))})"
             f" VALUES ({', '.join(['%s'] * len(p_names))}))"
             f" INSERT INTO post_revisions ({', '.join(map(_q, r_names))})"
             f" VALUES ({', '.join(['%s'] * len(r_names))})"
@@ -326,8 +337,15 @@ def _insert_new_posts(conn: Connection, posts: list[dict[str, Any]], revisions: 
             _converters("postgresql", REVISIONS, r_names),
         )
     sql, p_conv, r_conv = found
+    # The tids as an array's text, so that every row's parameters have the same types (one prepared
+    # statement): the first row's is the threads to bump, the others' is empty.
+    tids = ["{" + ",".join(map(str, sorted(bump))) + "}"] + ["{}"] * (len(posts) - 1)
     conn.exec_driver_sql(
-        sql, [(*_values(p_conv, p), *_values(r_conv, r)) for p, r in zip(posts, revisions, strict=True)]
+        sql,
+        [
+            (board_id, t, *_values(p_conv, p), *_values(r_conv, r))
+            for t, p, r in zip(tids, posts, revisions, strict=True)
+        ],
     )
 
 
@@ -597,7 +615,9 @@ def _judged(row: _Row) -> tuple[Any, ...]:
 
 def _changed_tids(order: list[_Row], judged_before: dict[int, Any], events: list[_Event]) -> set[int]:
     """The threads whose judged content this page changed (their versions are bumped)."""
-    changed = {row.tid for row in order if judged_before.get(row.pid) != _judged(row)}
+    changed = {
+        row.tid for row in order if row.pid not in judged_before or judged_before[row.pid] != _judged(row)
+    }
     return changed | {e.row.tid for e in events}
 
 
@@ -675,17 +695,15 @@ def _write_rows(
         conn.execute(_UPDATE_POSTS, params)
 
 
-def _write_rows_pg(
+def _assign_ids_pg(
     conn: Connection,
     opened: _Opened | None,
     order: list[_Row],
     new_rows: list[tuple[_Row, dict[str, Any]]],
     new_revs: list[tuple[_Row, _Rev]],
 ) -> None:
-    """PostgreSQL: every new row gets its id first (drawn by the opening statement, or here when it did
-    not run or drew too few), in page order; then each new post goes in with its first revision and
-    already linked to it (_NEW_POST_SQL, one executemany for the page), a stored post's new revision
-    with the others (one executemany), and the stored posts' state in one executemany UPDATE."""
+    """PostgreSQL: every new row gets its id before any goes in, in page order: drawn by the opening
+    statement, or here when it did not run or drew too few."""
     drawn_posts, drawn_revs = (opened.post_ids, opened.rev_ids) if opened is not None else ([], [])
     more_posts, more_revs = len(new_rows) - len(drawn_posts), len(new_revs) - len(drawn_revs)
     if more_posts > 0 or more_revs > 0:  # every new post has a new revision
@@ -698,6 +716,20 @@ def _write_rows_pg(
     for row in order:
         assert row.current is not None and row.current.id is not None
         row.state["current_revision_id"] = row.current.id
+
+
+def _write_rows_pg(
+    conn: Connection,
+    board_id: int,
+    bump: set[int],
+    order: list[_Row],
+    new_rows: list[tuple[_Row, dict[str, Any]]],
+    new_revs: list[tuple[_Row, _Rev]],
+) -> bool:
+    """PostgreSQL, ids assigned (_assign_ids_pg): each new post goes in with its first revision, already
+    linked to it, the threads in ``bump`` bumped with the first (_insert_new_posts, one executemany for
+    the page); a stored post's new revision with the others (one executemany); the stored posts' state
+    in one executemany UPDATE. Whether the versions were bumped (only with new posts)."""
     fresh = {id(row) for row, _values in new_rows}
     first: dict[int, dict[str, Any]] = {}  # a new post's one revision, by id(row)
     later: list[dict[str, Any]] = []  # a stored post's new revisions
@@ -710,6 +742,8 @@ def _write_rows_pg(
     if new_rows:
         _insert_new_posts(
             conn,
+            board_id,
+            bump,
             [{**values, **row.state, "id": row.id} for row, values in new_rows],
             [first[id(row)] for row, _values in new_rows],
         )
@@ -718,6 +752,7 @@ def _write_rows_pg(
     stored_rows = [{**row.state, "id": row.id} for row in order if id(row) not in fresh]
     if stored_rows:
         _update_many(conn, POSTS, _POST_STATE, stored_rows)
+    return bool(new_rows)
 
 
 def record_page(
@@ -912,8 +947,11 @@ def _write(
 
     # -- the writes: each table once, rows in page order (so ids come out as before)
     driver_sql = dialect in _DRIVER_SQL
+    bumped = False
     if dialect == "postgresql":
-        _write_rows_pg(conn, opened, order, new_rows, new_revs)
+        _assign_ids_pg(conn, opened, order, new_rows, new_revs)
+        bump = _changed_tids(order, judged_before, events)
+        bumped = _write_rows_pg(conn, bid, bump, order, new_rows, new_revs)
     else:
         _write_rows(conn, order, new_rows, new_revs)
     if reseen and driver_sql:
@@ -959,7 +997,8 @@ def _write(
                 for e in events
             ],
         )
-    bump_versions(conn, bid, _changed_tids(order, judged_before, events))
+    if not bumped:
+        bump_versions(conn, bid, _changed_tids(order, judged_before, events))
     fetch_rows = _fetch_values(bid, fetches, tid=info.tid, page=info.page)
     if fetch_rows:
         _insert_many(conn, FETCH_LOG, fetch_rows)

@@ -25,6 +25,7 @@ import json
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from operator import itemgetter
 from typing import Any
 
 from sqlalchemy import JSON, Connection, Table, bindparam, insert, select, update
@@ -223,30 +224,42 @@ def _q(name: str) -> str:
     return f'"{name}"'
 
 
-_Convert = tuple[tuple[str, Callable[[Any], Any] | None], ...]
+@dataclass(frozen=True)
+class _Convert:
+    """How a row (a dict) becomes a statement's parameters: ``get`` takes the columns' values in order
+    (one C call), ``at`` converts those the driver cannot take as they are (by index)."""
+
+    get: Callable[[dict[str, Any]], tuple[Any, ...]]
+    at: tuple[tuple[int, Callable[[Any], Any]], ...]
+
+
 _CONVERT: dict[tuple[str, str, tuple[str, ...]], _Convert] = {}
 
 
 def _converters(dialect: str, table: Table, names: Sequence[str]) -> _Convert:
-    """Each column's conversion (None: the driver takes the value as it is), once per shape."""
+    """Each column's conversion, once per shape: times as the column type writes them, JSON as its
+    text, anything else as it is."""
     key = (dialect, table.name, tuple(names))
     found = _CONVERT.get(key)
     if found is None:
-        pairs: list[tuple[str, Callable[[Any], Any] | None]] = []
-        for name in names:
+        at: list[tuple[int, Callable[[Any], Any]]] = []
+        for i, name in enumerate(names):
             ctype = table.c[name].type
             if isinstance(ctype, UTCDateTime):
-                pairs.append((name, _WRITE_TIME[dialect]))
+                at.append((i, _WRITE_TIME[dialect]))
             elif isinstance(ctype, JSON):
-                pairs.append((name, _json_text))
-            else:
-                pairs.append((name, None))
-        found = _CONVERT[key] = tuple(pairs)
+                at.append((i, _json_text))
+        one = names[0] if len(names) == 1 else None
+        get = (lambda row: (row[one],)) if one is not None else itemgetter(*names)
+        found = _CONVERT[key] = _Convert(get, tuple(at))
     return found
 
 
 def _values(converters: _Convert, row: dict[str, Any]) -> list[Any]:
-    return [row[name] if convert is None else convert(row[name]) for name, convert in converters]
+    values = list(converters.get(row))
+    for i, convert in converters.at:
+        values[i] = convert(values[i])
+    return values
 
 
 def _sqlite_insert(

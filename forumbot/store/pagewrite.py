@@ -352,7 +352,7 @@ def _insert_new_posts(
     sql, p_conv, r_conv = found
     # The tids as an array's text, so that every row's parameters have the same types (one prepared
     # statement): the first row's is the threads to bump, the others' is empty.
-    tids = ["{" + ",".join(map(str, sorted(bump))) + "}"] + ["{}"] * (len(posts) - 1)
+    tids = [_array_text(sorted(bump))] + ["{}"] * (len(posts) - 1)
     conn.exec_driver_sql(
         sql,
         [
@@ -477,6 +477,12 @@ _OPEN_SQL = (
 _OPEN: dict[tuple[str, ...], tuple[str, _Convert]] = {}
 
 
+def _array_text(values: Sequence[int] | Sequence[str]) -> str:
+    """A PostgreSQL array's text, for ints and hex digests (nothing to quote or escape) only. Why: the
+    driver dumps a list element by element in Python, a regex search per string (issue 21)."""
+    return "{" + ",".join(map(str, values)) + "}"
+
+
 def _json_time(value: str | None) -> datetime | None:
     """A stored time as PostgreSQL's JSON gives it (ISO 8601, naive UTC) as an aware UTC datetime."""
     return None if value is None else datetime.fromisoformat(value).replace(tzinfo=UTC)
@@ -505,7 +511,8 @@ def _open_page(
         sets = ", ".join(f"{_q(n)} = %s" for n in names)
         found = _OPEN[names] = (_OPEN_SQL.format(sets=sets), _converters("postgresql", THREADS, names))
     sql, converters = found
-    row = conn.exec_driver_sql(sql, (*_values(converters, changes), key, tid, pids, hashes)).first()
+    params = (*_values(converters, changes), key, tid, _array_text(pids), _array_text(hashes))
+    row = conn.exec_driver_sql(sql, params).first()
     if row is None:
         return None
     board_id, thread_id, post_ids, rev_ids, stored_rows = row

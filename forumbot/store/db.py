@@ -36,7 +36,6 @@ from forumbot.store import models
 from forumbot.store.dberrors import (
     SQLITE_READONLY,
     is_read_only,
-    pg_sqlstate,
     read_only_error,
     short_reason,
     sqlite_code,
@@ -433,9 +432,6 @@ def _sqlite_setup(
         conn.exec_driver_sql("BEGIN" if plain else "BEGIN IMMEDIATE")
 
 
-_SESSION_ENDED = ("57P01", "57P02", "57P03")  # admin_shutdown, crash_shutdown, cannot_connect_now
-
-
 def _translate_errors(
     engine: Engine, store: str, path: str | None, busy_timeout: float, mode: StoreMode
 ) -> None:
@@ -463,11 +459,6 @@ def _translate_errors(
             raise StoreBusy(busy_message(path, busy_timeout)) from orig
         if is_read_only(orig):
             mode.read_only = True
-        if (pg_sqlstate(orig) or "")[:2] == "08" or pg_sqlstate(orig) in _SESSION_ENDED:
-            # The server ended the session: SQLAlchemy drops the connection (and those pooled before
-            # it) instead of pooling it again; its psycopg dialect sees that only once the socket is
-            # closed, which the error of an ended session can precede.
-            ctx.is_disconnect = True
         error = store_error(orig, store, path)
         if ctx.connection is None and type(error) is StoreError:  # not even connected
             error = StoreError(

@@ -210,8 +210,11 @@ def counting(store: Store) -> Iterator[list[str]]:
 
 
 def statements(seen: list[str]) -> int:
-    """SQL statements sent (an executemany counts once; BEGIN, which only SQLite sends so, does not)."""
-    return sum(1 for s in seen if s.strip().upper() not in ("BEGIN", "COMMIT", "ROLLBACK"))
+    """SQL statements sent (an executemany counts once). Transaction control does not count: SQLite's
+    BEGIN (IMMEDIATE for a file) goes through the listener, psycopg's BEGIN and either's COMMIT do not;
+    nor does a pool's ping, which is no cursor's statement."""
+    control = ("BEGIN", "BEGIN IMMEDIATE", "COMMIT", "ROLLBACK")
+    return sum(1 for s in seen if s.strip().upper() not in control)
 
 
 def write_all(store: Store, writer: Writer, pages: list[ThreadPage], at: datetime) -> float:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import socket
 import sqlite3
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,7 @@ from urllib.parse import quote
 
 from sqlalchemy import Table, event, inspect
 from sqlalchemy.engine import URL, Engine, make_url
-from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, DBAPIError, DisconnectionError, IntegrityError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Session, SQLModel, create_engine
 
@@ -44,6 +45,7 @@ from forumbot.store.values import DEFAULT_STORE as DEFAULT_STORE  # re-exported:
 from forumbot.store.values import store_url as store_url
 
 BUSY_TIMEOUT = 30.0  # seconds a writer waits for another process before giving up
+PING_AFTER_IDLE = 5.0  # seconds a pooled server connection may rest before it is pinged on checkout
 
 
 @dataclass
@@ -266,7 +268,6 @@ def open_store(
                     )
                 ) from exc
     else:
-        kwargs["pool_pre_ping"] = True
         if read_only:
             options = str(args.get("options", ""))
             args["options"] = (options + " -c default_transaction_read_only=on").strip()
@@ -292,6 +293,8 @@ def open_store(
         ) from exc
     if is_sqlite:
         _sqlite_setup(engine, in_memory=path is None, busy_timeout=busy_timeout, mode=mode)
+    else:
+        _ping_when_idle(engine)
     _translate_errors(engine, label, path, busy_timeout, mode)
     store = Store(engine=engine, url=url, mode=mode)
     try:
@@ -366,6 +369,34 @@ def _found_read_only(engine: Engine, parsed: URL, path: str | None, busy_timeout
         ).one()
         conn.rollback()
     return bool(row[0] == "on" or row[1] is False)
+
+
+def _ping_when_idle(engine: Engine) -> None:
+    """A server's pooled connection is pinged when it is checked out after resting PING_AFTER_IDLE
+    seconds or more, and replaced when the ping fails (the pool connects afresh).
+
+    Why not SQLAlchemy's ``pool_pre_ping``: it pings on every checkout, a round trip per unit of work;
+    a poll stores a thread page by page, a unit of work each, one right after the other (issue 21: a
+    tenth of the CPU of storing a page). What dies under a pooled connection (a server restarted, an
+    idle timeout, a NAT forgetting it) happens while it rests between polls, which the ping catches. A
+    connection lost in the seconds between two pages fails the statement instead: SQLAlchemy drops it
+    (and every connection pooled before it), the page writer stores the page again on a fresh one
+    (forumbot/store/pagewrite.py), and any other unit of work raises StoreError saying the connection
+    was lost; a failed transaction never writes half of anything."""
+
+    @event.listens_for(engine, "checkin")
+    def _rests(_dbapi_connection: Any, record: Any) -> None:
+        record.info["resting_since"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _wakes(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.get("resting_since")  # None: a fresh connection (info is per connection)
+        if since is None or time.monotonic() - since < PING_AFTER_IDLE:
+            return
+        try:
+            engine.dialect.do_ping(dbapi_connection)
+        except engine.dialect.loaded_dbapi.Error as exc:
+            raise DisconnectionError(f"the pooled connection failed its ping: {exc}") from exc
 
 
 def _sqlite_setup(

@@ -18,15 +18,16 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from sqlalchemy import event, select
+from sqlalchemy import create_engine, event, select
 from sqlmodel import SQLModel
 
 from forumbot.client import FetchRecord
+from forumbot.errors import StoreError
 from forumbot.parsers.records import EditMarker, Post, PostState, QuoteRef, Source, ThreadInfo, ThreadPage
-from forumbot.store import Store, open_store, pagewrite
+from forumbot.store import Store, db, open_store, pagewrite
 from forumbot.store.health import check_consistency
 from forumbot.store.models import TABLE_NAMES
-from forumbot.store.posts import PageResult, mark_vanished, post_events, record_thread_page
+from forumbot.store.posts import PageResult, mark_vanished, post_events, record_thread_page, thread_posts
 from tests.store.helpers import BOARD, T0, post
 from tests.store.orm_writer import record_thread_page_orm
 
@@ -302,6 +303,12 @@ def test_a_new_page_takes_a_handful_of_statements_and_a_reread_few(store: Store)
     # 2 SELECTs (the whole check); the thread; the posts and revisions seen again; the fetch log
     assert new_again <= 6 < old_again
     assert count_statements(store, new_page(pagewrite.record_page, 21, T0 + timedelta(2))) == new_again
+    if store.engine.dialect.name == "postgresql":  # issue 21: writes <= 1.5x the bare driver
+        # the thread, the stored posts and the new ids in one; each post with its revision, linked,
+        # and the thread's version; the fetch log
+        assert new_new == 3
+        # the opening one; the posts and revisions seen again; the fetch log
+        assert new_again == 4
     assert check_consistency(store) == []
 
 
@@ -337,3 +344,97 @@ def test_the_pids_of_the_read_so_far_are_looked_up_not_copied(store: Store) -> N
     tp = ten_posts(11)
     result = pagewrite.record_page(store, BOARD, tp, seen_at=T0, skip_pids=skip)
     assert result.pids == tuple(pid for pid in range(11, 21) if pid not in (13, 15))
+
+
+# --------------------------------------------------------------------------- PostgreSQL: ids and connections
+
+
+@pytest.mark.postgres
+def test_rows_the_opening_statement_drew_no_ids_for_get_them_all_the_same(
+    pg_schema_store: Callable[[], Store], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The opening statement draws the new rows' ids; should it draw too few (its test of what is new
+    differing from the writer's), the writer draws the rest: every post is kept, linked to its revision."""
+    st = pg_schema_store()
+    record_thread_page(st, BOARD, ten_posts(1), seen_at=T0)
+    real = pagewrite._open_page
+
+    def drawing_none(*args: Any) -> Any:
+        opened = real(*args)
+        if opened is not None:
+            opened.post_ids, opened.rev_ids = [], []
+        return opened
+
+    monkeypatch.setattr(pagewrite, "_open_page", drawing_none)
+    first = replace(ten_posts(1).posts[0], text="改票：包子")
+    mixed = replace(ten_posts(1), posts=(first, *ten_posts(11).posts))  # an edit and ten new posts
+    result = pagewrite.record_page(st, BOARD, mixed, seen_at=T0 + timedelta(1))
+    assert result.new_posts == tuple(range(11, 21)) and result.new_revisions == (1,)
+    assert check_consistency(st) == []
+    stored = thread_posts(st, BOARD, 3)
+    assert [p.pid for p in stored] == list(range(1, 21))
+    assert (stored[0].current.number, stored[0].text) == (2, "改票：包子")
+    assert all(p.current == p.revisions[-1] for p in stored)
+    assert [len(p.revisions) for p in stored] == [2] + [1] * 19
+
+
+def _terminate(store: Store) -> int:
+    """End the server session of the store's pooled connection (as a server restart would); its pid."""
+    with store.engine.connect() as conn:
+        pid = int(conn.exec_driver_sql("SELECT pg_backend_pid()").scalar_one())
+    admin = create_engine(store.url)
+    try:
+        with admin.connect() as conn:
+            assert conn.exec_driver_sql("SELECT pg_terminate_backend(%s, 5000)", (pid,)).scalar_one()
+    finally:
+        admin.dispose()
+    return pid
+
+
+def _backend_pid(store: Store) -> int:
+    with store.engine.connect() as conn:
+        return int(conn.exec_driver_sql("SELECT pg_backend_pid()").scalar_one())
+
+
+@pytest.mark.postgres
+def test_a_page_whose_connection_was_lost_is_stored_on_a_fresh_one(
+    pg_schema_store: Callable[[], Store],
+) -> None:
+    """The pooled connection is not pinged between two pages of a poll (issue 21): when it died in
+    between, the page is stored again, once, on a fresh connection, and nothing is lost."""
+    st = pg_schema_store()
+    record_thread_page(st, BOARD, ten_posts(1), seen_at=T0)
+    dead = _terminate(st)
+    result = record_thread_page(st, BOARD, ten_posts(11), seen_at=T0)
+    assert result.new_posts == tuple(range(11, 21))
+    assert [p.pid for p in thread_posts(st, BOARD, 3)] == list(range(1, 21))
+    assert _backend_pid(st) != dead
+    assert check_consistency(st) == []
+
+
+@pytest.mark.postgres
+def test_a_connection_that_rested_is_pinged_and_replaced(
+    pg_schema_store: Callable[[], Store], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    st = pg_schema_store()
+    record_thread_page(st, BOARD, ten_posts(1), seen_at=T0)
+    dead = _terminate(st)
+    monkeypatch.setattr(db, "PING_AFTER_IDLE", 0.0)  # it rested long enough
+    assert len(thread_posts(st, BOARD, 3)) == 10  # no error: the ping found it dead
+    assert _backend_pid(st) != dead
+
+
+@pytest.mark.postgres
+def test_a_connection_lost_under_another_unit_of_work_is_said_so_then_replaced(
+    pg_schema_store: Callable[[], Store],
+) -> None:
+    """Not pinged (it rested only a moment), a dead connection fails the unit of work with an error
+    that says the connection was lost; the next one connects afresh."""
+    st = pg_schema_store()
+    record_thread_page(st, BOARD, ten_posts(1), seen_at=T0)
+    dead = _terminate(st)
+    with pytest.raises(StoreError) as caught:
+        thread_posts(st, BOARD, 3)
+    assert "terminating connection" in str(caught.value)
+    assert len(thread_posts(st, BOARD, 3)) == 10
+    assert _backend_pid(st) != dead

@@ -78,8 +78,13 @@ class VotePost:
     at_latest: datetime | None = None
 
     def __post_init__(self) -> None:
-        _aware(self.at, f"vote post pid={self.pid}")
-        _aware(self.at_latest, f"vote post pid={self.pid} (at_latest)")
+        # One per post of a vote thread (100,000 in a long day): the check inline, its message made only
+        # for a naive time.
+        at, latest = self.at, self.at_latest
+        if at is not None and (at.tzinfo is None or at.utcoffset() is None):
+            _aware(at, f"vote post pid={self.pid}")
+        if latest is not None and (latest.tzinfo is None or latest.utcoffset() is None):
+            _aware(latest, f"vote post pid={self.pid} (at_latest)")
 
 
 @dataclass(frozen=True, slots=True)

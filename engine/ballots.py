@@ -16,6 +16,8 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from engine.quickinit import quick_init
+
 __all__ = [
     "Ballot",
     "BallotKind",
@@ -37,6 +39,7 @@ class BallotKind(StrEnum):
     UNREADABLE = "unreadable"  # looks like a vote but breaks the format (R004: an invalid vote)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Ballot:
     """The reading of one post.

@@ -11,6 +11,7 @@ from enum import StrEnum
 
 from engine.ballots import Ballot, BallotKind
 from engine.flags_day import DayFlags
+from engine.quickinit import quick_init
 
 __all__ = [
     "Card",
@@ -56,6 +57,7 @@ def fmt_clock(t: datetime, tz: tzinfo | None) -> str:
 # --- inputs ---------------------------------------------------------------------------------------------
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class VotePost:
     """A post of the vote thread (any author, any time) with its reading.
@@ -274,6 +276,7 @@ class VoteStatus(StrEnum):
         return self in (VoteStatus.COUNTED, VoteStatus.CHANGED)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """What the engine decided about one post. ``stage`` 0 = the original vote, 1/2 = revote #1/#2."""

@@ -504,6 +504,13 @@ def _strip_brackets(s: str) -> str:
 # --- R004 -------------------------------------------------------------------------------------------------
 
 _R004_LABEL = re.compile(r"(投票|改票)对象")
+# The format's patterns for each word (投票 or 改票), compiled once rather than looked up in re's cache
+# for every post.
+_R004_FULL = {
+    w: re.compile(rf"{w}对象\s*:\s*(?P<t>.*?)\s*{w}理由\s*:(?P<reason>.*)", re.S) for w in ("投票", "改票")
+}
+_R004_LINE = {w: re.compile(rf"{w}对象\s*:\s*(?P<t>[^\n]*)") for w in ("投票", "改票")}
+_R004_REASON_COLON = {w: re.compile(rf"{w}理由\s*:") for w in ("投票", "改票")}
 
 
 def _r004_target(raw: str, names: _Names) -> tuple[str | None, bool, bool, tuple[str, ...]]:
@@ -555,13 +562,13 @@ def _read_r004(
         return Ballot(BallotKind.NOT_A_VOTE, needs_review=loose.needs_review, note=loose.note or "非投票内容")
     word = kinds.pop()
     kind = BallotKind.VOTE if word == "投票" else BallotKind.CHANGE
-    m = re.search(rf"{word}对象\s*:\s*(?P<t>.*?)\s*{word}理由\s*:(?P<reason>.*)", t, re.S)
+    m = _R004_FULL[word].search(t)
     pre = ""
     label_note = ""
     if m is not None:
         raw, reason, pre = m.group("t"), m.group("reason").strip(), t[: m.start()].strip()
     else:
-        m2 = re.search(rf"{word}对象\s*:\s*(?P<t>[^\n]*)", t)
+        m2 = _R004_LINE[word].search(t)
         if m2 is None:
             return Ballot(BallotKind.UNREADABLE, needs_review=True, note=f"格式错误：“{word}对象”后缺少冒号")
         other = "改票" if word == "投票" else "投票"
@@ -571,9 +578,9 @@ def _read_r004(
             if cut >= 0:
                 raw = raw[:cut]
         target, abstain, ambiguous, found = _r004_target(raw, names)
-        if re.search(rf"{other}理由\s*:", t):
+        if _R004_REASON_COLON[other].search(t):
             why = f"格式错误：“{word}对象”须配“{word}理由”"
-        elif re.search(rf"{word}理由", t):
+        elif f"{word}理由" in t:
             why = f"格式错误：“{word}理由”后缺少冒号"
         elif require_reason_label:
             why = f"格式错误：缺少“{word}理由”标签（AMB-75）"

@@ -126,6 +126,7 @@ def unused_override_problem(pid: int) -> str:
     return f"pid={pid}：法官更正的帖子不在本次投票帖中，未使用"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TargetCheck:
     name: str | None  # the living player voted for, or None

@@ -32,6 +32,7 @@ from engine import (
     BallotKind,
     VotePost,
     fold_punctuation,
+    quick_init,
     suggest_name,
 )
 from forumbot.labels import post_state_label
@@ -189,6 +190,7 @@ _REASON_LABEL = re.compile(r"^[\s,.;:!)\]]*(?:理由|原因)\s*:?\s*")
 _TOKEN = re.compile(r"[^\s,.!?;:()\[\]<>、\"'~]+")
 
 
+@quick_init  # made for every vote statement of a thread
 @dataclass(frozen=True, slots=True)
 class _Statement:
     kind: BallotKind

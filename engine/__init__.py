@@ -202,6 +202,7 @@ from engine.night import (
 )
 from engine.outcome import Outcome, Termination, Winner
 from engine.presets import Composition, PresetTable, parse_presets
+from engine.quickinit import quick_init
 
 # The rule-set families register themselves on import (after the core above).
 from engine.r001 import R000G1, R000G2, R000GP, R001  # registers R001 and the R000 variants on import
@@ -390,6 +391,7 @@ __all__ = [
     "pass_authority",
     "plan_revote",
     "publishable_last_words",
+    "quick_init",
     "random_day",
     "random_night",
     "record_proxy_vote",

@@ -10,10 +10,13 @@ verdicts ("写错名字算废票：Kenn 不是存活玩家（是否为 Ken？）
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
+
+from engine.quickinit import quick_init
 
 __all__ = [
     "Ballot",
@@ -36,6 +39,7 @@ class BallotKind(StrEnum):
     UNREADABLE = "unreadable"  # looks like a vote but breaks the format (R004: an invalid vote)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Ballot:
     """The reading of one post.
@@ -104,9 +108,28 @@ def _build_punct_table() -> dict[int, str]:
 _PUNCT_TABLE = _build_punct_table()
 
 
+# The characters the table folds, and each one's replacement. Every replacement is ASCII (or empty) and
+# no ASCII character is folded, so replacing the characters one after the other reads as one translate.
+_FOLD_CHAR = {chr(code): repl for code, repl in _PUNCT_TABLE.items()}
+_FOLDABLE = re.compile("[" + "".join(re.escape(c) for c in sorted(_FOLD_CHAR)) + "]")
+_FEW = 6  # distinct foldable characters up to which replacing each beats translate
+
+
 def fold_punctuation(text: str) -> str:
-    """Fold full-width *punctuation* to half-width ("标点符号不区分全半角"); letters, digits stay (AMB-25)."""
-    return text.translate(_PUNCT_TABLE)
+    """Fold full-width *punctuation* to half-width ("标点符号不区分全半角"); letters, digits stay (AMB-25).
+
+    ``str.translate`` looks every character of a non-ASCII text up in the table (raising and clearing a
+    KeyError for each one it does not fold); a vote post holds a few distinct punctuation marks, so they
+    are found by one regex scan and replaced each by one C call (issue 21). Same result, for any text."""
+    found = _FOLDABLE.findall(text)
+    if not found:
+        return text
+    marks = set(found)
+    if len(marks) > _FEW:
+        return text.translate(_PUNCT_TABLE)
+    for ch in marks:
+        text = text.replace(ch, _FOLD_CHAR[ch])
+    return text
 
 
 def fold_name(name: str) -> str:

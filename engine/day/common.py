@@ -19,10 +19,12 @@ from engine.day.model import (
     fmt_clock,
 )
 from engine.flags_day import DayFlags
+from engine.quickinit import quick_init
 
 _FAR = 1 << 62
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Entry:
     """One thing to judge, in time order: a thread post or a proxy vote."""
@@ -45,11 +47,16 @@ class Entry:
         return (self.at, self.pid if self.pid is not None else _FAR, self.seq)
 
     def verdict(self, status: VoteStatus, reason: str, **kw: object) -> Verdict:
-        needs_review = bool(kw.pop("needs_review", False)) or self.ballot.needs_review
-        if self.ballot.needs_review and self.ballot.note and self.ballot.note not in reason:
-            reason = f"{reason}（{self.ballot.note}）"
-        if self.override is not None:
-            reason = f"法官更正（{self.override.by}：{self.override.why}）→ {reason}"
+        ballot, override = self.ballot, self.override
+        if ballot.needs_review:
+            kw.pop("needs_review", None)
+            needs_review = True
+            if ballot.note and ballot.note not in reason:
+                reason = f"{reason}（{ballot.note}）"
+        else:
+            needs_review = bool(kw.pop("needs_review", False)) if kw else False
+        if override is not None:
+            reason = f"法官更正（{override.by}：{override.why}）→ {reason}"
         return Verdict(
             pid=self.pid,
             floor=self.floor,
@@ -59,7 +66,7 @@ class Entry:
             reason=reason,
             needs_review=needs_review,
             proxy=self.proxy is not None,
-            override=self.override,
+            override=override,
             **kw,  # type: ignore[arg-type]
         )
 
@@ -105,14 +112,21 @@ def build_entries(
     for pid in by_pid:
         if pid not in seen:
             problems.append(unused_override_problem(pid))
-    entries.sort(key=lambda e: e.sort_key)
+    entries.sort(key=_judging_order)
     return entries, problems
+
+
+def _judging_order(e: Entry) -> tuple[datetime, int, int]:
+    """``Entry.sort_key``, read without the property's call (once per post of a thread, issue 21)."""
+    pid = e.pid
+    return (e.at, pid if pid is not None else _FAR, e.seq)
 
 
 def unused_override_problem(pid: int) -> str:
     return f"pid={pid}：法官更正的帖子不在本次投票帖中，未使用"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TargetCheck:
     name: str | None  # the living player voted for, or None

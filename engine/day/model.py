@@ -11,6 +11,7 @@ from enum import StrEnum
 
 from engine.ballots import Ballot, BallotKind
 from engine.flags_day import DayFlags
+from engine.quickinit import quick_init
 
 __all__ = [
     "Card",
@@ -56,6 +57,7 @@ def fmt_clock(t: datetime, tz: tzinfo | None) -> str:
 # --- inputs ---------------------------------------------------------------------------------------------
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class VotePost:
     """A post of the vote thread (any author, any time) with its reading.
@@ -78,8 +80,13 @@ class VotePost:
     at_latest: datetime | None = None
 
     def __post_init__(self) -> None:
-        _aware(self.at, f"vote post pid={self.pid}")
-        _aware(self.at_latest, f"vote post pid={self.pid} (at_latest)")
+        # One per post of a vote thread (100,000 in a long day): the check inline, its message made only
+        # for a naive time.
+        at, latest = self.at, self.at_latest
+        if at is not None and (at.tzinfo is None or at.utcoffset() is None):
+            _aware(at, f"vote post pid={self.pid}")
+        if latest is not None and (latest.tzinfo is None or latest.utcoffset() is None):
+            _aware(latest, f"vote post pid={self.pid} (at_latest)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,6 +276,7 @@ class VoteStatus(StrEnum):
         return self in (VoteStatus.COUNTED, VoteStatus.CHANGED)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """What the engine decided about one post. ``stage`` 0 = the original vote, 1/2 = revote #1/#2."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, tzinfo
 
 from engine.ballots import BallotKind
 from engine.day.common import (
@@ -41,6 +41,7 @@ PEACEFUL = "平安夜，无人票死"
 _NOT_A_REPLY = frozenset(
     {VoteStatus.AFTER_AS_OF, VoteStatus.PROXY_REFUSED, VoteStatus.LATE, VoteStatus.BEFORE_OPEN}
 )
+_VOTE_LIKE = frozenset({BallotKind.VOTE, BallotKind.CHANGE, BallotKind.VOID})
 _VOID_PREFIX = {
     VoteStatus.VOID_WRONG_NAME: "写错名字算废票：",
     VoteStatus.AMBIGUOUS: "投票对象不明确，按废票处理（AMB-25）：",
@@ -86,8 +87,9 @@ def resolve_r001(inp: DayInput, as_of: datetime | None = None) -> DayResult:
             else t < void_deadline
         )
 
+    rnd = _Round.of(inp, as_of)
     for e in entries:
-        verdicts.append(_judge_entry(e, inp, as_of, state, verdicts, proxy_used, void_in_time))
+        verdicts.append(_judge_entry(e, inp, rnd, state, verdicts, proxy_used, void_in_time))
 
     living = [p for p in inp.roster if p in inp.alive]
     deficient_now, d_disc = _attendance(inp, living, final=not provisional)
@@ -326,80 +328,106 @@ def _scattered(
     return [p for _, _, p in with_post] + without
 
 
+@dataclass(frozen=True, slots=True)
+class _Round:
+    """What every post of the round is checked against, looked up once per day rather than once per
+    post (a vote thread of 100,000 posts, issue 21): the roster as a set (``DayInput.roster`` is a
+    tuple), the display zone (a property of DayInput), the deadlines a minute-precision time may
+    straddle."""
+
+    as_of: datetime | None
+    roster: frozenset[str]
+    alive: frozenset[str]
+    judges: frozenset[str]
+    opens_at: datetime
+    closes_at: datetime
+    tz: tzinfo | None
+    deadlines: tuple[tuple[datetime, str], ...]
+
+    @classmethod
+    def of(cls, inp: DayInput, as_of: datetime | None) -> _Round:
+        times = inp.times
+        return cls(
+            as_of,
+            frozenset(inp.roster),
+            frozenset(inp.alive),
+            frozenset(inp.judges),
+            times.opens_at,
+            times.closes_at,
+            inp.tz,
+            ((times.opens_at, "开始时间"), (times.void_deadline, "废票截止"), (times.closes_at, "投票截止")),
+        )
+
+
 def _judge_entry(
     e: Entry,
     inp: DayInput,
-    as_of: datetime | None,
+    rnd: _Round,
     state: dict[str, _State],
     verdicts: list[Verdict],
     proxy_used: dict[str, int],
     void_in_time: Callable[[datetime], bool],
 ) -> Verdict:
     """One post (or proxy vote): who may post and when, then a void (§四.3) or a vote (§四.1)."""
-    refused = _gate(e, inp, as_of, proxy_used)
+    refused = _gate(e, inp, rnd, proxy_used)
     if refused is not None:
         return refused
-    times, tz, b = inp.times, inp.tz, e.ballot
-    note = straddle_note(
-        e,
-        [(times.opens_at, "开始时间"), (times.void_deadline, "废票截止"), (times.closes_at, "投票截止")],
-        tz,
-    )
-
-    def done(v: Verdict) -> Verdict:
-        if note:
-            v = replace(v, reason=f"{v.reason}；{note}", needs_review=True)
-        return v
+    b = e.ballot
+    note = straddle_note(e, rnd.deadlines, rnd.tz) if e.at_latest is not None else ""
 
     if b.kind is BallotKind.UNREADABLE:
-        return done(
-            e.verdict(VoteStatus.UNREADABLE, f"无法识别的投票：{b.note or '格式不明'}", needs_review=True)
-        )
-    if b.kind is BallotKind.VOID:
-        return done(_judge_void(e, inp, state, verdicts, void_in_time, review=bool(note)))
-    return done(_judge_vote(e, inp, state, verdicts, proxy_used, review=bool(note)))
+        v = e.verdict(VoteStatus.UNREADABLE, f"无法识别的投票：{b.note or '格式不明'}", needs_review=True)
+    elif b.kind is BallotKind.VOID:
+        v = _judge_void(e, inp, state, verdicts, void_in_time, review=bool(note))
+    else:
+        v = _judge_vote(e, inp, state, verdicts, proxy_used, review=bool(note))
+    if note:
+        v = replace(v, reason=f"{v.reason}；{note}", needs_review=True)
+    return v
 
 
-def _gate(e: Entry, inp: DayInput, as_of: datetime | None, proxy_used: dict[str, int]) -> Verdict | None:
+def _gate(e: Entry, inp: DayInput, rnd: _Round, proxy_used: dict[str, int]) -> Verdict | None:
     """Refuse a post by who wrote it, what it is and when: proxies (a living player within the per-game
     limit, AMB-32), the judges' posts, outsiders, the dead, non-votes, posts outside the round."""
-    flags, times, tz = inp.flags, inp.times, inp.tz
+    tz, as_of, author, at = rnd.tz, rnd.as_of, e.author, e.at
     b = e.ballot
-    vote_like = b.kind in (BallotKind.VOTE, BallotKind.CHANGE, BallotKind.VOID)
-    if as_of is not None and e.at > as_of:
+    kind = b.kind
+    if as_of is not None and at > as_of:
         return e.verdict(VoteStatus.AFTER_AS_OF, f"晚于查看时间 {fmt_time(as_of, tz)}，暂不计")
     if e.proxy is not None:
-        if e.author not in inp.roster:
-            return e.verdict(VoteStatus.PROXY_REFUSED, f"代投对象 {e.author} 不是本局玩家")
-        if e.author not in inp.alive:
-            return e.verdict(VoteStatus.PROXY_REFUSED, f"{e.author} 已出局，不能代投")
-        limit = flags.r001_proxy_limit_per_game
-        if proxy_used.get(e.author, 0) >= limit:
+        if author not in rnd.roster:
+            return e.verdict(VoteStatus.PROXY_REFUSED, f"代投对象 {author} 不是本局玩家")
+        if author not in rnd.alive:
+            return e.verdict(VoteStatus.PROXY_REFUSED, f"{author} 已出局，不能代投")
+        limit = inp.flags.r001_proxy_limit_per_game
+        if proxy_used.get(author, 0) >= limit:
             return e.verdict(
-                VoteStatus.PROXY_REFUSED, f"{e.author} 的代投次数已用完（每局限{limit}次，AMB-32）"
+                VoteStatus.PROXY_REFUSED, f"{author} 的代投次数已用完（每局限{limit}次，AMB-32）"
             )
-    elif e.author in inp.judges:
+    elif author in rnd.judges:
         return e.verdict(VoteStatus.NOT_A_PLAYER, "法官帖，不计票")
-    if e.author not in inp.roster:
+    if author not in rnd.roster:
+        vote_like = kind in _VOTE_LIKE
         return e.verdict(VoteStatus.NOT_A_PLAYER, "非本局玩家，投票无效" if vote_like else "非本局玩家发帖")
-    if e.author not in inp.alive:
+    if author not in rnd.alive:
+        vote_like = kind in _VOTE_LIKE
         return e.verdict(
             VoteStatus.DEAD, "已死亡玩家不允许投票（§四.5.1）" if vote_like else "已死亡玩家发帖（非投票）"
         )
-    if e.override is not None and b.kind is BallotKind.NOT_A_VOTE:
+    if e.override is not None and kind is BallotKind.NOT_A_VOTE:
         return e.verdict(VoteStatus.OVERRIDDEN, "此帖不计")
     # The time before the format: whatever a post after the close says, it is simply late.
-    if e.at >= times.closes_at:
+    closes_at = rnd.closes_at
+    if at >= closes_at:
         plain = replace(e, ballot=replace(b, needs_review=False))  # no doubt about its format matters
-        return plain.verdict(VoteStatus.LATE, f"投票截止（{fmt_clock(times.closes_at, tz)}）后发帖，无效")
-    if b.kind is BallotKind.NOT_A_VOTE:
+        return plain.verdict(VoteStatus.LATE, f"投票截止（{fmt_clock(closes_at, tz)}）后发帖，无效")
+    if kind is BallotKind.NOT_A_VOTE:
         return e.verdict(VoteStatus.NOT_A_VOTE, b.note or "非投票内容")
-    if e.at < times.opens_at and (e.at_latest is None or e.at_latest < times.opens_at):
+    opens_at = rnd.opens_at
+    if at < opens_at and (e.at_latest is None or e.at_latest < opens_at):
         # A time known only as an interval that reaches past the opening is not rejected: it is judged
         # inside the round and flagged (straddle_note) for the judge to settle from an exact source.
-        return e.verdict(
-            VoteStatus.BEFORE_OPEN, f"早于本轮案情发布（{fmt_time(times.opens_at, tz)}），不计入本轮"
-        )
+        return e.verdict(VoteStatus.BEFORE_OPEN, f"早于本轮案情发布（{fmt_time(opens_at, tz)}），不计入本轮")
     return None
 
 

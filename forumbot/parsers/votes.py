@@ -24,6 +24,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import lru_cache
+from operator import attrgetter
 from typing import Literal, Protocol
 
 from engine import (
@@ -31,10 +32,11 @@ from engine import (
     BallotKind,
     VotePost,
     fold_punctuation,
+    quick_init,
     suggest_name,
 )
 from forumbot.labels import post_state_label
-from forumbot.lookalike import look_alikes
+from forumbot.lookalike import LookAlike, look_alikes
 from forumbot.parsers.records import EditMarker, PostState
 
 __all__ = [
@@ -81,6 +83,8 @@ def normalize_vote_text(text: str) -> str:
         t = _DROP_BLOCK.sub("", t)
         t = _BBCODE_TAG.sub("", t)
     t = fold_punctuation(t)
+    if "\n" not in t:  # one line (most posts): its whitespace collapsed, no list of lines
+        return " ".join(t.split())
     lines = [" ".join(line.split()) for line in t.split("\n")]
     return "\n".join(line for line in lines if line)
 
@@ -96,51 +100,42 @@ _PARTICLES = "吧啦了啊呀哦哈嘛呢哇噢咯喔哟~"
 _SEPARATORS = re.compile(r"(?:\s|[,、/&+|;]|和|或|与|跟|还是|or\b)*", re.IGNORECASE)
 
 
+_WORD_CLASS = "[A-Za-z0-9_]"  # the characters _is_word accepts
+
+
+def _name_alternative(key: str) -> str:
+    """``key`` as a regex that matches it only with word boundaries where :func:`_is_word` asks for them."""
+    alt = re.escape(key)
+    if _is_word(key[0]):
+        alt = f"(?<!{_WORD_CLASS}){alt}"
+    if _is_word(key[-1]):
+        alt = f"{alt}(?!{_WORD_CLASS})"
+    return alt
+
+
 @dataclass(frozen=True, slots=True)
 class _Names:
     by_key: dict[str, str]  # punctuation-folded name → name as in the roster
     by_first: dict[str, tuple[str, ...]]  # first character → folded names, longest first
-    # first character → the lengths of the folded names starting with it, longest first: a name at a
-    # position is found by one dict lookup per length, not one comparison per name (a roster of
-    # 玩家01…玩家35 shares its first character)
-    lengths: dict[str, tuple[int, ...]]
+    # Every folded name, longest first, each with its word boundaries: a regex tries the alternatives in
+    # order and takes the first that matches, which is the longest name with its boundaries, found in C
+    # (issue 21: a name at a position was one dict lookup per name length in Python).
+    pattern: re.Pattern[str]
 
     def exact(self, s: str) -> str | None:
         return self.by_key.get(s)
 
     def match_at(self, s: str, pos: int) -> tuple[str, int] | None:
-        """The longest player name starting at ``pos`` with word boundaries on both sides."""
-        if pos >= len(s):
+        """The longest player name starting at ``pos`` (≥ 0) with word boundaries on both sides."""
+        m = self.pattern.match(s, pos)
+        if m is None:
             return None
-        lengths = self.lengths.get(s[pos])
-        if not lengths:
-            return None
-        before = s[pos - 1] if pos > 0 else ""
-        by_key = self.by_key
-        for n in lengths:
-            end = pos + n
-            key = s[pos:end]
-            if key not in by_key or len(key) != n:
-                continue
-            if before and _is_word(before) and _is_word(key[0]):
-                continue
-            if end < len(s) and _is_word(key[-1]) and _is_word(s[end]):
-                continue
-            return self.by_key[key], end
-        return None
+        return self.by_key[m.group()], m.end()
 
     def find_all(self, s: str) -> list[str]:
-        found: list[str] = []
-        i = 0
-        while i < len(s):
-            m = self.match_at(s, i)
-            if m is None:
-                i += 1
-                continue
-            if m[0] not in found:
-                found.append(m[0])
-            i = m[1]
-        return found
+        """The names in ``s``, each once, in order: scanned as :meth:`match_at` at each position, a
+        match skipping to its end (the regex's own left-to-right scan)."""
+        return list(dict.fromkeys(self.by_key[m.group()] for m in self.pattern.finditer(s)))
 
 
 @lru_cache(maxsize=64)
@@ -151,10 +146,11 @@ def _names(players: tuple[str, ...] | frozenset[str]) -> _Names:
         if key:
             by_key.setdefault(key, p)
     by_first: dict[str, list[str]] = {}
-    for key in sorted(by_key, key=len, reverse=True):
+    longest_first = sorted(by_key, key=len, reverse=True)
+    for key in longest_first:
         by_first.setdefault(key[0], []).append(key)
-    lengths = {c: tuple(dict.fromkeys(len(k) for k in v)) for c, v in by_first.items()}
-    return _Names(by_key, {c: tuple(v) for c, v in by_first.items()}, lengths)
+    pattern = re.compile("|".join(_name_alternative(k) for k in longest_first) or "(?!)")
+    return _Names(by_key, {c: tuple(v) for c, v in by_first.items()}, pattern)
 
 
 #: The roster's name matcher type (``exact``, ``match_at``, ``find_all``, ``by_key``).
@@ -194,6 +190,7 @@ _REASON_LABEL = re.compile(r"^[\s,.;:!)\]]*(?:理由|原因)\s*:?\s*")
 _TOKEN = re.compile(r"[^\s,.!?;:()\[\]<>、\"'~]+")
 
 
+@quick_init  # made for every vote statement of a thread
 @dataclass(frozen=True, slots=True)
 class _Statement:
     kind: BallotKind
@@ -213,8 +210,8 @@ class _Statement:
 
 
 def _clean_reason(after: str) -> str:
-    s = _REASON_LABEL.sub("", after)
-    return s.strip(" ,.;:!?()[]~")
+    label = _REASON_LABEL.match(after)  # anchored at the start: what sub("") would remove, if anything
+    return (after[label.end() :] if label else after).strip(" ,.;:!?()[]~")
 
 
 def _parse_target(
@@ -356,13 +353,31 @@ def _to_ballot(st: _Statement, **kw: object) -> Ballot:
     return Ballot(**fields)  # type: ignore[arg-type]
 
 
+# Readings many posts share, made once: a Ballot is a frozen value, equal to any Ballot of the same fields.
+_EMPTY_POST = Ballot(BallotKind.NOT_A_VOTE, note="空帖（或只有引用）")
+_CHAT = Ballot(BallotKind.NOT_A_VOTE, note="非投票内容")
+_ABSTAIN = Ballot(BallotKind.VOTE, abstain=True, note="弃权")
+_ABSTAIN_MENTIONED = Ballot(BallotKind.NOT_A_VOTE, needs_review=True, note="提到弃权，但不像投票，请法官确认")
+_VOID_AND_VOTE = Ballot(
+    BallotKind.VOID, needs_review=True, note="同一帖既有废票又有投票，按废票处理，请法官确认"
+)
+
+
 def _read_r001(t: str, names: _Names, fast: bool = True) -> Ballot:
+    """The R001 reading of a normalised text. ``fast`` takes the shortcuts (the one-line canonical vote,
+    the text with no vote keyword); ``fast=False`` is the general reader they must agree with
+    (tests/parsers/test_votes_fast.py)."""
     if not t:
-        return Ballot(BallotKind.NOT_A_VOTE, note="空帖（或只有引用）")
-    if fast and t.startswith(("投票", "改票")):
-        found = _canonical_vote(t, names)
-        if found is not None:
-            return found
+        return _EMPTY_POST
+    if fast:
+        if t.startswith(("投票", "改票")):
+            found = _canonical_vote(t, names)
+            if found is not None:
+                return found
+        elif not _holds_keyword(t):
+            # Chat (most posts of a thread): every vote statement starts at a keyword, so the text holds
+            # none and is read as the general reader reads a text without one.
+            return _without_statement(_strip_brackets(t), names)
     sts = _statements(t, names)
     canonical = [s for s in sts if s.canonical]
     chosen = canonical or sts
@@ -393,11 +408,14 @@ def _read_r001(t: str, names: _Names, fast: bool = True) -> Ballot:
                 note="同一帖有多个不同的投票，目标不明确",
             )
         if first.kind is not BallotKind.VOID and _VOID_WORDS.search(bare):
-            return Ballot(
-                BallotKind.VOID, needs_review=True, note="同一帖既有废票又有投票，按废票处理，请法官确认"
-            )
+            return _VOID_AND_VOTE
         return _to_ballot(first)
-    # no vote statement: a void, a bare abstention, a bare name, or chat
+    return _without_statement(bare, names)
+
+
+def _without_statement(bare: str, names: _Names) -> Ballot:
+    """A text with no vote statement (its brackets stripped): a void, a bare abstention, a bare name,
+    or chat."""
     if _VOID_WORDS.search(bare):
         if "?" in bare or names.find_all(bare):
             return Ballot(
@@ -412,10 +430,8 @@ def _read_r001(t: str, names: _Names, fast: bool = True) -> Ballot:
             note="主动废票" + ("（帖中还有其他内容，请确认）" if long else ""),
         )
     compact = bare.replace(" ", "").replace("\n", "")
-    if _ABSTAIN_ONLY.match(compact):
-        return Ballot(BallotKind.VOTE, abstain=True, note="弃权")
-    if "弃权" in compact:
-        return Ballot(BallotKind.NOT_A_VOTE, needs_review=True, note="提到弃权，但不像投票，请法官确认")
+    if "弃权" in compact:  # every _ABSTAIN_ONLY match holds it
+        return _ABSTAIN if _ABSTAIN_ONLY.match(compact) else _ABSTAIN_MENTIONED
     core = compact.lstrip("@").rstrip(_PARTICLES + ".!~")
     name = names.exact(core)
     if name is not None:
@@ -426,7 +442,7 @@ def _read_r001(t: str, names: _Names, fast: bool = True) -> Ballot:
         return Ballot(
             BallotKind.NOT_A_VOTE, needs_review=True, note="提到投票和玩家名，但看不出投给谁，请法官确认"
         )
-    return Ballot(BallotKind.NOT_A_VOTE, note="非投票内容")
+    return _CHAT
 
 
 # The most common post of a vote thread, on one line: «投票：名字» or «改票：名字», a reason after it
@@ -434,6 +450,14 @@ def _read_r001(t: str, names: _Names, fast: bool = True) -> Ballot:
 # to the general reader above, whose reading this is exactly (tests/parsers/test_votes_fast.py).
 _CANONICAL_HEAD = re.compile(r"(投票|改票)[ ]*:[ ]*")
 _ANY_KEYWORD = re.compile(r"[投票]|(?i:vote)")  # every _R001_KEYWORD match holds one of them
+# ... and every _ANY_KEYWORD match one of these characters ((?i:v) matches v and V only): one class
+# scanned in C, where the pattern above tries its case-insensitive branch at every position.
+_KEY_CHAR = re.compile(r"[投票vV]")
+
+
+def _holds_keyword(s: str) -> bool:
+    """Whether ``s`` holds anything :data:`_R001_KEYWORD` could match (see :data:`_ANY_KEYWORD`)."""
+    return _KEY_CHAR.search(s) is not None and _ANY_KEYWORD.search(s) is not None
 
 
 def _canonical_vote(t: str, names: _Names) -> Ballot | None:
@@ -447,7 +471,7 @@ def _canonical_vote(t: str, names: _Names) -> Ballot | None:
     rest = t[head.end() :]
     if not rest or rest[0] in " ([<\"'@" or rest.startswith(("弃权", "废票", "作废")):
         return None
-    if _ANY_KEYWORD.search(rest):  # another statement would follow on the line
+    if _holds_keyword(rest):  # another statement would follow on the line
         return None
     m = names.match_at(rest, 0)
     if m is None:
@@ -461,26 +485,34 @@ def _canonical_vote(t: str, names: _Names) -> Ballot | None:
     if after and (after[0] in _PARTICLES or not _is_boundary_text(after)):
         return None
     kind = BallotKind.CHANGE if head.group(1) == "改票" else BallotKind.VOTE
-    return _to_ballot(_Statement(kind, name, reason=_clean_reason(after), canonical=True, names=(name,)))
+    # _to_ballot(_Statement(kind, name, reason=..., canonical=True, names=(name,))), made directly
+    return Ballot(kind, name, False, _clean_reason(after), False, "", False, (name,))
 
 
 _BRACKETS = re.compile(r"\([^()]*\)|\[[^\[\]]*\]|<[^<>]*>|（[^（）]*）")
-_OPENING_BRACKETS = "([<（"  # every _BRACKETS match starts with one of them
 
 
 def _strip_brackets(s: str) -> str:
-    if not any(c in s for c in _OPENING_BRACKETS):  # most chat: nothing any pattern could match
-        return s
-    prev = None
-    while prev != s:
-        prev = s
-        s = _BRACKETS.sub("", s)
+    """``s`` without its bracketed remarks, nested ones too (removed until nothing changes)."""
+    # Every _BRACKETS match starts with one of these: without one (most chat) nothing could match, and
+    # after a pass that removed none, or that left none of them, the next pass would change nothing.
+    while "(" in s or "[" in s or "<" in s or "（" in s:
+        s, n = _BRACKETS.subn("", s)
+        if not n:
+            break
     return s
 
 
 # --- R004 -------------------------------------------------------------------------------------------------
 
 _R004_LABEL = re.compile(r"(投票|改票)对象")
+# The format's patterns for each word (投票 or 改票), compiled once rather than looked up in re's cache
+# for every post.
+_R004_FULL = {
+    w: re.compile(rf"{w}对象\s*:\s*(?P<t>.*?)\s*{w}理由\s*:(?P<reason>.*)", re.S) for w in ("投票", "改票")
+}
+_R004_LINE = {w: re.compile(rf"{w}对象\s*:\s*(?P<t>[^\n]*)") for w in ("投票", "改票")}
+_R004_REASON_COLON = {w: re.compile(rf"{w}理由\s*:") for w in ("投票", "改票")}
 
 
 def _r004_target(raw: str, names: _Names) -> tuple[str | None, bool, bool, tuple[str, ...]]:
@@ -532,13 +564,13 @@ def _read_r004(
         return Ballot(BallotKind.NOT_A_VOTE, needs_review=loose.needs_review, note=loose.note or "非投票内容")
     word = kinds.pop()
     kind = BallotKind.VOTE if word == "投票" else BallotKind.CHANGE
-    m = re.search(rf"{word}对象\s*:\s*(?P<t>.*?)\s*{word}理由\s*:(?P<reason>.*)", t, re.S)
+    m = _R004_FULL[word].search(t)
     pre = ""
     label_note = ""
     if m is not None:
         raw, reason, pre = m.group("t"), m.group("reason").strip(), t[: m.start()].strip()
     else:
-        m2 = re.search(rf"{word}对象\s*:\s*(?P<t>[^\n]*)", t)
+        m2 = _R004_LINE[word].search(t)
         if m2 is None:
             return Ballot(BallotKind.UNREADABLE, needs_review=True, note=f"格式错误：“{word}对象”后缺少冒号")
         other = "改票" if word == "投票" else "投票"
@@ -548,9 +580,9 @@ def _read_r004(
             if cut >= 0:
                 raw = raw[:cut]
         target, abstain, ambiguous, found = _r004_target(raw, names)
-        if re.search(rf"{other}理由\s*:", t):
+        if _R004_REASON_COLON[other].search(t):
             why = f"格式错误：“{word}对象”须配“{word}理由”"
-        elif re.search(rf"{word}理由", t):
+        elif f"{word}理由" in t:
             why = f"格式错误：“{word}理由”后缺少冒号"
         elif require_reason_label:
             why = f"格式错误：缺少“{word}理由”标签（AMB-75）"
@@ -645,6 +677,7 @@ def _read_ballot(
     return _read_r004(t, names, require_reason_label, allow_text_before_format, void_is_vote_attempt)
 
 
+_PID = attrgetter("pid")
 _SHORT_TEXT = 64  # characters: the texts whose reading vote_posts keeps for the posts that repeat them
 
 
@@ -701,37 +734,50 @@ def vote_posts(
         raise ValueError(f"unknown vote grammar {grammar!r} (expected 'r001' or 'r004')")
     names = _names_for(players)
     alike = look_alikes({*players, *others})
+    impostors: dict[str, LookAlike | None] = {}  # author → alike.find(author): a thread has few authors
     seen: set[int] = set()
     out: list[VotePost] = []
     edited_set = set(edited_pids)
+    normal = PostState.NORMAL
     # A short text is read once per call: threads repeat 顶, +1, 投票：X word for word, and a Ballot is
     # a value (frozen), so posts saying the same share it. Long texts are not kept (memory).
     read: dict[str, Ballot] = {}
-    for p in sorted(posts, key=lambda x: x.pid):
-        if p.pid in seen:
+    for p in sorted(posts, key=_PID):
+        pid = p.pid
+        if pid in seen:
             continue
-        seen.add(p.pid)
+        seen.add(pid)
         text = p.text
-        known = read.get(text) if type(text) is str and len(text) <= _SHORT_TEXT else None
+        short = type(text) is str and len(text) <= _SHORT_TEXT
+        known = read.get(text) if short else None
         if known is not None:
             ballot = known
         else:
             ballot = _read_ballot(
                 text, grammar, names, require_reason_label, allow_text_before_format, void_is_vote_attempt
             )
-            if type(text) is str and len(text) <= _SHORT_TEXT:
+            if short:
                 read[text] = ballot
-        if p.state is not PostState.NORMAL:
+        if p.state is not normal:
             shown = post_state_label(p.state.value)
             ballot = replace(ballot, needs_review=True, note=f"帖子状态异常（{shown}），请法官确认")
         # The marker names the LAST editor only. A judge or moderator editing a player's vote post is
         # not the player editing his vote: flag it for the judges instead of voiding it.
-        own_marker = p.edit is not None and (not p.edit.by or p.edit.by == p.author)
-        if p.edit is not None and not own_marker:
-            ballot = replace(
-                ballot, needs_review=True, note=f"本帖由 {p.edit.by} 编辑（非作者本人），请法官确认"
-            )
-        impostor = alike.find(p.author)
+        author = p.author
+        edit = p.edit
+        if edit is None:
+            own_marker, edit_note = False, ""
+        else:
+            own_marker = not edit.by or edit.by == author
+            if not own_marker:
+                ballot = replace(
+                    ballot, needs_review=True, note=f"本帖由 {edit.by} 编辑（非作者本人），请法官确认"
+                )
+            edit_note = edit.raw or f"本帖最后由 {edit.by} 编辑"
+        if author in impostors:
+            impostor = impostors[author]
+        else:
+            impostor = impostors[author] = alike.find(author)
         if impostor is not None:
             # Its own bracket in the reason («…（账号名…）（原注）»): the public draft drops a bracket
             # holding a note for the judges, and must keep this one.
@@ -739,17 +785,18 @@ def vote_posts(
                 f"{impostor.note}）（{ballot.note}" if ballot.needs_review and ballot.note else impostor.note
             )
             ballot = replace(ballot, needs_review=True, note=note)
+        at, until = p.posted_at, p.posted_until
         out.append(
             VotePost(
-                pid=p.pid,
-                floor=p.floor if p.floor_exact else None,
-                author=p.author,
-                at=p.posted_at,
-                ballot=ballot,
-                quoted_pids=p.quoted_pids,
-                edited=own_marker or p.pid in edited_set,
-                edit_note=(p.edit.raw or f"本帖最后由 {p.edit.by} 编辑") if p.edit is not None else "",
-                at_latest=p.posted_until if p.posted_until != p.posted_at else None,
+                pid,
+                p.floor if p.floor_exact else None,
+                author,
+                at,
+                ballot,
+                p.quoted_pids,
+                own_marker or pid in edited_set,
+                edit_note,
+                until if until != at else None,
             )
         )
     return tuple(out)

@@ -558,7 +558,8 @@ class CurrentPost:
         self.state = state
         self.first = first
         self.revision_count = revision_count
-        self._quoted: tuple[int, ...] | None = None
+        # Most posts quote nobody: their answer is known without decoding anything.
+        self._quoted: tuple[int, ...] | None = () if quotes_json is None else None
 
     @property
     def quoted_pids(self) -> tuple[int, ...]:

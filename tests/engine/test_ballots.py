@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import (
@@ -70,6 +70,28 @@ def test_punctuation_is_folded_but_letters_and_digits_are_not() -> None:
     assert fold_punctuation("Ｋｅｎ１") == "Ｋｅｎ１"
     assert fold_punctuation("【包子】\u3000“好”") == '[包子] "好"'
     assert fold_name("Ｋｅｎ １") == "ken1"
+
+
+# The marks folded: every character fold_punctuation changes (the table's keys, read through the API).
+_FOLDED = [c for c in map(chr, range(0x10000)) if fold_punctuation(c) != c]
+
+
+@settings(max_examples=500)
+@given(
+    st.lists(st.one_of(st.sampled_from(_FOLDED), st.sampled_from(list("投票Ken1 .:()")), st.text(max_size=2)))
+)
+def test_folding_reads_as_one_character_by_character_map(pieces: list[str]) -> None:
+    """fold_punctuation replaces the marks it finds one after the other (issue 21): the same text as
+    folding each character on its own (str.translate's reading), few or many distinct marks alike."""
+    text = "".join(pieces)
+    assert fold_punctuation(text) == "".join(fold_punctuation(c) for c in text)
+
+
+def test_every_folded_mark_becomes_ascii_and_no_ascii_is_folded() -> None:
+    """What makes replacing one mark after the other the same as one translate: no replacement can
+    itself be a mark to fold."""
+    assert len(_FOLDED) > 50
+    assert all(not c.isascii() and fold_punctuation(c).isascii() for c in _FOLDED)
 
 
 def test_ballot_is_a_frozen_value() -> None:

@@ -16,11 +16,11 @@ from engine import (
     AttendanceResult,
     BallotKind,
     Override,
+    PostAttendance,
     PostAttendanceStatus,
     Verdict,
     VoteStatus,
 )
-from engine.attendance import PostAttendance
 from forumbot.commands.day import (
     _one_line_encoder,
     iter_attendance_lines,

@@ -41,6 +41,19 @@ def _game_cache_of_this_session(tmp_path_factory: pytest.TempPathFactory) -> Ite
         os.environ["FORUMBOT_CACHE_DIR"] = before
 
 
+@pytest.fixture(scope="session")
+def yexiao_finished(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """【夜宵杀】 played to its end once per test process (tests/runner/yexiao.py ``play_to_the_end``).
+
+    Why a session fixture: the modules that only read the finished game (the game's checks, the 复盘,
+    the public words, the desk's result panel) each played it anew, seconds of the suite each; now each
+    takes a copy of this one's store (``copy_of``)."""
+    from tests.runner.yexiao import play_to_the_end
+
+    with play_to_the_end(tmp_path_factory.mktemp("yexiao-finished")) as finished:
+        yield finished
+
+
 PG_ENV = "FORUMBOT_TEST_DATABASE_URL"
 TEST_UA = (
     "Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0 Safari/537.36 forum-judge-test/0.1 (+judge@example.com)"

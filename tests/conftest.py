@@ -30,6 +30,19 @@ settings.register_profile("forumbot", deadline=None)
 settings.load_profile("forumbot")
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Run the slow modules first, each worker's share opening with its own (tests/ordering.py): under
+    ``--dist worksteal`` the two workers then finish together instead of one waiting on a long test."""
+    from tests.ordering import arrange
+
+    workers = int(getattr(config, "workerinput", {}).get("workercount", 1))
+    modules: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        modules.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
+    items[:] = arrange(list(modules.items()), workers)
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _game_cache_of_this_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Checked game files (forumbot/gamecache.py) are kept in a folder of this session, not the user's."""

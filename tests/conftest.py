@@ -34,12 +34,12 @@ settings.load_profile("forumbot")
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Run the slow modules first, each worker's share opening with its own (tests/ordering.py): under
     ``--dist worksteal`` the two workers then finish together instead of one waiting on a long test."""
-    from tests.ordering import arrange
+    from tests.ordering import arrange, unit_of
 
     workers = int(getattr(config, "workerinput", {}).get("workercount", 1))
     modules: dict[str, list[pytest.Item]] = {}
     for item in items:
-        modules.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
+        modules.setdefault(unit_of(item.nodeid), []).append(item)
     items[:] = arrange(list(modules.items()), workers)
 
 

@@ -21,50 +21,59 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
-# Seconds each module took on the CI machine kind (2 cores; summed over its tests, measured with
-# --durations=0; see the report of issue 21). Only their order matters; a module not listed counts as
+# Seconds each module took on the CI machine kind (2 cores, shared with other jobs while measured; summed
+# over its tests with --durations=0, issue 21). Only their order matters; a module not listed counts as
 # fast. Modules that share one played game (the session fixture ``yexiao_finished``) are dealt together
 # (GROUPS), so that the game is played once, not once per worker.
+CRASH = "tests/runner/test_crash.py::"
 SLOW: dict[str, float] = {
-    "tests/runner/test_crash.py": 90,
-    "tests/store/test_pagewrite.py": 45,
-    "tests/judging/test_days_judged_once.py": 40,
-    "tests/store/test_readpath.py": 35,
-    "tests/judging/test_day_e2e.py": 30,
-    "tests/web/test_auth.py": 25,
-    "tests/runner/test_owed_moments.py": 25,
+    CRASH + "test_a_runner_killed_at_100_random_instants_ends_like_an_uninterrupted_one": 50,
+    CRASH + "test_the_owed_moments_and_an_early_night_survive_30_random_kills": 30,
+    "tests/store/test_readpath.py": 53,
+    "tests/runner/test_owed_moments.py": 50,
+    "tests/runner/test_one_judgement.py": 50,
+    "tests/web/test_pages.py": 46,
+    "tests/judging/test_read_only_store.py": 40,
+    "tests/judging/test_stale_changes.py": 39,
+    "tests/web/test_auth.py": 36,
+    "tests/web/test_browser.py": 33,
+    "tests/judging/test_days_judged_once.py": 32,
+    "tests/judging/test_day_e2e.py": 31,
+    "tests/store/test_pagewrite.py": 31,
+    "tests/web/test_browser_widths.py": 29,
+    "tests/store/test_posts.py": 27,
+    "tests/judging/test_revote_draft.py": 27,
+    "tests/poll/test_poll.py": 26,
+    "tests/runner/test_day_threads.py": 25,
+    "tests/runner/test_r004_game.py": 24,
+    "tests/exampleboard/test_liveboard.py": 23,
+    "tests/outbox/test_send_once.py": 21,
+    "tests/exampleboard/test_demo_unchanged.py": 21,
+    "tests/runner/test_signup.py": 19,
+    "tests/judging/test_night_overrides.py": 19,
+    "tests/web/test_result_panel.py": 19,
+    "tests/web/test_cli.py": 18,
+    "tests/web/test_actions.py": 18,
+    "tests/judging/test_rule_features.py": 17,
+    "tests/runner/test_yexiao_game.py": 15,
     "tests/runner/test_review.py": 15,
-    "tests/runner/test_day_threads.py": 20,
-    "tests/web/test_cli.py": 20,
-    "tests/runner/test_yexiao_game.py": 8,
-    "tests/judging/test_night_overrides.py": 15,
-    "tests/web/test_actions.py": 15,
-    "tests/runner/test_signup.py": 17,
-    "tests/web/test_pages.py": 15,
-    "tests/runner/test_one_judgement.py": 16,
-    "tests/poll/test_poll.py": 12,
-    "tests/web/test_browser_widths.py": 14,
-    "tests/judging/test_read_only_store.py": 12,
-    "tests/store/test_posts.py": 11,
-    "tests/client/test_login_errors.py": 10,
-    "tests/web/test_browser.py": 12,
-    "tests/judging/test_stale_changes.py": 11,
-    "tests/exampleboard/test_liveboard.py": 10,
-    "tests/runner/test_r004_game.py": 10,
-    "tests/runner/test_r004_authority.py": 9,
-    "tests/outbox/test_send_once.py": 9,
-    "tests/outbox/test_review.py": 8,
+    "tests/runner/test_r004_authority.py": 14,
+    "tests/parsers/test_properties.py": 14,
+    "tests/client/test_login_errors.py": 13,
+    "tests/outbox/test_review.py": 13,
+    "tests/runner/test_board_down.py": 13,
+    "tests/judging/test_never_wrong.py": 12,
+    "tests/web/test_stale_forms.py": 10,
+    "tests/runner/test_substitutes.py": 10,
+    "tests/judging/test_one_judgement_day.py": 10,
+    "tests/poll/test_read_status.py": 10,
+    "tests/store/test_busy.py": 10,
+    "tests/web/test_browser_live.py": 9,
     "tests/runner/test_r004_last_words.py": 8,
-    "tests/judging/test_never_wrong.py": 8,
-    "tests/runner/test_substitutes.py": 8,
-    "tests/exampleboard/test_demo_unchanged.py": 8,
-    "tests/web/test_stale_forms.py": 7,
-    "tests/store/test_store_edges.py": 7,
-    "tests/judging/test_one_judgement_day.py": 7,
-    "tests/store/test_busy.py": 6,
-    "tests/runner/test_public_words.py": 4,
-    "tests/web/test_result_panel.py": 10,
 }
+# Modules whose tests are dealt one by one (keyed path::name above): no module-scoped fixture, and
+# each test long enough to be worth a worker of its own.
+SPLIT = frozenset({"tests/runner/test_crash.py"})
 GROUPS: tuple[tuple[str, ...], ...] = (
     (
         "tests/runner/test_yexiao_game.py",
@@ -85,9 +94,16 @@ def shares(total: int, workers: int) -> list[int]:
     return out
 
 
+def unit_of(nodeid: str) -> str:
+    """What is dealt as one: the test's module, or the test itself in a module of :data:`SPLIT`."""
+    path = nodeid.split("::", 1)[0]
+    return nodeid if path in SPLIT else path
+
+
 def arrange(modules: Sequence[tuple[str, Sequence[T]]], workers: int) -> list[T]:
-    """Every test of ``modules`` (path, tests; in collection order) once, in the order to run them: for
-    each worker's share, its slow modules (longest first), then fast modules in collection order."""
+    """Every test of ``modules`` (:func:`unit_of` key, tests; in collection order) once, in the order to
+    run them: for each worker's share, its slow modules (longest first), then fast ones in collection
+    order."""
     tests = {path: list(items) for path, items in modules}
     units: list[tuple[float, list[str]]] = []  # (seconds, module paths), slow ones only
     grouped = {path for group in GROUPS for path in group}

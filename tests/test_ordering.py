@@ -3,7 +3,7 @@ share opening with its slow modules."""
 
 from __future__ import annotations
 
-from tests.ordering import GROUPS, SLOW, arrange, shares
+from tests.ordering import GROUPS, SLOW, SPLIT, arrange, shares, unit_of
 
 
 def _modules() -> list[tuple[str, list[str]]]:
@@ -52,3 +52,12 @@ def test_each_workers_share_opens_with_its_slow_modules_the_longest_first() -> N
 def test_without_workers_the_slow_modules_come_first() -> None:
     order = arrange(_modules(), 1)
     assert not order[0].startswith("fast") and order[-1].startswith("fast")
+
+
+def test_a_split_modules_tests_are_dealt_one_by_one() -> None:
+    (path,) = SPLIT
+    tests = [key for key in SLOW if key.startswith(path + "::")]
+    assert len(tests) == 2 and all(unit_of(t) == t for t in tests)
+    assert unit_of("tests/runner/test_review.py::test_x[1]") == "tests/runner/test_review.py"
+    order = arrange([*((t, [t]) for t in tests), ("tests/fast/test_a.py", ["a", "b"])], 2)
+    assert order.index(tests[0]) < 2 <= order.index(tests[1])  # one each, at the head of its share

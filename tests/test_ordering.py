@@ -8,7 +8,8 @@ from tests.ordering import GROUPS, SLOW, SPLIT, arrange, shares, unit_of
 
 def _modules() -> list[tuple[str, list[str]]]:
     fast = [(f"tests/fast/test_{i}.py", [f"fast{i}-{k}" for k in range(30)]) for i in range(40)]
-    slow = [(path, [f"{path}::{k}" for k in range(3)]) for path in SLOW]
+    grouped = [p for group in GROUPS for p in group if p not in SLOW]
+    slow = [(path, [f"{path}::{k}" for k in range(3)]) for path in [*SLOW, *grouped]]
     return fast[:20] + slow + fast[20:]
 
 

@@ -44,6 +44,30 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.fixture(autouse=True, scope="session")
+def desk_password_hasher() -> Iterator[tuple[Any, str] | None]:
+    """Judges' passwords are hashed with Argon2id at its lowest cost in the suite; yields the desk's own
+    hasher and dummy hash (None without the ``web`` extra).
+
+    Why: the desk's Argon2id (argon2-cffi's defaults: 64 MiB, 3 passes, 4 lanes) takes a fifth of a
+    second of both cores per hash, by design, and nearly every desk test adds a judge and logs him in:
+    a minute or two of the suite. What the tests check (only a hash stored, who may log in, the throttle,
+    the re-hash at login) does not depend on the cost; tests/web/test_auth.py checks the desk's own
+    hasher, at its real cost, once."""
+    try:
+        from argon2 import PasswordHasher
+
+        from forumbot.store import judges
+    except ImportError:
+        yield None
+        return
+    real = (judges._hasher, judges._DUMMY)
+    cheap = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+    judges._hasher, judges._DUMMY = cheap, cheap.hash("not a real password, only for timing")
+    yield real
+    judges._hasher, judges._DUMMY = real
+
+
+@pytest.fixture(autouse=True, scope="session")
 def _game_cache_of_this_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Checked game files (forumbot/gamecache.py) are kept in a folder of this session, not the user's."""
     before = os.environ.get("FORUMBOT_CACHE_DIR")

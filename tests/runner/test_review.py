@@ -14,17 +14,14 @@ import pytest
 from forumbot.desk.drafts import review_draft, winner_draft
 from forumbot.errors import UsageError
 from forumbot.runner.fastplay import FastClock, example_roles, play
-from tests.runner.yexiao import SCENARIO, START, UNTIL, board, open_runner
+from tests.runner.yexiao import SCENARIO, START, UNTIL, Finished, board, copy_of, open_runner
 
 
 @pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    clock = FastClock(START)
-    with board(clock) as b:
-        p = open_runner(b.url, Path(tmp_path_factory.mktemp("review")) / "game.db", clock)
-        play(p.runner, clock, until=UNTIL, board_moments=SCENARIO.moments())
-        yield p, b
-        p.store.close()
+def played(tmp_path_factory: pytest.TempPathFactory, yexiao_finished: Finished) -> Iterator[Any]:
+    p = copy_of(yexiao_finished, Path(tmp_path_factory.mktemp("review")) / "game.db")
+    yield p, yexiao_finished.board
+    p.store.close()
 
 
 def test_the_review_is_sent_once_the_game_is_over_with_every_role(played: Any) -> None:

@@ -19,9 +19,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from forumbot.runner.fastplay import FastClock, play
 from forumbot.runner.ledger import MomentStatus, records
-from tests.runner.yexiao import EXPECTED, SCENARIO, START, UNTIL, Played, board, open_runner
+from tests.runner.yexiao import EXPECTED, Finished, Played, copy_of
 
 # expected.toml's night codes (issue 10's list) → nightmail's codes. nightmail says "holds no submission"
 # for chat whoever wrote it; a non-player's message is that too (it cannot be a member of any group).
@@ -36,13 +35,14 @@ NIGHT_CODES = {
 
 
 @pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Played, Any]]:
-    clock = FastClock(START)
-    with board(clock) as b:
-        p = open_runner(b.url, Path(tmp_path_factory.mktemp("yexiao")) / "game.db", clock)
-        play(p.runner, clock, until=UNTIL, board_moments=SCENARIO.moments())
-        yield p, b
-        p.store.close()
+def played(
+    tmp_path_factory: pytest.TempPathFactory, yexiao_finished: Finished
+) -> Iterator[tuple[Played, Any]]:
+    """The game played to its end (once per test process: tests/conftest.py), over a store of this
+    module's own."""
+    p = copy_of(yexiao_finished, Path(tmp_path_factory.mktemp("yexiao")) / "game.db")
+    yield p, yexiao_finished.board
+    p.store.close()
 
 
 def _moment(p: Played, key: str) -> dict[str, Any]:

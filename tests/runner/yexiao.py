@@ -4,8 +4,10 @@ whole-game, crash and board-down tests)."""
 from __future__ import annotations
 
 import json
+import sqlite3
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,7 +22,7 @@ from forumbot.exampleboard.model import Scenario, load_scenario, scenario_from_d
 from forumbot.exampleboard.server import LiveBoard
 from forumbot.outbox import ItemKind
 from forumbot.resources import data_dir
-from forumbot.runner.fastplay import FastClock, example_game, example_roles
+from forumbot.runner.fastplay import FastClock, example_game, example_roles, play
 from forumbot.runner.steps import BoardSteps
 from forumbot.runner.tick import Runner
 from forumbot.store.db import Store, open_store
@@ -79,6 +81,42 @@ def board(clock: FastClock, scenario: Scenario = SCENARIO) -> LiveBoard:
     return b
 
 
+@dataclass(frozen=True)
+class Finished:
+    """【夜宵杀】 played to its end by the runner (as in test_yexiao_game): the store it left (closed) and
+    the board it played on (still serving, with every post and PM the judge's account wrote)."""
+
+    db: Path
+    board: LiveBoard
+    end: datetime  # the fast clock's last instant
+
+
+@contextmanager
+def play_to_the_end(folder: Path) -> Iterator[Finished]:
+    """Play the whole game once, from START to UNTIL with a tick at every instant the board changes.
+
+    Why shared: the game takes seconds to play and several modules only read what it left; each gets a
+    copy of the finished store (:func:`copy_of`), so what one module writes never reaches another."""
+    clock = FastClock(START)
+    with board(clock) as b:
+        p = open_runner(b.url, folder / "game.db", clock)
+        play(p.runner, clock, until=UNTIL, board_moments=SCENARIO.moments())
+        p.store.close()
+        yield Finished(folder / "game.db", b, clock.now)
+
+
+def copy_of(finished: Finished, db: Path) -> Played:
+    """The runner of the finished game over a copy of its store at ``db`` (nothing played again): the
+    same game file, board and last instant, so the store reads as right after the last tick."""
+    src, dst = sqlite3.connect(finished.db), sqlite3.connect(db)
+    try:
+        src.backup(dst)
+    finally:
+        src.close()
+        dst.close()
+    return open_runner(finished.board.url, db, FastClock(finished.end))
+
+
 def variant(
     *posts: Mapping[str, Any], pms: Sequence[Mapping[str, Any]] = (), moved: Mapping[int, str] | None = None
 ) -> Scenario:
@@ -122,9 +160,12 @@ __all__ = [
     "SCENARIO",
     "START",
     "UNTIL",
+    "Finished",
     "Played",
     "board",
+    "copy_of",
     "open_runner",
+    "play_to_the_end",
     "snapshot",
     "variant",
 ]

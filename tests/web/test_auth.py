@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from flask.testing import FlaskClient
 
@@ -29,6 +31,37 @@ def test_only_a_hash_is_stored(store: Store) -> None:
         row = s.exec(select(JudgeAccountRow)).one()
     assert "s3cret-pass" not in row.password_hash
     assert row.password_hash.startswith("$argon2id$")
+
+
+def test_the_desk_hashes_with_argon2id_at_its_default_cost_and_re_hashes_a_cheaper_hash(
+    store: Store, desk_password_hasher: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The suite hashes at Argon2id's lowest cost (tests/conftest.py); the desk's own hasher is
+    argon2-cffi's defaults (forumbot/store/judges.py), and a hash made at another cost (here the suite's)
+    is made again with the desk's at the next good login."""
+    from argon2 import PasswordHasher
+    from sqlmodel import select
+
+    from forumbot.store.models import JudgeAccountRow
+
+    real, dummy = desk_password_hasher
+    default = PasswordHasher()
+    assert (real.time_cost, real.memory_cost, real.parallelism) == (
+        default.time_cost,
+        default.memory_cost,
+        default.parallelism,
+    )
+    judges.add_judge(store, "法官乙", "s3cret-pass")  # the suite's cheap hash
+    monkeypatch.setattr(judges, "_hasher", real)
+    monkeypatch.setattr(judges, "_DUMMY", dummy)
+    assert judges.verify_login(store, "nobody", "s3cret-pass") is None
+    assert judges.verify_login(store, "法官乙", "wrong-pass") is None
+    assert judges.verify_login(store, "法官乙", "s3cret-pass") is not None
+    with store.session() as s:
+        stored = s.exec(select(JudgeAccountRow)).one().password_hash
+    cost = f"$argon2id$v=19$m={real.memory_cost},t={real.time_cost},p={real.parallelism}$"
+    assert stored.startswith(cost)
+    assert judges.verify_login(store, "法官乙", "s3cret-pass") is not None
 
 
 def test_adding_twice_needs_reset_and_short_passwords_are_refused(store: Store) -> None:

@@ -14,13 +14,12 @@ from flask.testing import FlaskClient
 from engine import Outcome, Termination, Winner
 from forumbot.i18n import set_language
 from forumbot.labels import TERMINATION_LABELS
-from forumbot.runner.fastplay import FastClock, play
 from forumbot.store import judges
 from forumbot.store.db import Store
 from forumbot.web import data
 from forumbot.web.app import create_app
 from tests.runner.test_r004_last_words import steps_after_night_1
-from tests.runner.yexiao import SCENARIO, START, UNTIL, board, open_runner
+from tests.runner.yexiao import Finished, copy_of
 from tests.web.conftest import JUDGE, PASSWORD, Desk, log_in
 
 PANEL = re.compile(r'<section class="result-panel" id="result-panel">(.*?)</section>', re.S)
@@ -179,13 +178,10 @@ def test_no_page_of_the_running_game_shows_a_repr(client: FlaskClient) -> None:
 
 
 @pytest.fixture(scope="module")
-def finished(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FlaskClient]:
-    """【夜宵杀】 played to its end by the runner (the police and civilians win at night 3), and the
-    desk over its store."""
-    clock = FastClock(START)
-    with board(clock) as b:
-        p = open_runner(b.url, Path(tmp_path_factory.mktemp("yexiao-desk")) / "game.db", clock)
-        play(p.runner, clock, until=UNTIL, board_moments=SCENARIO.moments())
+def finished(tmp_path_factory: pytest.TempPathFactory, yexiao_finished: Finished) -> Iterator[FlaskClient]:
+    """【夜宵杀】 played to its end by the runner (the police and civilians win at night 3; played once
+    per test process, tests/conftest.py), and the desk over a copy of its store."""
+    p = copy_of(yexiao_finished, Path(tmp_path_factory.mktemp("yexiao-desk")) / "game.db")
     judges.add_judge(p.store, JUDGE, PASSWORD)
     app = create_app(p.game, p.store, secret="test-secret")
     app.config["TESTING"] = True
